@@ -1,0 +1,40 @@
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+BIN := $(VENV)/bin
+
+.PHONY: run test lint fmt bench
+# A recipe that fails halfway must not leave a stamp or a half-made venv behind.
+.DELETE_ON_ERROR:
+
+$(PYTHON):
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+
+# Stamps: reinstall only when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml | $(PYTHON)
+	$(PYTHON) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(PYTHON)
+	$(PYTHON) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+run: $(VENV)/.installed
+	$(PYTHON) manage.py migrate --noinput
+	$(PYTHON) manage.py ensure_demo_organizer
+	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port 8000
+
+test: lint
+	$(BIN)/pytest
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+fmt: $(VENV)/.installed-dev
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(VENV)/.installed
+	$(PYTHON) bench/rules.py

@@ -1,0 +1,20 @@
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class User(AbstractUser):
+    display_name = models.CharField(_("display name"), max_length=64, blank=True)
+    can_organize = models.BooleanField(
+        _("can organize"),
+        default=False,
+        help_text=_("Whether the user may create and run championships."),
+    )
+
+    def __str__(self) -> str:
+        return self.display
+
+    @property
+    def display(self) -> str:
+        """The name shown to other players."""
+        return self.display_name or self.username

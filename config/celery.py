@@ -1,0 +1,11 @@
+"""The Celery application, configured from the Django settings' CELERY_* names."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("atu")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,90 @@
+"""The one place that turns process environment variables into typed settings values."""
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off"})
+# Only drivers that are dependencies of the project; other schemes would fail at first query.
+DATABASE_SCHEMES = frozenset({"postgres", "postgresql", "sqlite"})
+REDIS_SCHEMES = frozenset({"redis", "rediss"})
+DEFAULT_ALLOWED_HOSTS = "127.0.0.1,localhost"
+
+
+@dataclass(frozen=True)
+class Environment:
+    database: Mapping[str, Any]
+    redis_url: str | None
+    secret_key: str
+    debug: bool
+    allowed_hosts: tuple[str, ...]
+
+
+def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -> Environment:
+    """Parse and validate the settings variables; local state goes under ``base_dir/var``."""
+    var_dir = base_dir / "var"
+    return Environment(
+        database=_database(environ.get("DATABASE_URL"), var_dir),
+        redis_url=_redis_url(environ.get("REDIS_URL")),
+        secret_key=environ.get("SECRET_KEY") or _persisted_secret_key(var_dir),
+        debug=_flag("DEBUG", environ.get("DEBUG", "false")),
+        allowed_hosts=_host_list(environ.get("ALLOWED_HOSTS", DEFAULT_ALLOWED_HOSTS)),
+    )
+
+
+def _database(url: str | None, var_dir: Path) -> Mapping[str, Any]:
+    if url is None:
+        var_dir.mkdir(parents=True, exist_ok=True)
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(var_dir / "db.sqlite3")}
+    scheme = urlsplit(url).scheme
+    if scheme not in DATABASE_SCHEMES:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL scheme {scheme!r} is not supported; "
+            f"use one of {', '.join(sorted(DATABASE_SCHEMES))}."
+        )
+    return dict(dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True))
+
+
+def _redis_url(url: str | None) -> str | None:
+    if url is not None and urlsplit(url).scheme not in REDIS_SCHEMES:
+        raise ImproperlyConfigured(f"REDIS_URL must start with redis:// or rediss://, got {url!r}.")
+    return url
+
+
+def _persisted_secret_key(var_dir: Path) -> str:
+    """Generate a key on first use and keep it, so sessions survive restarts."""
+    path = var_dir / "secret_key"
+    var_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        # Exclusive create: of two processes starting at once, exactly one writes the key.
+        with path.open("x", encoding="utf-8") as file:
+            file.write(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    except FileExistsError:
+        pass
+    return path.read_text(encoding="utf-8").strip()
+
+
+def _flag(name: str, value: str) -> bool:
+    word = value.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a boolean; use one of "
+        f"{', '.join(sorted(TRUE_WORDS | FALSE_WORDS))}."
+    )
+
+
+def _host_list(value: str) -> tuple[str, ...]:
+    return tuple(host.strip() for host in value.split(",") if host.strip())

@@ -1,0 +1,1 @@
+"""Championships, rounds and tables; no models yet."""
