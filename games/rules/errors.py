@@ -1,0 +1,115 @@
+"""Typed rule errors: each has a stable machine-readable ``code`` and a message
+that names the rule that was broken."""
+
+from __future__ import annotations
+
+
+class RuleError(Exception):
+    """A command that the rules do not allow in the current state."""
+
+    code = "rule_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidCard(RuleError):
+    code = "invalid_card"
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"{text!r} is not a card: write rank then suit, like AS, 10H or 7D")
+
+
+class InvalidOptions(RuleError):
+    code = "invalid_options"
+
+
+class InvalidPlayerCount(RuleError):
+    code = "invalid_player_count"
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"Romanian Whist is played by 3 to 6 players, not {count}")
+
+
+class WrongPhase(RuleError):
+    code = "wrong_phase"
+
+
+class GameOver(WrongPhase):
+    code = "game_over"
+
+    def __init__(self) -> None:
+        super().__init__("the game is over")
+
+
+class NotYourTurn(RuleError):
+    code = "not_your_turn"
+
+    def __init__(self, seat: int, expected: int) -> None:
+        super().__init__(f"it is seat {expected}'s turn, not seat {seat}'s")
+        self.seat = seat
+        self.expected = expected
+
+
+class NoSuchSeat(RuleError):
+    code = "no_such_seat"
+
+    def __init__(self, seat: int, player_count: int) -> None:
+        super().__init__(f"there is no seat {seat} at a table of {player_count}")
+
+
+class BidOutOfRange(RuleError):
+    code = "bid_out_of_range"
+
+    def __init__(self, bid: int, cards: int) -> None:
+        super().__init__(f"a bid must be between 0 and the {cards} cards dealt, not {bid}")
+
+
+class DealerBidForbidden(RuleError):
+    code = "dealer_bid_forbidden"
+
+    def __init__(self, bid: int, cards: int) -> None:
+        super().__init__(
+            f"the dealer may not bid {bid}: the bids would add up to the {cards} cards dealt"
+        )
+        self.bid = bid
+
+
+class CardNotInHand(RuleError):
+    code = "card_not_in_hand"
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"{text} is not in your hand")
+
+
+class MustFollowSuit(RuleError):
+    code = "must_follow_suit"
+
+    def __init__(self, suit_name: str) -> None:
+        super().__init__(f"must follow suit: you hold {suit_name}, which were led")
+
+
+class MustTrump(RuleError):
+    code = "must_trump"
+
+    def __init__(self, suit_name: str) -> None:
+        super().__init__(f"must trump: you cannot follow suit and you hold {suit_name}, trumps")
+
+
+class NotTheDealer(RuleError):
+    code = "not_the_dealer"
+
+    def __init__(self, seat: int, dealer: int) -> None:
+        super().__init__(
+            f"only the dealer (seat {dealer}) chooses how a one-card deal is played, "
+            f"not seat {seat}"
+        )
+
+
+class ZeroPlayNotAllowed(RuleError):
+    code = "zero_play_not_allowed"
+
+
+class InvalidSecret(RuleError):
+    code = "invalid_secret"

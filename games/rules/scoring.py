@@ -1,0 +1,66 @@
+"""Scoring: points for a hand, streak bonuses and penalties, the final ranking."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.rules.options import RuleOptions, Scoring
+
+
+def hand_points(scoring: Scoring, bid: int, tricks: int, cards: int) -> int:
+    """Points for one player's hand: a reward for an exact bid, else a loss
+    that grows with the difference."""
+    difference = abs(tricks - bid)
+    if scoring is Scoring.TRIANGULAR:
+        return 5 + bid * (bid + 1) // 2 if difference == 0 else -difference * (difference + 1) // 2
+    if difference:
+        return -difference
+    if scoring is Scoring.FIVE_PLUS_BID:
+        return 5 + bid
+    if scoring is Scoring.ONE_PLUS_BID:
+        return 1 + bid
+    return bid + cards
+
+
+def advance_streaks(
+    options: RuleOptions,
+    cards: int,
+    made: Sequence[bool],
+    hits: Sequence[int],
+    misses: Sequence[int],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Streak counts after a hand, and the bonus or penalty each player earned.
+
+    A count starts again after it earns its bonus or penalty; an excluded
+    one-card deal neither extends nor breaks a run.
+    """
+    bonus, penalty = options.streak_bonus, options.streak_penalty
+    if (bonus is None and penalty is None) or (
+        cards == 1 and not options.streaks_count_one_card_deals
+    ):
+        return tuple(hits), tuple(misses), (0,) * len(made)
+    new_hits, new_misses, points = [], [], []
+    for exact, hit, miss in zip(made, hits, misses, strict=True):
+        earned = 0
+        if exact:
+            hit, miss = hit + 1, 0
+            if bonus is not None and hit == bonus.length:
+                earned, hit = bonus.points, 0
+        else:
+            hit, miss = 0, miss + 1
+            if penalty is not None and miss == penalty.length:
+                earned, miss = penalty.points, 0
+        new_hits.append(hit)
+        new_misses.append(miss)
+        points.append(earned)
+    return tuple(new_hits), tuple(new_misses), tuple(points)
+
+
+def places(scores: Sequence[int], winners: Sequence[int] = ()) -> tuple[int, ...]:
+    """Place by seat (1 = first), ties sharing a place: 10, 7, 7, 3 -> 1, 2, 2, 4.
+
+    ``winners`` (successful zero players) rank above everyone else.
+    """
+    winner_set = set(winners)
+    keys = [(seat in winner_set, score) for seat, score in enumerate(scores)]
+    return tuple(1 + sum(other > key for other in keys) for key in keys)

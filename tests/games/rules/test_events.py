@@ -1,0 +1,86 @@
+import json
+
+import pytest
+
+from games.rules import (
+    EVENT_TYPES,
+    BidPlaced,
+    CardPlayed,
+    Event,
+    GameFinished,
+    GameStarted,
+    HandDealt,
+    HandScored,
+    OneCardModeChosen,
+    TrickTaken,
+    Visibility,
+    ZeroPlayAnnounced,
+    event_type,
+    from_payload,
+    parse_card,
+    parse_cards,
+    preset,
+    to_payload,
+)
+
+EXAMPLES: list[tuple[Event, dict[str, object]]] = [
+    (
+        GameStarted(4, preset("online-room"), 2),
+        {
+            "player_count": 4,
+            "options": preset("online-room").to_dict(),
+            "first_dealer": 2,
+        },
+    ),
+    (
+        OneCardModeChosen(3, 1, Visibility.FOREHEAD),
+        {"hand": 3, "seat": 1, "visibility": "forehead"},
+    ),
+    (
+        HandDealt(5, 0, 2, Visibility.OPEN, (parse_cards("AS 10H"), parse_cards("7D 9C")), None),
+        {
+            "hand": 5,
+            "dealer": 0,
+            "cards": 2,
+            "visibility": "open",
+            "hands": [["AS", "10H"], ["7D", "9C"]],
+            "trump_card": None,
+        },
+    ),
+    (BidPlaced(1, 2, 0, forced=True), {"hand": 1, "seat": 2, "bid": 0, "forced": True}),
+    (CardPlayed(1, 2, parse_card("QS")), {"hand": 1, "seat": 2, "card": "QS"}),
+    (
+        TrickTaken(1, 0, 2, parse_cards("QS KS 7S"), 0),
+        {"hand": 1, "trick": 0, "leader": 2, "cards": ["QS", "KS", "7S"], "winner": 0},
+    ),
+    (
+        HandScored(0, (1, 0), (1, 1), (6, -1), (0, 0), (6, -1)),
+        {
+            "hand": 0,
+            "bids": [1, 0],
+            "tricks": [1, 1],
+            "points": [6, -1],
+            "streak_points": [0, 0],
+            "totals": [6, -1],
+        },
+    ),
+    (ZeroPlayAnnounced(1, 0), {"seat": 1, "hands_dealt": 0}),
+    (
+        GameFinished((0, 12, 12), (1, 2, 2), (0,)),
+        {"scores": [0, 12, 12], "places": [1, 2, 2], "zero_play_winners": [0]},
+    ),
+]
+
+
+def test_every_event_type_has_an_example() -> None:
+    assert {event_type(event) for event, _ in EXAMPLES} == set(EVENT_TYPES)
+
+
+@pytest.mark.parametrize(
+    ("event", "payload"),
+    EXAMPLES,
+    ids=[event_type(event) for event, _ in EXAMPLES],
+)
+def test_events_become_json_payloads_and_back(event: Event, payload: dict[str, object]) -> None:
+    assert to_payload(event) == payload
+    assert from_payload(event_type(event), json.loads(json.dumps(to_payload(event)))) == event
