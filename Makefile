@@ -22,7 +22,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(PYTHON)
 run: $(VENV)/.installed
 	$(PYTHON) manage.py migrate --noinput
 	$(PYTHON) manage.py ensure_demo_organizer
-	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port 8000
+	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port 8000 --lifespan off
 
 test: lint
 	$(BIN)/pytest

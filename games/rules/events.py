@@ -102,20 +102,7 @@ Event = (
     | GameFinished
 )
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.__name__: cls
-    for cls in (
-        GameStarted,
-        OneCardModeChosen,
-        HandDealt,
-        BidPlaced,
-        CardPlayed,
-        TrickTaken,
-        HandScored,
-        ZeroPlayAnnounced,
-        GameFinished,
-    )
-}
+EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in typing.get_args(Event)}
 
 
 def event_type(event: Event) -> str:
