@@ -22,6 +22,7 @@ from games.rules.commands import (
 )
 from games.rules.errors import (
     GameOver,
+    InvalidOneCardMode,
     InvalidSecret,
     NoSuchSeat,
     NotTheDealer,
@@ -94,7 +95,7 @@ def _choose_mode(state: GameState, command: ChooseOneCardMode) -> tuple[Event, .
     if command.seat != state.dealer:
         raise NotTheDealer(command.seat, state.dealer)
     if not isinstance(command.visibility, Visibility):
-        raise WrongPhase(f"{command.visibility!r} is not a way to play a one-card hand")
+        raise InvalidOneCardMode(command.visibility)
     return (OneCardModeChosen(state.hand, command.seat, command.visibility),)
 
 

@@ -107,6 +107,15 @@ class NotTheDealer(RuleError):
         )
 
 
+class InvalidOneCardMode(RuleError):
+    code = "invalid_one_card_mode"
+
+    def __init__(self, value: object) -> None:
+        super().__init__(
+            f"{value!r} is not a way to play a one-card hand: choose open, forehead or blind"
+        )
+
+
 class ZeroPlayNotAllowed(RuleError):
     code = "zero_play_not_allowed"
 

@@ -34,6 +34,7 @@ from games.rules.errors import (
     CardNotInHand,
     DealerBidForbidden,
     GameOver,
+    InvalidOneCardMode,
     InvalidOptions,
     InvalidPlayerCount,
     InvalidSecret,
@@ -270,6 +271,8 @@ def test_dealer_chooses_how_a_one_card_hand_is_played_before_dealing() -> None:
         decide(state, ChooseOneCardMode(1, Visibility.FOREHEAD))
     with pytest.raises(WrongPhase, match="the dealer must first choose"):
         decide(state, DealHand(SECRET))
+    with pytest.raises(InvalidOneCardMode, match="choose open, forehead or blind"):
+        decide(state, ChooseOneCardMode(2, "sideways"))  # type: ignore[arg-type]
     state, events = run(state, ChooseOneCardMode(2, Visibility.FOREHEAD), DealHand(SECRET))
 
     assert events[0] == OneCardModeChosen(0, 2, Visibility.FOREHEAD)
