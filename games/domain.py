@@ -1,0 +1,152 @@
+"""A table: the events around the rules (creation, seating, deal commitments) and the
+fold of a game's whole stream, table and rules events alike, into one state.
+
+The rules themselves stay in :mod:`games.rules`; this module only knows who sits
+where and which deal secrets were promised and revealed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from games import rules
+from games.rules import GameState, Phase, RuleOptions, options_from_dict
+
+STREAM_PREFIX = "game:"
+
+
+def stream_of(game_id: object) -> str:
+    return f"{STREAM_PREFIX}{game_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameCreated:
+    code: str
+    player_count: int
+    options: dict[str, Any]
+    preset: str
+    creator_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeated:
+    seat: int
+    user_id: int
+    alias: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealsCommitted:
+    """The seed that draws the first dealer, and the SHA-256 of every hand's secret,
+    recorded before any hand is dealt."""
+
+    seed: str
+    commitments: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealRevealed:
+    """A hand's secret, published once the hand is over."""
+
+    hand: int
+    secret: str
+
+
+TableEvent = GameCreated | PlayerSeated | DealsCommitted | DealRevealed
+AnyEvent = TableEvent | rules.Event
+
+TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
+    cls.__name__: cls for cls in (GameCreated, PlayerSeated, DealsCommitted, DealRevealed)
+}
+# Bumped when a payload's shape changes; stored with every event.
+SCHEMA_VERSION = rules.SCHEMA_VERSION
+
+
+def encode(event: AnyEvent) -> tuple[str, dict[str, Any]]:
+    """The stored type name and JSON payload of an event."""
+    if isinstance(event, GameCreated | PlayerSeated | DealsCommitted | DealRevealed):
+        payload = asdict(event)
+        if isinstance(event, DealsCommitted):
+            payload["commitments"] = list(event.commitments)
+        return type(event).__name__, payload
+    return rules.event_type(event), rules.to_payload(event)
+
+
+def decode(type_name: str, payload: dict[str, Any]) -> AnyEvent:
+    table_type = TABLE_EVENT_TYPES.get(type_name)
+    if table_type is None:
+        return rules.from_payload(type_name, payload)
+    values = {f.name: payload[f.name] for f in fields(table_type)}
+    if table_type is DealsCommitted:
+        values["commitments"] = tuple(values["commitments"])
+    return table_type(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    user_id: int
+    alias: str
+
+
+@dataclass
+class Table:
+    """Everything a game's stream says, folded: the lobby and the rules state."""
+
+    code: str = ""
+    player_count: int = 0
+    options: RuleOptions = field(default_factory=RuleOptions)
+    preset: str = ""
+    creator_id: int | None = None
+    seats: tuple[Seat | None, ...] = ()
+    seed: str = ""
+    commitments: tuple[str, ...] = ()
+    revealed: tuple[str, ...] = ()
+    game: GameState = field(default_factory=GameState)
+    version: int = 0
+
+    @property
+    def is_full(self) -> bool:
+        return all(seat is not None for seat in self.seats)
+
+    @property
+    def status(self) -> str:
+        if self.game.phase is Phase.NOT_STARTED:
+            return "open"
+        return "finished" if self.game.phase is Phase.FINISHED else "playing"
+
+    def clone(self) -> Table:
+        copy = Table(**{f.name: getattr(self, f.name) for f in fields(self)})
+        copy.game = self.game.clone()
+        return copy
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        for number, seat in enumerate(self.seats):
+            if seat is not None and seat.user_id == user_id:
+                return number
+        return None
+
+
+def fold(table: Table, events: list[AnyEvent]) -> Table:
+    """``table`` after ``events``, changed in place: the caller owns it."""
+    for event in events:
+        if isinstance(event, GameCreated):
+            table.code = event.code
+            table.player_count = event.player_count
+            table.options = options_from_dict(event.options)
+            table.preset = event.preset
+            table.creator_id = event.creator_id
+            table.seats = (None,) * event.player_count
+        elif isinstance(event, PlayerSeated):
+            seats = list(table.seats)
+            seats[event.seat] = Seat(event.user_id, event.alias)
+            table.seats = tuple(seats)
+        elif isinstance(event, DealsCommitted):
+            table.seed = event.seed
+            table.commitments = event.commitments
+        elif isinstance(event, DealRevealed):
+            table.revealed += (event.secret,)
+        else:
+            table.game = rules.evolve(table.game, [event], in_place=True)
+        table.version += 1
+    return table

@@ -1,0 +1,76 @@
+"""Errors of the platform around the rules; each maps to one HTTP status.
+
+Rule errors (:class:`games.rules.RuleError`) are 400s and carry their own codes.
+"""
+
+
+class GameError(Exception):
+    code = "game_error"
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class GameNotFound(GameError):
+    code = "game_not_found"
+    status = 404
+
+    def __init__(self, game_id: object) -> None:
+        super().__init__(f"there is no game {game_id}")
+
+
+class VersionConflict(GameError):
+    code = "version_conflict"
+    status = 409
+
+    def __init__(self, expected: int, actual: int | None = None) -> None:
+        if actual is None:
+            message = f"the game moved on past version {expected}: reload and try again"
+        else:
+            message = f"the game is at version {actual}, not {expected}: reload and try again"
+        super().__init__(message)
+        self.expected = expected
+        self.actual = actual
+
+
+class NotYourSeat(GameError):
+    code = "not_your_seat"
+    status = 403
+
+
+class AlreadySeated(GameError):
+    code = "already_seated"
+    status = 409
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(f"you already sit at this table, in seat {seat}")
+
+
+class TableFull(GameError):
+    code = "table_full"
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("every seat at this table is taken")
+
+
+class IdempotencyKeyReused(GameError):
+    code = "idempotency_key_reused"
+    status = 409
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"idempotency key {key!r} was already used for another command")
+
+
+class RecordNotReady(GameError):
+    code = "game_not_finished"
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("a game's full record is published once the game is finished")
+
+
+class InvalidInput(GameError):
+    code = "invalid_input"

@@ -1,0 +1,110 @@
+"""The event log, the vault of unrevealed deal secrets, and the game read model.
+
+Only :mod:`games.eventstore` writes events; the database itself refuses to change
+or remove them (see ``migrations/0002_append_only``).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class StoredEvent(models.Model):
+    """One immutable fact of a stream (a game now, a tournament later)."""
+
+    stream = models.CharField(max_length=80)
+    sequence = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    schema_version = models.PositiveSmallIntegerField()
+    payload = models.JSONField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            # Optimistic concurrency: of two writers appending at the same version,
+            # exactly one gets the next number.
+            models.UniqueConstraint(fields=["stream", "sequence"], name="event_stream_sequence"),
+        ]
+        ordering = ["stream", "sequence"]
+
+    def __str__(self) -> str:
+        return f"{self.stream}#{self.sequence} {self.type}"
+
+
+class CommandReceipt(models.Model):
+    """The events a command produced, so that a retry with the same idempotency key
+    gets the original answer instead of a second event."""
+
+    stream = models.CharField(max_length=80)
+    key = models.CharField(max_length=100)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    command = models.JSONField()
+    first_sequence = models.PositiveIntegerField()
+    last_sequence = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "key"], name="receipt_stream_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stream} command {self.key}"
+
+
+class DealSecret(models.Model):
+    """A hand's shuffle secret, kept here until the hand ends and the secret is
+    revealed in the log; its SHA-256 is in the log from the start."""
+
+    stream = models.CharField(max_length=80)
+    hand = models.PositiveSmallIntegerField()
+    secret = models.BinaryField(max_length=32)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "hand"], name="deal_secret_stream_hand"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stream} hand {self.hand} secret"
+
+
+class Game(models.Model):
+    """Read model of a game, projected from its stream; rebuildable at any time."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        PLAYING = "playing"
+        FINISHED = "finished"
+
+    id = models.UUIDField(primary_key=True)
+    code = models.CharField(max_length=8, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, db_index=True)
+    player_count = models.PositiveSmallIntegerField()
+    preset = models.CharField(max_length=40, blank=True)
+    options = models.JSONField()
+    creator_id = models.BigIntegerField(null=True)
+    # [{"seat": 0, "alias": "Ana", "user_id": 3}, ...] for the seats taken.
+    seats = models.JSONField(default=list)
+    hand = models.PositiveSmallIntegerField(default=0)
+    hands_total = models.PositiveSmallIntegerField(default=0)
+    scores = models.JSONField(default=list)
+    places = models.JSONField(default=list)
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"game {self.code}"

@@ -1,0 +1,401 @@
+"""Business actions on games: the one write path.
+
+command -> load the table -> decide with the rules -> append at the expected
+version -> project -> publish after commit. Views, consumers and tasks call these
+functions; nothing writes events another way.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from accounts.models import User
+from games import eventstore, rules
+from games.domain import (
+    AnyEvent,
+    DealRevealed,
+    DealsCommitted,
+    GameCreated,
+    PlayerSeated,
+    Table,
+    fold,
+    stream_of,
+)
+from games.errors import (
+    AlreadySeated,
+    IdempotencyKeyReused,
+    InvalidInput,
+    NotYourSeat,
+    TableFull,
+    VersionConflict,
+)
+from games.models import CommandReceipt, DealSecret, Game
+from games.rules import Phase, RuleOptions, Visibility, build_schedule, options_from_dict
+from games.rules.errors import InvalidOneCardMode
+from games.rules.shuffle import commitment
+from games.selectors import load_table, remember_table
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+MAX_ALIAS_LENGTH = 24
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    game_id: uuid.UUID
+    # The events the command appended (none when it was a retry of an earlier one).
+    first_sequence: int
+    last_sequence: int
+    version: int
+    replayed: bool = False
+
+
+def group_name(game_id: uuid.UUID) -> str:
+    return f"game.{game_id.hex}"
+
+
+def game_create(
+    *,
+    creator: User,
+    player_count: int,
+    preset: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Game:
+    """Open a table of ``player_count`` seats under a preset and/or explicit options."""
+    base = rules.preset(preset) if preset else RuleOptions()
+    chosen = options_from_dict(options or {}, base)
+    if isinstance(player_count, bool) or not isinstance(player_count, int):
+        raise InvalidInput("player_count must be a whole number from 3 to 6")
+    build_schedule(chosen, player_count)
+    game_id = uuid.uuid4()
+    created = GameCreated(_new_code(), player_count, chosen.to_dict(), preset or "", creator.pk)
+    _execute(
+        game_id=game_id,
+        actor=creator,
+        expected_version=0,
+        idempotency_key=None,
+        command={},
+        decide=lambda table: _fold_all(table, [created]),
+        table=Table(),
+    )
+    return Game.objects.get(pk=game_id)
+
+
+def game_join(
+    *, game_id: uuid.UUID, user: User, alias: str, idempotency_key: str | None = None
+) -> CommandResult:
+    """Seat ``user`` under ``alias``; the last seat taken starts the game."""
+    alias = (alias or "").strip()
+    if not 1 <= len(alias) <= MAX_ALIAS_LENGTH:
+        raise InvalidInput(f"an alias is 1 to {MAX_ALIAS_LENGTH} characters")
+
+    def decide(table: Table) -> list[AnyEvent]:
+        seat = table.seat_of(user.pk)
+        if seat is not None:
+            raise AlreadySeated(seat)
+        if table.is_full:
+            raise TableFull()
+        if any(s is not None and s.alias.lower() == alias.lower() for s in table.seats):
+            raise InvalidInput(f"the alias {alias!r} is taken at this table")
+        free = table.seats.index(None)
+        events = _fold_all(table, [PlayerSeated(free, user.pk, alias)])
+        if table.is_full:
+            events += _start(game_id, table)
+        return events
+
+    return _execute(
+        game_id=game_id,
+        actor=user,
+        expected_version=None,
+        idempotency_key=idempotency_key,
+        command={"join": alias},
+        decide=decide,
+    )
+
+
+def game_place_bid(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    bid: int,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    return _rules_command(
+        game_id=game_id,
+        actor=actor,
+        seat=seat,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command={"bid": bid},
+        make=lambda s, _: rules.PlaceBid(s, bid),
+    )
+
+
+def game_play_card(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    card: str | None,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    """Play ``card``; ``None`` plays the last card held, which a player on the
+    forehead cannot name."""
+    if card is not None and not isinstance(card, str):
+        raise InvalidInput("a card is written rank then suit, like AS, 10H or 7D")
+    parsed = None if card is None else rules.parse_card(card)
+
+    def make(acting: int, table: Table) -> rules.Command:
+        if parsed is not None:
+            return rules.PlayCard(acting, parsed)
+        held = table.game.holdings[acting] if table.game.holdings else ()
+        if len(held) != 1:
+            raise InvalidInput("name the card to play; only a last card may go unnamed")
+        return rules.PlayCard(acting, held[0])
+
+    return _rules_command(
+        game_id=game_id,
+        actor=actor,
+        seat=seat,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command={"card": None if parsed is None else str(parsed)},
+        make=make,
+    )
+
+
+def game_announce_zero_play(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    return _rules_command(
+        game_id=game_id,
+        actor=actor,
+        seat=seat,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command={"zero_play": True},
+        make=lambda s, _: rules.AnnounceZeroPlay(s),
+    )
+
+
+def game_choose_one_card_mode(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    mode: str,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    try:
+        visibility = Visibility(mode)
+    except ValueError:
+        raise InvalidOneCardMode(mode) from None
+    return _rules_command(
+        game_id=game_id,
+        actor=actor,
+        seat=seat,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command={"one_card_mode": visibility.value},
+        make=lambda s, _: rules.ChooseOneCardMode(s, visibility),
+    )
+
+
+def _rules_command(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    seat: int | None,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    command: dict[str, Any],
+    make: Callable[[int, Table], rules.Command],
+) -> CommandResult:
+    def decide(table: Table) -> list[AnyEvent]:
+        acting = _acting_seat(table, actor, seat)
+        events: list[AnyEvent] = list(rules.decide(table.game, make(acting, table)))
+        fold(table, events)
+        return events + _server_moves(game_id, table)
+
+    return _execute(
+        game_id=game_id,
+        actor=actor,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command=command,
+        decide=decide,
+    )
+
+
+def _acting_seat(table: Table, actor: User | None, seat: int | None) -> int:
+    """The seat a command acts for: the actor's own; the server (None) names it."""
+    if actor is None:
+        if seat is None:
+            raise InvalidInput("the server must name the seat it acts for")
+        return seat
+    own = table.seat_of(actor.pk)
+    if own is None:
+        raise NotYourSeat("you have no seat at this table")
+    if seat is not None and seat != own:
+        raise NotYourSeat(f"seat {seat} is not yours; you sit in seat {own}")
+    return own
+
+
+def _start(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
+    """Commit to every hand's secret, draw the first dealer, deal the first hand."""
+    stream = stream_of(game_id)
+    hands = len(build_schedule(table.options, table.player_count))
+    vault = [secrets.token_bytes(32) for _ in range(hands)]
+    DealSecret.objects.bulk_create(
+        DealSecret(stream=stream, hand=hand, secret=secret) for hand, secret in enumerate(vault)
+    )
+    seed = secrets.token_bytes(16)
+    committed = DealsCommitted(seed.hex(), tuple(commitment(secret) for secret in vault))
+    events = _fold_all(table, [committed])
+    events += _fold_all(
+        table,
+        list(rules.decide(table.game, rules.StartGame(table.player_count, table.options, seed))),
+    )
+    return events + _server_moves(game_id, table)
+
+
+def _server_moves(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
+    """What the server does by itself once a command lands: reveal the secret of a
+    finished hand, then deal the next one (unless its dealer must choose first)."""
+    events: list[AnyEvent] = []
+    while True:
+        game = table.game
+        if len(table.revealed) < len(game.results):
+            hand = len(table.revealed)
+            new: list[AnyEvent] = [DealRevealed(hand, _secret(game_id, hand).hex())]
+        elif game.phase is Phase.DEALING:
+            new = list(rules.decide(game, rules.DealHand(_secret(game_id, game.hand))))
+        else:
+            return events
+        events += _fold_all(table, new)
+
+
+def _secret(game_id: uuid.UUID, hand: int) -> bytes:
+    row = DealSecret.objects.get(stream=stream_of(game_id), hand=hand)
+    return bytes(row.secret)
+
+
+def _fold_all(table: Table, events: list[AnyEvent]) -> list[AnyEvent]:
+    fold(table, events)
+    return events
+
+
+def _execute(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    command: dict[str, Any],
+    decide: Callable[[Table], list[AnyEvent]],
+    table: Table | None = None,
+) -> CommandResult:
+    stream = stream_of(game_id)
+    actor_id = actor.pk if actor is not None else None
+    with transaction.atomic():
+        if idempotency_key:
+            receipt = CommandReceipt.objects.filter(stream=stream, key=idempotency_key).first()
+            if receipt is not None:
+                if receipt.command != command or receipt.actor_id != actor_id:
+                    raise IdempotencyKeyReused(idempotency_key)
+                return CommandResult(
+                    game_id,
+                    receipt.first_sequence,
+                    receipt.last_sequence,
+                    eventstore.version(stream),
+                    replayed=True,
+                )
+        if table is None:
+            table = load_table(game_id)
+        base = table.version
+        if expected_version is not None and expected_version != base:
+            raise VersionConflict(expected_version, base)
+        events = decide(table)
+        recorded = eventstore.append(stream, base, events, actor)
+        if idempotency_key:
+            CommandReceipt.objects.create(
+                stream=stream,
+                key=idempotency_key,
+                actor=actor,
+                command=command,
+                first_sequence=base + 1,
+                last_sequence=table.version,
+            )
+        project_game(game_id, table, updated_at=recorded[-1].recorded_at)
+        remember_table(game_id, table, recorded[-1])
+        transaction.on_commit(partial(publish, game_id, table.version), robust=True)
+    return CommandResult(game_id, base + 1, table.version, table.version)
+
+
+def project_game(
+    game_id: uuid.UUID, table: Table, *, updated_at: datetime, created_at: datetime | None = None
+) -> Game:
+    """Bring the game's read model to ``table``, whose last event was recorded at
+    ``updated_at`` (and first at ``created_at``, when the row is new)."""
+    game = table.game
+    values = {
+        "code": table.code,
+        "status": table.status,
+        "player_count": table.player_count,
+        "preset": table.preset,
+        "options": table.options.to_dict(),
+        "creator_id": table.creator_id,
+        "seats": [
+            {"seat": number, "alias": seat.alias, "user_id": seat.user_id}
+            for number, seat in enumerate(table.seats)
+            if seat is not None
+        ],
+        "hand": game.hand,
+        "hands_total": len(game.schedule),
+        "scores": list(game.scores),
+        "places": list(game.places),
+        "version": table.version,
+        "updated_at": updated_at,
+    }
+    projected, _ = Game.objects.update_or_create(
+        pk=game_id,
+        defaults=values,
+        create_defaults={**values, "created_at": created_at or updated_at},
+    )
+    return projected
+
+
+def publish(game_id: uuid.UUID, version: int) -> None:
+    """Tell the game's watchers that its log grew to ``version``; each reads what it
+    missed from the log, as its own view."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(
+            group_name(game_id), {"type": "game.events", "version": version}
+        )
+
+
+def _new_code() -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if not Game.objects.filter(code=code).exists():
+            return code

@@ -1,0 +1,186 @@
+"""What a viewer may see of a game: the one place that decides it.
+
+The REST API, the WebSocket stream and the pages all build their payloads here.
+A player sees their own cards when the rules let them (not on the forehead, not
+in a blind hand before the bidding is over), everyone else's only on the
+forehead, and a played card once it is played. A spectator sees no hidden card
+at all: on the forehead that would let them tell a player their own card.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games import rules
+from games.domain import Table, fold
+from games.eventstore import Recorded
+from games.rules import (
+    Card,
+    GameState,
+    Phase,
+    Visibility,
+    legal_bids,
+    legal_plays,
+    visible_holdings,
+)
+
+
+@dataclass(frozen=True)
+class Viewer:
+    # None: a spectator (anonymous, or a user without a seat at this table).
+    seat: int | None
+
+
+def viewer_of(table: Table, user_id: int | None) -> Viewer:
+    return Viewer(table.seat_of(user_id) if user_id is not None else None)
+
+
+def _cards(cards: Iterable[Card] | None) -> list[str] | None:
+    return None if cards is None else [str(c) for c in cards]
+
+
+def _holdings(game: GameState, viewer: Viewer) -> list[list[str] | None]:
+    return [_cards(cards) for cards in visible_holdings(game, viewer.seat)]
+
+
+def sees_own_cards(game: GameState, viewer: Viewer) -> bool:
+    if viewer.seat is None or not game.holdings:
+        return False
+    return visible_holdings(game, viewer.seat)[viewer.seat] is not None
+
+
+def event_views(
+    records: Sequence[Recorded], viewer: Viewer, after: int = 0
+) -> list[dict[str, Any]]:
+    """The events after sequence ``after``, as ``viewer`` may see them.
+
+    ``records`` is the whole log (visibility depends on everything before).
+    """
+    table = Table()
+    views = []
+    for record in records:
+        event = record.event
+        before = (
+            visible_holdings(table.game, viewer.seat)
+            if isinstance(event, rules.BidPlaced)
+            else None
+        )
+        fold(table, [event])
+        if record.sequence <= after:
+            continue
+        payload = record.payload
+        if isinstance(event, rules.HandDealt):
+            payload = {**payload, "hands": _holdings(table.game, viewer)}
+        elif before is not None:
+            # The last bid of a blind hand shows the bidders their own cards.
+            now = visible_holdings(table.game, viewer.seat) if table.game.holdings else ()
+            shown = {
+                str(seat): _cards(cards)
+                for seat, (was, cards) in enumerate(zip(before, now, strict=False))
+                if was is None and cards is not None
+            }
+            if shown:
+                payload = {**payload, "shown": shown}
+        views.append(
+            {
+                "sequence": record.sequence,
+                "type": record.type,
+                "payload": payload,
+                "recorded_at": record.recorded_at.isoformat(),
+            }
+        )
+    return views
+
+
+def _trick(leader: int, cards: Sequence[Card]) -> dict[str, Any]:
+    return {"leader": leader, "cards": _cards(cards)}
+
+
+def state_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, Any]:
+    """The whole current state of a game as ``viewer`` may see it."""
+    game = table.game
+    view: dict[str, Any] = {
+        "id": str(game_id),
+        "code": table.code,
+        "status": table.status,
+        "version": table.version,
+        "player_count": table.player_count,
+        "preset": table.preset,
+        "options": table.options.to_dict(),
+        "seats": [
+            {"seat": number, "alias": seat.alias if seat else None}
+            for number, seat in enumerate(table.seats)
+        ],
+        "you": viewer.seat,
+        "phase": game.phase.value,
+        "hands_total": len(game.schedule),
+        "scores": list(game.scores),
+        "places": list(game.places),
+        "zero_play": list(game.zero_play),
+        "results": [
+            {
+                "hand": result.hand,
+                "cards": game.schedule[result.hand].cards,
+                "bids": list(result.bids),
+                "tricks": list(result.tricks),
+                "points": list(result.points),
+                "streak_points": list(result.streak_points),
+                "totals": list(result.totals),
+            }
+            for result in game.results
+        ],
+        "deals": {
+            "seed": table.seed,
+            "commitments": list(table.commitments),
+            "revealed": list(table.revealed),
+        },
+        "hand": _hand_view(game, viewer),
+        "legal": _legal_view(game, viewer),
+    }
+    return view
+
+
+def _hand_view(game: GameState, viewer: Viewer) -> dict[str, Any] | None:
+    if game.phase in (Phase.NOT_STARTED, Phase.FINISHED):
+        return None
+    hand: dict[str, Any] = {
+        "number": game.hand,
+        "cards": game.cards,
+        "dealer": game.dealer,
+        "turn": game.turn,
+        "visibility": game.visibility.value if game.visibility else None,
+    }
+    if game.phase in (Phase.BIDDING, Phase.PLAYING):
+        last = game.last_trick
+        hand |= {
+            "trump_card": str(game.trump_card) if game.trump_card is not None else None,
+            "holdings": _holdings(game, viewer),
+            "held": [len(cards) for cards in game.holdings],
+            "bids": list(game.bids),
+            "tricks": list(game.tricks),
+            "trick": _trick(game.trick_leader, game.trick),
+            "last_trick": None
+            if last is None
+            else {**_trick(last.leader, last.cards), "winner": last.winner},
+        }
+    return hand
+
+
+def _legal_view(game: GameState, viewer: Viewer) -> dict[str, Any]:
+    """What the viewer may do now; a card they cannot see is never named."""
+    legal: dict[str, Any] = {"bids": [], "cards": [], "hidden_card": False, "modes": []}
+    if viewer.seat is None or viewer.seat != game.turn:
+        return legal
+    if game.phase is Phase.BIDDING:
+        legal["bids"] = list(legal_bids(game))
+    elif game.phase is Phase.PLAYING and sees_own_cards(game, viewer):
+        legal["cards"] = _cards(legal_plays(game))
+    elif game.phase is Phase.PLAYING:
+        # On the forehead: the player plays the card they cannot see.
+        legal["hidden_card"] = True
+    elif game.phase is Phase.CHOOSING_MODE:
+        legal["modes"] = [visibility.value for visibility in Visibility]
+    return legal

@@ -1,0 +1,60 @@
+"""Games driven through the service layer, as clients would drive them."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from accounts.models import User
+from games import services
+from games.domain import Table
+from games.rules import Phase, Visibility, legal_bids, legal_plays
+from games.selectors import load_table
+from tests.accounts.factories import UserFactory
+
+
+def seated_game(
+    players: int = 4,
+    preset: str | None = "championship",
+    options: Mapping[str, Any] | None = None,
+    users: Sequence[User] | None = None,
+) -> tuple[uuid.UUID, list[User]]:
+    """A started game whose seat ``i`` is held by ``users[i]``."""
+    users = list(users) if users is not None else UserFactory.create_batch(players)
+    game = services.game_create(
+        creator=users[0], player_count=players, preset=preset, options=options
+    )
+    for number, user in enumerate(users):
+        services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+    return game.id, users
+
+
+def user_to_act(table: Table, users: Sequence[User]) -> User:
+    seat = table.seats[table.game.turn]
+    assert seat is not None
+    return next(user for user in users if user.pk == seat.user_id)
+
+
+def next_move(game_id: uuid.UUID, users: Sequence[User], rng: random.Random) -> bool:
+    """Make one random legal move for whoever is to act; False once the game is over."""
+    table = load_table(game_id)
+    game = table.game
+    if game.phase is Phase.FINISHED:
+        return False
+    actor = user_to_act(table, users)
+    common = {"game_id": game_id, "actor": actor, "expected_version": table.version}
+    if game.phase is Phase.BIDDING:
+        services.game_place_bid(bid=rng.choice(legal_bids(game)), **common)
+    elif game.phase is Phase.PLAYING:
+        services.game_play_card(card=str(rng.choice(legal_plays(game))), **common)
+    elif game.phase is Phase.CHOOSING_MODE:
+        services.game_choose_one_card_mode(mode=rng.choice(list(Visibility)).value, **common)
+    return True
+
+
+def play_to_end(game_id: uuid.UUID, users: Sequence[User], seed: int = 0) -> None:
+    rng = random.Random(seed)
+    while next_move(game_id, users, rng):
+        pass
