@@ -1,12 +1,31 @@
-import pytest
+import asyncio
+import uuid
+from typing import Any
 
-from games.domain import DealRevealed, DealsCommitted, stream_of
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
+
+from accounts.models import User
+from games import eventstore, services
+from games.domain import DealRevealed, DealsCommitted, Table, stream_of
+from games.errors import (
+    AlreadySeated,
+    GameError,
+    IdempotencyKeyReused,
+    InvalidInput,
+    NotYourSeat,
+    TableFull,
+    VersionConflict,
+)
 from games.eventstore import read
-from games.models import Game
-from games.rules import GameFinished, HandDealt, Phase
+from games.models import Game, StoredEvent
+from games.rules import GameFinished, HandDealt, Phase, RuleError
+from games.rules.errors import NotYourTurn
 from games.rules.shuffle import commitment
 from games.selectors import forget_tables, load_table, replay_table
-from tests.games.drivers import play_to_end, seated_game
+from tests.accounts.factories import UserFactory
+from tests.games.drivers import play_to_end, seated_game, user_to_act
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +76,153 @@ def test_the_cached_table_equals_a_full_replay_of_the_log() -> None:
     replayed, _ = replay_table(game_id)
 
     assert cached == replayed == load_table(game_id)
+
+
+def acting(game_id: uuid.UUID, users: list[User]) -> tuple[User, Table]:
+    table = load_table(game_id)
+    return user_to_act(table, users), table
+
+
+def test_a_command_at_a_stale_version_is_a_conflict_and_writes_nothing() -> None:
+    game_id, users = seated_game(players=3)
+    actor, table = acting(game_id, users)
+
+    with pytest.raises(VersionConflict) as error:
+        services.game_place_bid(
+            game_id=game_id, actor=actor, bid=0, expected_version=table.version - 1
+        )
+
+    assert error.value.status == 409
+    assert error.value.message == (
+        f"the game is at version {table.version}, not {table.version - 1}: reload and try again"
+    )
+    assert eventstore.version(stream_of(game_id)) == table.version
+
+
+def test_a_retried_command_gets_the_original_answer_and_no_second_event() -> None:
+    game_id, users = seated_game(players=3)
+    actor, table = acting(game_id, users)
+
+    first = services.game_place_bid(
+        game_id=game_id, actor=actor, bid=1, expected_version=table.version, idempotency_key="k1"
+    )
+    again = services.game_place_bid(
+        game_id=game_id, actor=actor, bid=1, expected_version=table.version, idempotency_key="k1"
+    )
+
+    assert (first.first_sequence, first.last_sequence, first.replayed) == (
+        table.version + 1,
+        table.version + 1,
+        False,
+    )
+    assert (again.first_sequence, again.last_sequence, again.replayed) == (
+        first.first_sequence,
+        first.last_sequence,
+        True,
+    )
+    assert eventstore.version(stream_of(game_id)) == table.version + 1
+
+
+def test_an_idempotency_key_cannot_be_reused_for_another_command() -> None:
+    game_id, users = seated_game(players=3)
+    actor, _ = acting(game_id, users)
+    services.game_place_bid(game_id=game_id, actor=actor, bid=1, idempotency_key="k1")
+    actor, _ = acting(game_id, users)
+
+    with pytest.raises(IdempotencyKeyReused):
+        services.game_place_bid(game_id=game_id, actor=actor, bid=0, idempotency_key="k1")
+
+
+def test_a_player_acts_only_for_their_own_seat() -> None:
+    game_id, users = seated_game(players=3)
+    actor, table = acting(game_id, users)
+    other_seat = (table.game.turn + 1) % 3
+    stranger = UserFactory.create()
+
+    with pytest.raises(NotYourSeat, match=f"seat {other_seat} is not yours"):
+        services.game_place_bid(game_id=game_id, actor=actor, bid=0, seat=other_seat)
+    with pytest.raises(NotYourSeat, match="you have no seat at this table"):
+        services.game_place_bid(game_id=game_id, actor=stranger, bid=0)
+    with pytest.raises(NotYourTurn):
+        services.game_place_bid(game_id=game_id, actor=users[other_seat], bid=0)
+    assert eventstore.version(stream_of(game_id)) == table.version
+
+
+def test_joining_refuses_a_second_seat_a_taken_alias_and_a_full_table() -> None:
+    creator, second = UserFactory.create_batch(2)
+    game = services.game_create(creator=creator, player_count=3, preset="romanian-standard")
+    services.game_join(game_id=game.id, user=creator, alias="Ana")
+
+    with pytest.raises(AlreadySeated):
+        services.game_join(game_id=game.id, user=creator, alias="Ana again")
+    with pytest.raises(InvalidInput, match="the alias 'ana' is taken"):
+        services.game_join(game_id=game.id, user=second, alias="ana")
+    with pytest.raises(InvalidInput, match="an alias is 1 to 24 characters"):
+        services.game_join(game_id=game.id, user=second, alias="   ")
+    services.game_join(game_id=game.id, user=second, alias="Bob")
+    services.game_join(game_id=game.id, user=UserFactory.create(), alias="Cid")
+    with pytest.raises(TableFull):
+        services.game_join(game_id=game.id, user=UserFactory.create(), alias="Dan")
+
+
+def test_a_game_is_created_open_with_a_share_code_and_its_options() -> None:
+    creator = UserFactory.create()
+
+    game = services.game_create(
+        creator=creator, player_count=5, preset="online-room", options={"scoring": "triangular"}
+    )
+
+    assert game.status == "open"
+    assert len(game.code) == 6
+    assert game.player_count == 5
+    assert game.preset == "online-room"
+    assert game.options["scoring"] == "triangular"
+    assert game.options["streak_bonus"] == {"length": 5, "points": 10}
+    assert game.version == 1
+    assert game.creator_id == creator.pk
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"player_count": 2}, "invalid_player_count"),
+        ({"player_count": "4"}, "invalid_input"),
+        ({"player_count": 4, "preset": "poker"}, "invalid_options"),
+        ({"player_count": 4, "options": {"step": 5}}, "invalid_options"),
+    ],
+)
+def test_a_game_with_bad_settings_is_refused_and_nothing_is_written(
+    kwargs: dict[str, Any], error: str
+) -> None:
+    with pytest.raises((GameError, RuleError)) as raised:
+        services.game_create(creator=UserFactory.create(), **kwargs)
+
+    assert raised.value.code == error
+    assert not StoredEvent.objects.exists()
+    assert not Game.objects.exists()
+
+
+def test_watchers_are_told_of_new_events_only_after_commit(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game_id, users = seated_game(players=3)
+    actor, table = acting(game_id, users)
+    layer = get_channel_layer()
+
+    def bid_and_commit() -> int:
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            services.game_place_bid(game_id=game_id, actor=actor, bid=0)
+        for callback in callbacks:  # the commit
+            callback()
+        return len(callbacks)
+
+    async def watch() -> tuple[int, dict[str, Any]]:
+        channel = await layer.new_channel()
+        await layer.group_add(services.group_name(game_id), channel)
+        published = await sync_to_async(bid_and_commit)()
+        return published, await asyncio.wait_for(layer.receive(channel), timeout=5)
+
+    published, message = async_to_sync(watch)()
+
+    assert published == 1
+    assert message == {"type": "game.events", "version": table.version + 1}
