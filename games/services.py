@@ -353,7 +353,7 @@ def _execute(
 
 def project_game(
     game_id: uuid.UUID, table: Table, *, updated_at: datetime, created_at: datetime | None = None
-) -> Game:
+) -> None:
     """Bring the game's read model to ``table``, whose last event was recorded at
     ``updated_at`` (and first at ``created_at``, when the row is new)."""
     game = table.game
@@ -376,12 +376,10 @@ def project_game(
         "version": table.version,
         "updated_at": updated_at,
     }
-    projected, _ = Game.objects.update_or_create(
-        pk=game_id,
-        defaults=values,
-        create_defaults={**values, "created_at": created_at or updated_at},
-    )
-    return projected
+    # One UPDATE per command; the row exists from the game's first event on, and a
+    # rebuild creates it again.
+    if not Game.objects.filter(pk=game_id).update(**values):
+        Game.objects.create(pk=game_id, created_at=created_at or updated_at, **values)
 
 
 def publish(game_id: uuid.UUID, version: int) -> None:
