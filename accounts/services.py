@@ -1,9 +1,17 @@
-from django.db import transaction
+from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
 
+from accounts.errors import InvalidCredentials
 from accounts.models import User
 
 DEMO_ORGANIZER_USERNAME = "demo"
 DEMO_ORGANIZER_PASSWORD = "demo-organizer"
+USERNAME_TAKEN = "this username is taken"
 
 
 def user_ensure_demo_organizer(
@@ -28,3 +36,71 @@ def user_ensure_demo_organizer(
             user.set_password(password)
             user.save(update_fields=["password"])
     return user, created
+
+
+def user_register(*, username: str, password: str, display_name: str = "") -> User:
+    """Create a player account after the username and password checks.
+
+    Raises :class:`django.core.exceptions.ValidationError` by field (``username``,
+    ``display_name``, ``password``) when any check fails.
+    """
+    user = User(username=username.strip(), display_name=display_name.strip())
+    errors: dict[str, list[str]] = {}
+    try:
+        user.full_clean(exclude=["password"], validate_unique=False)
+    except ValidationError as error:
+        errors.update(error.message_dict)
+    if "username" not in errors and User.objects.filter(username__iexact=user.username).exists():
+        errors["username"] = [USERNAME_TAKEN]
+    try:
+        validate_password(password, user)
+    except ValidationError as error:
+        errors["password"] = list(error.messages)
+    if errors:
+        raise ValidationError(errors)
+    user.set_password(password)
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:
+        # Someone took the name between the check and the save.
+        raise ValidationError({"username": [USERNAME_TAKEN]}) from None
+    return user
+
+
+def user_authenticate(
+    *, username: str, password: str, request: HttpRequest | Request | None = None
+) -> User:
+    """The active user with these credentials; :class:`InvalidCredentials` otherwise."""
+    user = authenticate(request, username=username, password=password)
+    if not isinstance(user, User):
+        raise InvalidCredentials()
+    return user
+
+
+def user_log_in(
+    *, request: HttpRequest | Request, username: str, password: str
+) -> tuple[User, str]:
+    """Start a session for the user with these credentials; returns them and their
+    API token."""
+    user = user_authenticate(username=username, password=password, request=request)
+    login(request, user)
+    return user, user_token(user=user)
+
+
+def user_log_out(*, request: HttpRequest | Request, token: Token | None = None) -> None:
+    """End the session, and revoke ``token`` (the one the request came with)."""
+    if token is not None:
+        Token.objects.filter(pk=token.pk).delete()
+    logout(request)
+
+
+def user_token(*, user: User) -> str:
+    """The user's API token, created on first use."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return str(token.key)
+
+
+def user_token_for_credentials(*, username: str, password: str) -> tuple[User, str]:
+    user = user_authenticate(username=username, password=password)
+    return user, user_token(user=user)

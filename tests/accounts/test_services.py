@@ -1,8 +1,17 @@
 import pytest
+from django.core.exceptions import ValidationError
+from rest_framework.authtoken.models import Token
 
+from accounts.errors import InvalidCredentials
 from accounts.models import User
-from accounts.services import user_ensure_demo_organizer
-from tests.accounts.factories import UserFactory
+from accounts.services import (
+    user_authenticate,
+    user_ensure_demo_organizer,
+    user_register,
+    user_token,
+    user_token_for_credentials,
+)
+from tests.accounts.factories import DEFAULT_PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -53,3 +62,71 @@ def test_username_and_password_can_be_chosen() -> None:
     assert created is True
     assert user.username == "organizer"
     assert user.check_password("s3cret-pass") is True
+
+
+def test_registering_stores_the_user_with_a_hashed_password() -> None:
+    user = user_register(username=" ana ", password="walnut-orbit-harbor", display_name=" Ana ")
+
+    stored = User.objects.get(pk=user.pk)
+    assert stored.username == "ana"
+    assert stored.display_name == "Ana"
+    assert stored.password != "walnut-orbit-harbor"
+    assert stored.check_password("walnut-orbit-harbor") is True
+    assert stored.can_organize is False
+    assert stored.is_staff is False
+
+
+def test_registering_reports_every_refused_field_at_once() -> None:
+    UserFactory.create(username="ana")
+
+    with pytest.raises(ValidationError) as refused:
+        user_register(username="ANA", password="123", display_name="x" * 65)
+
+    assert refused.value.message_dict == {
+        "username": ["this username is taken"],
+        "display_name": ["Ensure this value has at most 64 characters (it has 65)."],
+        "password": [
+            "This password is too short. It must contain at least 8 characters.",
+            "This password is too common.",
+            "This password is entirely numeric.",
+        ],
+    }
+    assert User.objects.count() == 1
+
+
+def test_credentials_of_an_active_user_authenticate_them() -> None:
+    user = UserFactory.create(username="ana")
+
+    assert user_authenticate(username="ana", password=DEFAULT_PASSWORD) == user
+
+
+@pytest.mark.parametrize(("username", "password"), [("ana", "wrong"), ("bo", DEFAULT_PASSWORD)])
+def test_wrong_credentials_or_an_inactive_user_do_not_authenticate(
+    username: str, password: str
+) -> None:
+    UserFactory.create(username="ana")
+    UserFactory.create(username="bo", is_active=False)
+
+    with pytest.raises(InvalidCredentials) as refused:
+        user_authenticate(username=username, password=password)
+
+    assert refused.value.code == "invalid_credentials"
+    assert refused.value.status == 400
+
+
+def test_a_user_has_one_token_made_on_first_use() -> None:
+    user = UserFactory.create()
+
+    first = user_token(user=user)
+
+    assert user_token(user=user) == first
+    assert Token.objects.filter(user=user).count() == 1
+
+
+def test_a_token_for_credentials_is_the_users_token() -> None:
+    user = UserFactory.create(username="ana")
+
+    found, token = user_token_for_credentials(username="ana", password=DEFAULT_PASSWORD)
+
+    assert found == user
+    assert token == user_token(user=user)

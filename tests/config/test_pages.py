@@ -1,6 +1,8 @@
 import pytest
 from django.test import Client
 
+from tests.accounts.factories import UserFactory
+
 
 def test_home_page_names_the_platform_and_links_admin_and_health(client: Client) -> None:
     response = client.get("/")
@@ -24,3 +26,26 @@ def test_admin_css_is_served_without_collectstatic(client: Client) -> None:
 
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/css")
+
+
+@pytest.mark.django_db
+def test_home_page_offers_visitors_sign_in_register_and_the_api_docs(client: Client) -> None:
+    content = client.get("/").content.decode()
+
+    assert 'href="/accounts/login/"' in content
+    assert 'href="/accounts/register/"' in content
+    assert 'href="/api/docs/"' in content
+    assert 'href="/api/schema/"' in content
+    assert 'action="/accounts/logout/"' not in content
+
+
+@pytest.mark.django_db
+def test_home_page_names_the_signed_in_user_and_offers_sign_out(client: Client) -> None:
+    user = UserFactory.create(display_name="Ana Pop")
+    client.force_login(user)
+
+    content = client.get("/").content.decode()
+
+    assert "Signed in as <strong>Ana Pop</strong>" in content
+    assert '<form method="post" action="/accounts/logout/">' in content
+    assert 'href="/accounts/login/"' not in content

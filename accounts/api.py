@@ -1,0 +1,116 @@
+"""The accounts REST API: register, log in and out, tokens, who am I."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import services
+from accounts.serializers import (
+    CredentialsSerializer,
+    RegisterSerializer,
+    TokenSerializer,
+    UserSerializer,
+    UserTokenSerializer,
+)
+from config.api_docs import errors
+
+TAGS = ["auth"]
+
+
+def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class RegisterView(APIView):
+    permission_classes = [AllowAny]
+    # No session is involved: an anonymous request needs no CSRF token.
+    authentication_classes: list[type[Any]] = []
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="auth_register",
+        summary="Create an account",
+        description="Checks the password with the site's password rules; "
+        "returns the new user and an API token.",
+        request=RegisterSerializer,
+        responses={201: UserTokenSerializer, **errors(400)},
+    )
+    def post(self, request: Request) -> Response:
+        user = services.user_register(**_valid(RegisterSerializer, request))
+        body = {"user": UserSerializer(user).data, "token": services.user_token(user=user)}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class LoginView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type[Any]] = []
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="auth_login",
+        summary="Log in: start a session and get an API token",
+        request=CredentialsSerializer,
+        responses={200: UserTokenSerializer, **errors(400)},
+    )
+    def post(self, request: Request) -> Response:
+        user, token = services.user_log_in(
+            request=request, **_valid(CredentialsSerializer, request)
+        )
+        return Response({"user": UserSerializer(user).data, "token": token})
+
+
+class LogoutView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="auth_logout",
+        summary="Log out",
+        description="Ends the session; a request authenticated by token also "
+        "revokes that token. Logging out when not logged in does nothing.",
+        request=None,
+        responses={204: None, **errors(401, 403)},
+    )
+    def post(self, request: Request) -> Response:
+        token = request.auth if isinstance(request.auth, Token) else None
+        services.user_log_out(request=request, token=token)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type[Any]] = []
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="auth_token",
+        summary="Get an API token for a username and password",
+        request=CredentialsSerializer,
+        responses={200: TokenSerializer, **errors(400)},
+    )
+    def post(self, request: Request) -> Response:
+        _, token = services.user_token_for_credentials(**_valid(CredentialsSerializer, request))
+        return Response({"token": token})
+
+
+class MeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="auth_me",
+        summary="The signed-in user",
+        responses={200: UserSerializer, **errors(401)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(UserSerializer(request.user).data)

@@ -1,0 +1,125 @@
+"""The REST API's one error shape: ``{"code": ..., "message": ...}``, plus ``fields``
+for invalid input.
+
+Platform and account errors carry their own code and status, rule errors are 400s
+with the rule's code, and DRF's own exceptions keep their status and code
+(``not_authenticated``, ``parse_error``, ``method_not_allowed`` ...).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler, set_rollback
+
+from accounts.errors import AccountError
+from games.errors import GameError
+from games.rules import RuleError
+
+logger = logging.getLogger("atu.api")
+
+INVALID_INPUT = "invalid_input"
+NON_FIELD_ERRORS = "non_field_errors"
+
+
+def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
+    if isinstance(exc, GameError | AccountError):
+        response = _error(exc.status, exc.code, exc.message)
+    elif isinstance(exc, RuleError):
+        response = _error(status.HTTP_400_BAD_REQUEST, exc.code, exc.message)
+    elif isinstance(exc, DjangoValidationError):
+        response = _invalid(_django_detail(exc))
+    elif isinstance(exc, exceptions.ValidationError):
+        response = _invalid(exc.detail)
+    else:
+        response = _drf_error(exc, context)
+    set_rollback()
+    return response
+
+
+def _drf_error(exc: Exception, context: Mapping[str, Any]) -> Response:
+    drf_response = exception_handler(exc, context)
+    if drf_response is None:
+        # A bug, not a bad request: log it with its traceback, answer in our shape.
+        logger.error("unhandled error in %s", context.get("view"), exc_info=exc)
+        return _error(500, "server_error", "something went wrong on our side")
+    # DRF's own exceptions (and Django's Http404 and PermissionDenied, which it
+    # converts) carry one detail with its code.
+    data = drf_response.data
+    detail = data.get("detail") if isinstance(data, dict) else None
+    code = getattr(detail, "code", None) or "error"
+    response = _error(drf_response.status_code, str(code), str(detail or exc))
+    # WWW-Authenticate for a 401, Retry-After when throttled.
+    for name, value in drf_response.headers.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def _error(status_code: int, code: str, message: str) -> Response:
+    return Response({"code": code, "message": message}, status=status_code)
+
+
+def _invalid(detail: Any) -> Response:
+    fields = _plain(detail if isinstance(detail, Mapping) else {NON_FIELD_ERRORS: detail})
+    message = _first_message(fields) or "the input is not valid"
+    return Response(
+        {"code": INVALID_INPUT, "message": message, "fields": fields},
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def _django_detail(exc: DjangoValidationError) -> Any:
+    if not hasattr(exc, "error_dict"):
+        return exc.messages
+    return {
+        NON_FIELD_ERRORS if field == "__all__" else field: messages
+        for field, messages in exc.message_dict.items()
+    }
+
+
+def _plain(value: Any) -> Any:
+    """Error details as plain JSON: strings in lists in dicts."""
+    if isinstance(value, Mapping):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return str(value)
+
+
+def _first_message(value: Any, path: tuple[str, ...] = ()) -> str | None:
+    """The first error, prefixed with the field it is about (``bid: ...``)."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            found = _first_message(item, path if key == NON_FIELD_ERRORS else (*path, key))
+            if found:
+                return found
+        return None
+    if isinstance(value, list):
+        return next(filter(None, (_first_message(item, path) for item in value)), None)
+    return f"{'.'.join(path)}: {value}" if path else str(value)
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A URL that matches nothing: ``not_found`` under /api/, the usual page elsewhere."""
+    if _is_api(request):
+        body = {"code": "not_found", "message": f"there is no {request.path} in the API"}
+        return JsonResponse(body, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        body = {"code": "server_error", "message": "something went wrong on our side"}
+        return JsonResponse(body, status=500)
+    return defaults.server_error(request)

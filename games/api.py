@@ -1,0 +1,355 @@
+"""The games REST API: thin views over the services, selectors and viewer policy.
+
+Each view parses its input with a serializer, calls the one service (writes) or
+selector (reads) it needs, and answers with what :mod:`games.visibility` lets the
+requesting user see. Errors become ``{"code", "message"}`` in
+:mod:`config.api_errors`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import generics, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from config.api_docs import errors
+from games import eventstore, services
+from games.domain import stream_of
+from games.errors import GameNotFound, RecordNotReady
+from games.models import Game
+from games.record import game_record, record_filename
+from games.selectors import find_game, games_list, load_table, rule_presets
+from games.serializers import (
+    BidSerializer,
+    CommandResponseSerializer,
+    EventsQuerySerializer,
+    EventsResponseSerializer,
+    GameCreateSerializer,
+    GameListQuerySerializer,
+    GameStateSerializer,
+    GameSummarySerializer,
+    JoinSerializer,
+    OneCardModeSerializer,
+    PlaySerializer,
+    PresetSerializer,
+    RecordQuerySerializer,
+    ZeroPlaySerializer,
+)
+from games.visibility import event_views, state_view, viewer_of
+
+TAGS = ["games"]
+# A game id (UUID) or share code; anything else is no game of ours.
+REFERENCE = re.compile(r"[0-9A-Za-z-]{1,36}")
+REF_PARAMETER = OpenApiParameter(
+    "ref",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    description="The game's id (UUID) or its share code.",
+)
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Same as the body's `idempotency_key` (they must agree if both are sent).",
+)
+# Codes every move may answer besides the usual ones.
+MOVE_CODES = {
+    400: ["not_your_turn", "wrong_phase", "game_over", "no_such_seat"],
+    403: ["not_your_seat"],
+    409: ["version_conflict", "idempotency_key_reused"],
+}
+
+
+def _parse(serializer_class: type[Any], data: Any, **context: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data, context=context)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _game(ref: str) -> Game:
+    if not REFERENCE.fullmatch(ref):
+        raise GameNotFound(ref)
+    return find_game(ref)
+
+
+def _user_id(request: Request) -> int | None:
+    return request.user.pk if request.user.is_authenticated else None
+
+
+class GamePagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        # DRF writes OpenAPI 3.0's "nullable"; the schema is 3.1, where null is a type.
+        page = super().get_paginated_response_schema(schema)
+        for link in ("next", "previous"):
+            del page["properties"][link]["nullable"]
+            page["properties"][link]["type"] = ["string", "null"]
+        page["required"] = ["count", "next", "previous", "results"]
+        return page
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=TAGS,
+        operation_id="games_list",
+        summary="List games, newest first",
+        parameters=[GameListQuerySerializer],
+        responses={200: GameSummarySerializer(many=True), **errors(400, 401, 404)},
+    ),
+    post=extend_schema(
+        tags=TAGS,
+        operation_id="games_create",
+        summary="Open a table",
+        description="From a preset and/or rule options. The creator takes no seat "
+        "by this: everyone, the creator too, joins with the id or share code.",
+        request=GameCreateSerializer,
+        responses={
+            201: GameSummarySerializer,
+            **errors(
+                400,
+                401,
+                codes={400: ["invalid_options", "invalid_player_count"]},
+            ),
+        },
+    ),
+)
+class GamesView(generics.ListAPIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    serializer_class = GameSummarySerializer
+    pagination_class = GamePagination
+
+    def get_queryset(self) -> Any:
+        query = _parse(GameListQuerySerializer, self.request.query_params)
+        return games_list(query.get("status"))
+
+    def post(self, request: Request) -> Response:
+        data = _parse(GameCreateSerializer, request.data)
+        game = services.game_create(creator=request.user, **data)
+        return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
+
+
+class GameView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="games_retrieve",
+        summary="A game as you may see it",
+        description="Players see their own cards when the hand lets them (on the "
+        "forehead: everyone else's); spectators and anonymous visitors see no hidden card.",
+        parameters=[REF_PARAMETER],
+        responses={200: GameStateSerializer, **errors(401, 404)},
+    )
+    def get(self, request: Request, ref: str) -> Response:
+        game_id = _game(ref).id
+        table = load_table(game_id)
+        return Response(state_view(game_id, table, viewer_of(table, _user_id(request))))
+
+
+class GameEventsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="games_events",
+        summary="The game's events after a sequence number, as you may see them",
+        parameters=[REF_PARAMETER, EventsQuerySerializer],
+        responses={200: EventsResponseSerializer, **errors(400, 401, 404)},
+    )
+    def get(self, request: Request, ref: str) -> Response:
+        after = _parse(EventsQuerySerializer, request.query_params)["after"]
+        game_id = _game(ref).id
+        table = load_table(game_id)
+        # The whole log up to the table's version: visibility depends on all before.
+        records = eventstore.read(stream_of(game_id))[: table.version]
+        viewer = viewer_of(table, _user_id(request))
+        return Response(
+            {"version": table.version, "events": event_views(records, viewer, after=after)}
+        )
+
+
+class GameRecordView(APIView):
+    permission_classes = [AllowAny]
+    download = False
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="games_record",
+        summary="A finished game's full record",
+        description="Every deal as dealt, every bid, trick and score. Published once "
+        "the game is finished (409 `game_not_finished` before).",
+        parameters=[REF_PARAMETER, RecordQuerySerializer],
+        responses={
+            200: OpenApiTypes.OBJECT,
+            **errors(400, 401, 404, 409, codes={409: ["game_not_finished"]}),
+        },
+    )
+    def get(self, request: Request, ref: str) -> Response:
+        query = _parse(RecordQuerySerializer, request.query_params)
+        game = _game(ref)
+        if game.status != Game.Status.FINISHED:
+            # Read model and log are written in one transaction: no need to read the log.
+            raise RecordNotReady()
+        response = Response(game_record(game.id))
+        if self.download or query["download"]:
+            response["Content-Disposition"] = f'attachment; filename="{record_filename(game.code)}"'
+        return response
+
+
+class GameRecordFileView(GameRecordView):
+    download = True
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="games_record_file",
+        summary="A finished game's full record, as the file atu-game-<CODE>.json",
+        parameters=[REF_PARAMETER],
+        responses={
+            200: OpenApiTypes.OBJECT,
+            **errors(401, 404, 409, codes={409: ["game_not_finished"]}),
+        },
+    )
+    def get(self, request: Request, ref: str) -> Response:
+        return super().get(request, ref)
+
+
+class PresetsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="presets_list",
+        summary="The rule presets, their options and deal sequences",
+        responses={200: PresetSerializer(many=True), **errors(401)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(PresetSerializer(rule_presets(), many=True).data)
+
+
+# --- Commands -------------------------------------------------------------------------
+
+
+class CommandView(APIView):
+    """A command of the signed-in user: parse, run the one service, and answer with
+    the events it appended as the user may see them."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class: type[Any]
+    # The service, as a staticmethod: (game_id=..., actor or user=..., **data).
+    command: Any
+
+    def post(self, request: Request, ref: str) -> Response:
+        header = request.headers.get("Idempotency-Key")
+        data = _parse(self.serializer_class, request.data, idempotency_header=header)
+        game_id = _game(ref).id
+        result = type(self).command(game_id=game_id, **self.arguments(request.user, data))
+        return Response(_command_answer(result, request.user))
+
+    def arguments(self, user: User, data: dict[str, Any]) -> dict[str, Any]:
+        return {"actor": user, **data}
+
+
+def _command_answer(result: services.CommandResult, user: User) -> dict[str, Any]:
+    table = load_table(result.game_id)
+    records = eventstore.read(stream_of(result.game_id))[: result.last_sequence]
+    events = event_views(records, viewer_of(table, user.pk), after=result.first_sequence - 1)
+    return {"version": result.version, "events": events, "replayed": result.replayed}
+
+
+def _command_schema(
+    name: str, summary: str, description: str, request: type[Any], codes: dict[int, list[str]]
+) -> Any:
+    own = {status: [*MOVE_CODES.get(status, []), *codes.get(status, [])] for status in MOVE_CODES}
+    return extend_schema_view(
+        post=extend_schema(
+            tags=TAGS,
+            operation_id=f"games_{name}",
+            summary=summary,
+            description=description
+            + " Answers with the events the command appended, as you may see them; a retry "
+            "with the same idempotency key answers the same, with `replayed: true`.",
+            parameters=[REF_PARAMETER, IDEMPOTENCY_HEADER],
+            request=request,
+            responses={
+                200: CommandResponseSerializer,
+                **errors(400, 401, 403, 404, 409, codes=own),
+            },
+        )
+    )
+
+
+@_command_schema(
+    "join",
+    "Take a seat",
+    "The seats fill in order; the last one taken starts the game and deals the first hand.",
+    JoinSerializer,
+    {409: ["already_seated", "table_full"]},
+)
+class JoinView(CommandView):
+    serializer_class = JoinSerializer
+    command = staticmethod(services.game_join)
+
+    def arguments(self, user: User, data: dict[str, Any]) -> dict[str, Any]:
+        return {"user": user, **data}
+
+
+@_command_schema(
+    "bid",
+    "Bid",
+    "Bid the tricks you will take, in turn.",
+    BidSerializer,
+    {400: ["bid_out_of_range", "dealer_bid_forbidden"]},
+)
+class BidView(CommandView):
+    serializer_class = BidSerializer
+    command = staticmethod(services.game_place_bid)
+
+
+@_command_schema(
+    "play",
+    "Play a card",
+    "Play a card of your hand, in turn; `card: null` plays your last card, which on the "
+    "forehead you cannot see.",
+    PlaySerializer,
+    {400: ["invalid_card", "card_not_in_hand", "must_follow_suit", "must_trump"]},
+)
+class PlayView(CommandView):
+    serializer_class = PlaySerializer
+    command = staticmethod(services.game_play_card)
+
+
+@_command_schema(
+    "zero_play",
+    "Announce zero play",
+    "At tables that play it, before the deadline their options set.",
+    ZeroPlaySerializer,
+    {400: ["zero_play_not_allowed"]},
+)
+class ZeroPlayView(CommandView):
+    serializer_class = ZeroPlaySerializer
+    command = staticmethod(services.game_announce_zero_play)
+
+
+@_command_schema(
+    "one_card_mode",
+    "Choose how a one-card hand is played",
+    "The dealer of a one-card hand at a dealer's-choice table chooses before it is dealt.",
+    OneCardModeSerializer,
+    {400: ["not_the_dealer", "invalid_one_card_mode"]},
+)
+class OneCardModeView(CommandView):
+    serializer_class = OneCardModeSerializer
+    command = staticmethod(services.game_choose_one_card_mode)

@@ -1,0 +1,25 @@
+from django.urls import path
+
+from games import api
+
+urlpatterns = [
+    path("games/", api.GamesView.as_view(), name="api-games"),
+    path("games/<str:ref>/", api.GameView.as_view(), name="api-game"),
+    path("games/<str:ref>/events/", api.GameEventsView.as_view(), name="api-game-events"),
+    path("games/<str:ref>/record/", api.GameRecordView.as_view(), name="api-game-record"),
+    path(
+        "games/<str:ref>/record.json",
+        api.GameRecordFileView.as_view(),
+        name="api-game-record-file",
+    ),
+    path("games/<str:ref>/join/", api.JoinView.as_view(), name="api-game-join"),
+    path("games/<str:ref>/bid/", api.BidView.as_view(), name="api-game-bid"),
+    path("games/<str:ref>/play/", api.PlayView.as_view(), name="api-game-play"),
+    path("games/<str:ref>/zero-play/", api.ZeroPlayView.as_view(), name="api-game-zero-play"),
+    path(
+        "games/<str:ref>/one-card-mode/",
+        api.OneCardModeView.as_view(),
+        name="api-game-one-card-mode",
+    ),
+    path("presets/", api.PresetsView.as_view(), name="api-presets"),
+]

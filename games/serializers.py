@@ -1,0 +1,355 @@
+"""The games API's bodies: requests parsed here, responses described here.
+
+Game states and events come from :mod:`games.visibility` as they are; the response
+serializers below only describe them for the OpenAPI schema (the API tests check
+real responses against it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.domain import TABLE_EVENT_TYPES
+from games.models import Game
+from games.rules import EVENT_TYPES, PRESETS, Phase, Visibility
+from games.rules.options import (
+    OneCardMode,
+    OneCardRuns,
+    Schedule,
+    Scoring,
+    SpecialHand,
+    ZeroPlayDeadline,
+)
+from games.selectors import PresetSummary
+from games.services import MAX_ALIAS_LENGTH
+
+# Versions and sequences are stored as PostgreSQL integers.
+MAX_VERSION = 2**31 - 1
+MAX_IDEMPOTENCY_KEY_LENGTH = 100
+# Longer than any card ("10H"), short enough that errors do not echo essays.
+MAX_CARD_LENGTH = 16
+
+
+def _choices(enum: Any) -> list[str]:
+    return [member.value for member in enum]
+
+
+VISIBILITY_CHOICES = _choices(Visibility)
+STATUS_CHOICES = _choices(Game.Status)
+
+# --- Rule options -------------------------------------------------------------------
+
+
+class StreakSerializer(serializers.Serializer):
+    length = serializers.IntegerField(min_value=1, help_text="Consecutive deals in the run.")
+    points = serializers.IntegerField(help_text="Positive for a bonus, negative for a penalty.")
+
+
+class RuleOptionsSerializer(serializers.Serializer):
+    """Every option of a table's rules (see ``/rules/``)."""
+
+    schedule = serializers.ChoiceField(_choices(Schedule))
+    repeat_one_card_deals = serializers.BooleanField(
+        help_text="As many one-card deals as players (true) or one."
+    )
+    repeat_eight_card_deals = serializers.BooleanField(
+        help_text="As many eight-card deals as players (true) or one."
+    )
+    step = serializers.ChoiceField([1, 2], help_text="Cards added per deal on the ramp.")
+    special_hands = serializers.ListField(
+        child=serializers.ChoiceField(_choices(SpecialHand)),
+        help_text="Closing eight-card hands, in order.",
+    )
+    one_card_mode = serializers.ChoiceField(_choices(OneCardMode))
+    one_card_runs = serializers.ChoiceField(_choices(OneCardRuns))
+    must_trump = serializers.BooleanField(
+        help_text="When void in the suit led: must trump (true) or may discard."
+    )
+    scoring = serializers.ChoiceField(_choices(Scoring))
+    streak_bonus = StreakSerializer(allow_null=True)
+    streak_penalty = StreakSerializer(allow_null=True)
+    streaks_count_one_card_deals = serializers.BooleanField()
+    zero_play = serializers.ChoiceField(_choices(ZeroPlayDeadline), allow_null=True)
+
+
+class RuleOptionsInputSerializer(RuleOptionsSerializer):
+    """Any of the rule options; those left out keep the preset's (or the defaults')."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.required = False
+
+
+@extend_schema_field(RuleOptionsInputSerializer)
+class RuleOptionsField(serializers.DictField):
+    """Passed on as given: the rules engine reads and checks the options
+    (``invalid_options`` names the first one it cannot use)."""
+
+
+# --- Requests -----------------------------------------------------------------------
+
+
+class GameCreateSerializer(serializers.Serializer):
+    player_count = serializers.IntegerField(help_text="3 to 6 (otherwise `invalid_player_count`).")
+    preset = serializers.ChoiceField(
+        list(PRESETS),
+        required=False,
+        allow_null=True,
+        help_text="The rules to start from; the defaults (romanian-standard) if left out.",
+    )
+    options = RuleOptionsField(required=False, help_text="Options changed from the preset.")
+
+
+class GameListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        STATUS_CHOICES, required=False, help_text="Only the games in this status."
+    )
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_VERSION,
+        default=0,
+        help_text="The last sequence number already seen: only later events are returned.",
+    )
+
+
+class RecordQuerySerializer(serializers.Serializer):
+    download = serializers.BooleanField(
+        default=False, help_text="Send as a file attachment, `atu-game-<CODE>.json`."
+    )
+
+
+class CommandSerializer(serializers.Serializer):
+    """What every command may carry; the ``Idempotency-Key`` header may stand in for
+    ``idempotency_key``."""
+
+    idempotency_key = serializers.CharField(
+        required=False,
+        max_length=MAX_IDEMPOTENCY_KEY_LENGTH,
+        help_text="A retry with the same key gets the first answer, with no second move.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        header = self.context.get("idempotency_header")
+        if header is None:
+            return attrs
+        if not header.strip() or len(header) > MAX_IDEMPOTENCY_KEY_LENGTH:
+            problem = f"the Idempotency-Key header is 1 to {MAX_IDEMPOTENCY_KEY_LENGTH} characters"
+        elif attrs.get("idempotency_key", header) != header:
+            problem = "differs from the Idempotency-Key header"
+        else:
+            return {**attrs, "idempotency_key": header}
+        raise serializers.ValidationError({"idempotency_key": [problem]})
+
+
+class JoinSerializer(CommandSerializer):
+    alias = serializers.CharField(
+        max_length=MAX_ALIAS_LENGTH, help_text="Your name at this table, unique at it."
+    )
+
+
+class MoveSerializer(CommandSerializer):
+    """What every move of a seated player may carry."""
+
+    expected_version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_VERSION,
+        help_text="The version the move was decided on; a game that moved on since "
+        "answers 409 `version_conflict` and the move is not made.",
+    )
+    seat = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=5,
+        help_text="The seat acted for; only your own (otherwise 403 `not_your_seat`).",
+    )
+
+
+class BidSerializer(MoveSerializer):
+    bid = serializers.IntegerField(
+        help_text="Tricks you will take: 0 to the cards dealt (`bid_out_of_range`), "
+        "and not the dealer's forbidden bid (`dealer_bid_forbidden`)."
+    )
+
+
+class CardField(serializers.CharField):
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class PlaySerializer(MoveSerializer):
+    card = CardField(
+        allow_null=True,
+        max_length=MAX_CARD_LENGTH,
+        help_text='Rank then suit, like "AS", "10H" or "7D"; null plays your last card '
+        "(on the forehead, where you cannot see it).",
+    )
+
+
+class ZeroPlaySerializer(MoveSerializer):
+    pass
+
+
+class OneCardModeSerializer(MoveSerializer):
+    mode = serializers.ChoiceField(
+        VISIBILITY_CHOICES, help_text="How the dealer's one-card hand is played."
+    )
+
+
+# --- Responses (documentation only) ------------------------------------------------
+
+
+class SeatViewSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    alias = serializers.CharField(allow_null=True, help_text="null while the seat is free.")
+
+
+class GameSummarySerializer(serializers.Serializer):
+    """A game as the lobby lists it: no cards."""
+
+    id = serializers.UUIDField()
+    code = serializers.CharField(help_text="The short code to share, like the id.")
+    status = serializers.ChoiceField(STATUS_CHOICES)
+    player_count = serializers.IntegerField()
+    preset = serializers.CharField()
+    options = RuleOptionsSerializer()
+    seats = SeatViewSerializer(many=True, help_text="The seats taken.")
+    hand = serializers.IntegerField(help_text="Hands played so far.")
+    hands_total = serializers.IntegerField()
+    scores = serializers.ListField(child=serializers.IntegerField())
+    places = serializers.ListField(child=serializers.IntegerField())
+    version = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class ResultSerializer(serializers.Serializer):
+    hand = serializers.IntegerField()
+    cards = serializers.IntegerField()
+    bids = serializers.ListField(child=serializers.IntegerField())
+    tricks = serializers.ListField(child=serializers.IntegerField())
+    points = serializers.ListField(child=serializers.IntegerField())
+    streak_points = serializers.ListField(child=serializers.IntegerField())
+    totals = serializers.ListField(child=serializers.IntegerField())
+
+
+class DealsSerializer(serializers.Serializer):
+    seed = serializers.CharField(help_text="Hex; draws the first dealer.")
+    commitments = serializers.ListField(
+        child=serializers.CharField(), help_text="SHA-256 of every hand's secret, in hex."
+    )
+    revealed = serializers.ListField(
+        child=serializers.CharField(), help_text="The secrets of the hands played, in hex."
+    )
+
+
+class TrickSerializer(serializers.Serializer):
+    leader = serializers.IntegerField()
+    cards = serializers.ListField(child=serializers.CharField())
+
+
+class LastTrickSerializer(TrickSerializer):
+    winner = serializers.IntegerField()
+
+
+class HandViewSerializer(serializers.Serializer):
+    """The hand in progress; the card fields only while bidding and playing."""
+
+    number = serializers.IntegerField()
+    cards = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    visibility = serializers.ChoiceField(VISIBILITY_CHOICES, allow_null=True)
+    trump_card = serializers.CharField(required=False, allow_null=True)
+    holdings = serializers.ListField(
+        required=False,
+        child=serializers.ListField(child=serializers.CharField(), allow_null=True),
+        help_text="By seat, the cards you may see; null where you may not.",
+    )
+    held = serializers.ListField(
+        required=False, child=serializers.IntegerField(), help_text="Cards held, by seat."
+    )
+    bids = serializers.ListField(required=False, child=serializers.IntegerField(allow_null=True))
+    tricks = serializers.ListField(required=False, child=serializers.IntegerField())
+    trick = TrickSerializer(required=False)
+    last_trick = LastTrickSerializer(required=False, allow_null=True)
+
+
+class LegalSerializer(serializers.Serializer):
+    """What you may do now (all empty unless it is your turn)."""
+
+    bids = serializers.ListField(child=serializers.IntegerField())
+    cards = serializers.ListField(child=serializers.CharField())
+    hidden_card = serializers.BooleanField(help_text="Play your card unseen: send `card: null`.")
+    modes = serializers.ListField(child=serializers.ChoiceField(VISIBILITY_CHOICES))
+
+
+class GameStateSerializer(serializers.Serializer):
+    """A game as the requesting viewer may see it."""
+
+    id = serializers.UUIDField()
+    code = serializers.CharField()
+    status = serializers.ChoiceField(STATUS_CHOICES)
+    version = serializers.IntegerField()
+    player_count = serializers.IntegerField()
+    preset = serializers.CharField()
+    options = RuleOptionsSerializer()
+    seats = SeatViewSerializer(many=True, help_text="Every seat, taken or free.")
+    you = serializers.IntegerField(allow_null=True, help_text="Your seat; null to spectators.")
+    phase = serializers.ChoiceField(_choices(Phase))
+    hands_total = serializers.IntegerField()
+    scores = serializers.ListField(child=serializers.IntegerField())
+    places = serializers.ListField(child=serializers.IntegerField())
+    zero_play = serializers.ListField(child=serializers.BooleanField())
+    results = ResultSerializer(many=True)
+    deals = DealsSerializer()
+    hand = HandViewSerializer(allow_null=True)
+    legal = LegalSerializer()
+
+
+class EventViewSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    type = serializers.ChoiceField(sorted({*TABLE_EVENT_TYPES, *EVENT_TYPES}))
+    payload = serializers.DictField(
+        child=serializers.JSONField(),
+        help_text="The event's fields; cards you may not see are null.",
+    )
+    recorded_at = serializers.DateTimeField()
+
+
+class CommandResponseSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="The game's version now.")
+    events = EventViewSerializer(
+        many=True, help_text="What the command appended, as you may see it."
+    )
+    replayed = serializers.BooleanField(
+        help_text="True when this answers a retry: nothing new was appended."
+    )
+
+
+class EventsResponseSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = EventViewSerializer(many=True)
+
+
+class PresetSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    title = serializers.CharField()
+    options = serializers.SerializerMethodField()
+    sequences = serializers.DictField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="Cards dealt per hand, by player count.",
+    )
+
+    @extend_schema_field(RuleOptionsSerializer)
+    def get_options(self, preset: PresetSummary) -> dict[str, Any]:
+        return preset.options.to_dict()
