@@ -34,6 +34,9 @@ class PlayerSeated:
     seat: int
     user_id: int
     alias: str
+    # Zero play announced on joining: where it must be announced at the very start,
+    # the game announces it right after starting, before the first deal.
+    zero_play: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,8 @@ def decode(type_name: str, payload: dict[str, Any]) -> AnyEvent:
     table_type = TABLE_EVENT_TYPES.get(type_name)
     if table_type is None:
         return rules.from_payload(type_name, payload)
-    values = {f.name: payload[f.name] for f in fields(table_type)}
+    # A field added to an event type since it was stored takes its default.
+    values = {f.name: payload[f.name] for f in fields(table_type) if f.name in payload}
     if table_type is DealsCommitted:
         values["commitments"] = tuple(values["commitments"])
     return table_type(**values)
@@ -87,6 +91,7 @@ def decode(type_name: str, payload: dict[str, Any]) -> AnyEvent:
 class Seat:
     user_id: int
     alias: str
+    zero_play: bool = False
 
 
 @dataclass
@@ -139,7 +144,7 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
             table.seats = (None,) * event.player_count
         elif isinstance(event, PlayerSeated):
             seats = list(table.seats)
-            seats[event.seat] = Seat(event.user_id, event.alias)
+            seats[event.seat] = Seat(event.user_id, event.alias, event.zero_play)
             table.seats = tuple(seats)
         elif isinstance(event, DealsCommitted):
             table.seed = event.seed

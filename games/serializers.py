@@ -152,6 +152,11 @@ class JoinSerializer(CommandSerializer):
     alias = serializers.CharField(
         max_length=MAX_ALIAS_LENGTH, help_text="Your name at this table, unique at it."
     )
+    zero_play = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Announce zero play from the start (tables that play zero play only).",
+    )
 
 
 class MoveSerializer(CommandSerializer):

@@ -41,7 +41,7 @@ from games.errors import (
 )
 from games.models import CommandReceipt, DealSecret, Game
 from games.rules import Phase, RuleOptions, Visibility, build_schedule, options_from_dict
-from games.rules.errors import InvalidOneCardMode
+from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
 from games.rules.shuffle import commitment
 from games.selectors import load_table, remember_table
 
@@ -92,9 +92,18 @@ def game_create(
 
 
 def game_join(
-    *, game_id: uuid.UUID, user: User, alias: str, idempotency_key: str | None = None
+    *,
+    game_id: uuid.UUID,
+    user: User,
+    alias: str,
+    zero_play: bool = False,
+    idempotency_key: str | None = None,
 ) -> CommandResult:
-    """Seat ``user`` under ``alias``; the last seat taken starts the game."""
+    """Seat ``user`` under ``alias``; the last seat taken starts the game.
+
+    ``zero_play`` announces zero play from the start, as tables that require it
+    then ask; the game records the announcement as it starts, before any deal.
+    """
     alias = (alias or "").strip()
     if not 1 <= len(alias) <= MAX_ALIAS_LENGTH:
         raise InvalidInput(f"an alias is 1 to {MAX_ALIAS_LENGTH} characters")
@@ -107,8 +116,10 @@ def game_join(
             raise TableFull()
         if any(s is not None and s.alias.lower() == alias.lower() for s in table.seats):
             raise InvalidInput(f"the alias {alias!r} is taken at this table")
+        if zero_play and table.options.zero_play is None:
+            raise ZeroPlayNotAllowed("zero play is not played at this table")
         free = table.seats.index(None)
-        events = _fold_all(table, [PlayerSeated(free, user.pk, alias)])
+        events = _fold_all(table, [PlayerSeated(free, user.pk, alias, zero_play)])
         if table.is_full:
             events += _start(game_id, table)
         return events
@@ -118,7 +129,7 @@ def game_join(
         actor=user,
         expected_version=None,
         idempotency_key=idempotency_key,
-        command={"join": alias},
+        command={"join": alias, "zero_play": zero_play},
         decide=decide,
     )
 
@@ -261,7 +272,8 @@ def _acting_seat(table: Table, actor: User | None, seat: int | None) -> int:
 
 
 def _start(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
-    """Commit to every hand's secret, draw the first dealer, deal the first hand."""
+    """Commit to every hand's secret, draw the first dealer, record the zero plays
+    announced on joining, deal the first hand."""
     stream = stream_of(game_id)
     hands = len(build_schedule(table.options, table.player_count))
     vault = [secrets.token_bytes(32) for _ in range(hands)]
@@ -271,10 +283,12 @@ def _start(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
     seed = secrets.token_bytes(16)
     committed = DealsCommitted(seed.hex(), tuple(commitment(secret) for secret in vault))
     events = _fold_all(table, [committed])
-    events += _fold_all(
-        table,
-        list(rules.decide(table.game, rules.StartGame(table.player_count, table.options, seed))),
-    )
+    start = rules.StartGame(table.player_count, table.options, seed)
+    events += _fold_all(table, list(rules.decide(table.game, start)))
+    for number, seat in enumerate(table.seats):
+        if seat is not None and seat.zero_play:
+            announce = rules.AnnounceZeroPlay(number)
+            events += _fold_all(table, list(rules.decide(table.game, announce)))
     return events + _server_moves(game_id, table)
 
 

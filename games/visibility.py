@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import rules
-from games.domain import Table, fold
+from games.domain import PlayerSeated, Table, fold
 from games.eventstore import Recorded
 from games.rules import (
     Card,
@@ -72,7 +72,10 @@ def event_views(
         if record.sequence <= after:
             continue
         payload = record.payload
-        if isinstance(event, rules.HandDealt):
+        if isinstance(event, PlayerSeated):
+            # Players are known at the table by their aliases only.
+            payload = {key: value for key, value in payload.items() if key != "user_id"}
+        elif isinstance(event, rules.HandDealt):
             payload = {**payload, "hands": _holdings(table.game, viewer)}
         elif before is not None:
             # The last bid of a blind hand shows the bidders their own cards.

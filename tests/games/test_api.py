@@ -307,7 +307,7 @@ def test_joining_takes_the_next_seat_and_the_last_seat_starts_the_game(user: Use
     assert first.json()["version"] == 2
     assert first.json()["replayed"] is False
     assert [(e["type"], e["payload"]) for e in first.json()["events"]] == [
-        ("PlayerSeated", {"seat": 0, "user_id": joiners[0].pk, "alias": "Ana"}),
+        ("PlayerSeated", {"seat": 0, "alias": "Ana", "zero_play": False}),
     ]
     types = [event["type"] for event in last.json()["events"]]
     assert types == ["PlayerSeated", "DealsCommitted", "GameStarted", "HandDealt"]

@@ -21,7 +21,7 @@ from games.errors import (
 from games.eventstore import read
 from games.models import Game, StoredEvent
 from games.rules import GameFinished, HandDealt, Phase, RuleError
-from games.rules.errors import NotYourTurn
+from games.rules.errors import NotYourTurn, ZeroPlayNotAllowed
 from games.rules.shuffle import commitment
 from games.selectors import forget_tables, load_table, replay_table
 from tests.accounts.factories import UserFactory
@@ -226,3 +226,25 @@ def test_watchers_are_told_of_new_events_only_after_commit(
 
     assert published == 1
     assert message == {"type": "game.events", "version": table.version + 1}
+
+
+def test_zero_play_announced_on_joining_is_recorded_before_the_first_deal() -> None:
+    users = UserFactory.create_batch(3)
+    game = services.game_create(creator=users[0], player_count=3, options={"zero_play": "start"})
+
+    services.game_join(game_id=game.id, user=users[0], alias="Ana")
+    services.game_join(game_id=game.id, user=users[1], alias="Bob", zero_play=True)
+    services.game_join(game_id=game.id, user=users[2], alias="Cid")
+
+    types = [record.type for record in eventstore.read(stream_of(game.id))]
+    assert types[5:8] == ["GameStarted", "ZeroPlayAnnounced", "HandDealt"]
+    assert load_table(game.id).game.zero_play == (False, True, False)
+
+
+def test_zero_play_on_joining_is_refused_where_the_table_does_not_play_it() -> None:
+    user = UserFactory.create()
+    game = services.game_create(creator=user, player_count=3, preset="championship")
+
+    with pytest.raises(ZeroPlayNotAllowed):
+        services.game_join(game_id=game.id, user=user, alias="Ana", zero_play=True)
+    assert eventstore.version(stream_of(game.id)) == 1

@@ -27,6 +27,7 @@ from games.rules.errors import DealerBidForbidden, InvalidCard, NotYourTurn
 from games.rules.shuffle import commitment
 from games.selectors import load_table
 from games.verification import Problem, verify_game, verify_records, verify_stream
+from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move, play_to_end, seated_game
 
 pytestmark = pytest.mark.django_db
@@ -135,6 +136,24 @@ def test_the_dealer_choice_game_checks_each_mode_choice_and_the_forced_bids() ->
     assert report.checked["one-card mode choices"] == 2
     assert sum(record.type == "BidPlaced" and record.payload["forced"] for record in records) == 6
     assert report.checked["bids"] == sum(record.type == "BidPlaced" for record in records)
+
+
+def test_zero_play_announced_on_joining_is_checked_like_any_announcement() -> None:
+    users = UserFactory.create_batch(3)
+    game = services.game_create(
+        creator=users[0],
+        player_count=3,
+        preset="romanian-standard",
+        options={**SHORT, "zero_play": "start"},
+    )
+    for number, user in enumerate(users):
+        services.game_join(game_id=game.id, user=user, alias=f"P{number}", zero_play=number == 2)
+    play_to_end(game.id, users, seed=5)
+
+    report = verify_game(game.id)
+
+    assert report.ok
+    assert report.checked["zero-play announcements"] == 1
 
 
 def test_a_game_in_play_is_verified_up_to_its_last_revealed_deal() -> None:
