@@ -1,14 +1,11 @@
 """Errors of the accounts services; each has a stable ``code``, an HTTP ``status`` and a
 ``message`` to show."""
 
+from config.errors import DomainError
 
-class AccountError(Exception):
+
+class AccountError(DomainError):
     code = "account_error"
-    status = 400
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class InvalidCredentials(AccountError):

@@ -19,8 +19,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
-from accounts.errors import AccountError
-from games.errors import GameError
+from config.errors import DomainError
 from games.rules import RuleError
 
 logger = logging.getLogger("atu.api")
@@ -30,7 +29,7 @@ NON_FIELD_ERRORS = "non_field_errors"
 
 
 def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
-    if isinstance(exc, GameError | AccountError):
+    if isinstance(exc, DomainError):
         response = _error(exc.status, exc.code, exc.message)
     elif isinstance(exc, RuleError):
         response = _error(status.HTTP_400_BAD_REQUEST, exc.code, exc.message)

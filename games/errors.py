@@ -3,14 +3,11 @@
 Rule errors (:class:`games.rules.RuleError`) are 400s and carry their own codes.
 """
 
+from config.errors import DomainError
 
-class GameError(Exception):
+
+class GameError(DomainError):
     code = "game_error"
-    status = 400
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class GameNotFound(GameError):
