@@ -7,11 +7,12 @@ where and which deal secrets were promised and revealed.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from games import rules
-from games.rules import GameState, Phase, RuleOptions, options_from_dict
+from games.rules import Card, GameState, Phase, RuleOptions, options_from_dict
 
 STREAM_PREFIX = "game:"
 
@@ -27,6 +28,8 @@ class GameCreated:
     options: dict[str, Any]
     preset: str
     creator_id: int | None
+    # Seconds a seat has to act before a bot acts for it; None: no turn timer.
+    turn_seconds: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,14 @@ class PlayerSeated:
     # Zero play announced on joining: where it must be announced at the very start,
     # the game announces it right after starting, before the first deal.
     zero_play: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAutomated:
+    """A bot plays the seat from now on (``bot`` names it), or no longer (None)."""
+
+    seat: int
+    bot: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,11 +67,11 @@ class DealRevealed:
     secret: str
 
 
-TableEvent = GameCreated | PlayerSeated | DealsCommitted | DealRevealed
+TableEvent = GameCreated | PlayerSeated | SeatAutomated | DealsCommitted | DealRevealed
 AnyEvent = TableEvent | rules.Event
 
 TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
-    cls.__name__: cls for cls in (GameCreated, PlayerSeated, DealsCommitted, DealRevealed)
+    cls.__name__: cls for cls in typing.get_args(TableEvent)
 }
 # Bumped when a payload's shape changes; stored with every event.
 SCHEMA_VERSION = rules.SCHEMA_VERSION
@@ -68,7 +79,7 @@ SCHEMA_VERSION = rules.SCHEMA_VERSION
 
 def encode(event: AnyEvent) -> tuple[str, dict[str, Any]]:
     """The stored type name and JSON payload of an event."""
-    if isinstance(event, GameCreated | PlayerSeated | DealsCommitted | DealRevealed):
+    if isinstance(event, TableEvent):
         payload = asdict(event)
         if isinstance(event, DealsCommitted):
             payload["commitments"] = list(event.commitments)
@@ -103,11 +114,16 @@ class Table:
     options: RuleOptions = field(default_factory=RuleOptions)
     preset: str = ""
     creator_id: int | None = None
+    turn_seconds: int | None = None
     seats: tuple[Seat | None, ...] = ()
+    # The bot playing each seat, if any.
+    bots: tuple[str | None, ...] = ()
     seed: str = ""
     commitments: tuple[str, ...] = ()
     revealed: tuple[str, ...] = ()
     game: GameState = field(default_factory=GameState)
+    # The cards played so far in the current hand, in order (what bots may know).
+    played: tuple[Card, ...] = ()
     version: int = 0
 
     @property
@@ -141,17 +157,27 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
             table.options = options_from_dict(event.options)
             table.preset = event.preset
             table.creator_id = event.creator_id
+            table.turn_seconds = event.turn_seconds
             table.seats = (None,) * event.player_count
+            table.bots = (None,) * event.player_count
         elif isinstance(event, PlayerSeated):
             seats = list(table.seats)
             seats[event.seat] = Seat(event.user_id, event.alias, event.zero_play)
             table.seats = tuple(seats)
+        elif isinstance(event, SeatAutomated):
+            bots = list(table.bots)
+            bots[event.seat] = event.bot
+            table.bots = tuple(bots)
         elif isinstance(event, DealsCommitted):
             table.seed = event.seed
             table.commitments = event.commitments
         elif isinstance(event, DealRevealed):
             table.revealed += (event.secret,)
         else:
+            if isinstance(event, rules.HandDealt):
+                table.played = ()
+            elif isinstance(event, rules.CardPlayed):
+                table.played += (event.card,)
             table.game = rules.evolve(table.game, [event], in_place=True)
         table.version += 1
     return table

@@ -7,6 +7,7 @@ functions; nothing writes events another way.
 
 from __future__ import annotations
 
+import random
 import secrets
 import uuid
 from collections.abc import Callable, Mapping
@@ -21,12 +22,14 @@ from django.db import transaction
 
 from accounts.models import User
 from games import eventstore, rules
+from games.bots import BOTS, choose_command
 from games.domain import (
     AnyEvent,
     DealRevealed,
     DealsCommitted,
     GameCreated,
     PlayerSeated,
+    SeatAutomated,
     Table,
     fold,
     stream_of,
@@ -44,10 +47,15 @@ from games.rules import Phase, RuleOptions, Visibility, build_schedule, options_
 from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
 from games.rules.shuffle import commitment
 from games.selectors import load_table, remember_table
+from games.turns import schedule_automatic_move
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 MAX_ALIAS_LENGTH = 24
+MIN_TURN_SECONDS = 5
+MAX_TURN_SECONDS = 600
+# Plays a seat whose turn timer ran out, when no bot was chosen for it.
+DEFAULT_BOT = "heuristic"
 
 
 @dataclass(frozen=True)
@@ -70,15 +78,27 @@ def game_create(
     player_count: int,
     preset: str | None = None,
     options: Mapping[str, Any] | None = None,
+    turn_seconds: int | None = None,
 ) -> Game:
-    """Open a table of ``player_count`` seats under a preset and/or explicit options."""
+    """Open a table of ``player_count`` seats under a preset and/or explicit options;
+    with ``turn_seconds``, a seat that has not acted by then is played by a bot."""
     base = rules.preset(preset) if preset else RuleOptions()
     chosen = options_from_dict(options or {}, base)
     if isinstance(player_count, bool) or not isinstance(player_count, int):
         raise InvalidInput("player_count must be a whole number from 3 to 6")
     build_schedule(chosen, player_count)
+    if turn_seconds is not None and (
+        isinstance(turn_seconds, bool)
+        or not isinstance(turn_seconds, int)
+        or not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS
+    ):
+        raise InvalidInput(
+            f"a turn timer is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds, or none"
+        )
     game_id = uuid.uuid4()
-    created = GameCreated(_new_code(), player_count, chosen.to_dict(), preset or "", creator.pk)
+    created = GameCreated(
+        _new_code(), player_count, chosen.to_dict(), preset or "", creator.pk, turn_seconds
+    )
     _execute(
         game_id=game_id,
         actor=creator,
@@ -231,6 +251,68 @@ def game_choose_one_card_mode(
     )
 
 
+def game_set_seat_bot(
+    *,
+    game_id: uuid.UUID,
+    actor: User,
+    seat: int,
+    bot: str | None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    """Let a bot play ``seat`` (``bot`` names it), or hand the seat back (None).
+
+    The game's creator may do it for any seat, a player for their own."""
+    if bot is not None and bot not in BOTS:
+        raise InvalidInput(f"there is no bot {bot!r}; choose one of {', '.join(BOTS)}")
+
+    def decide(table: Table) -> list[AnyEvent]:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise InvalidInput(f"there is no seat {seat} at this table")
+        if actor.pk != table.creator_id and table.seat_of(actor.pk) != seat:
+            raise NotYourSeat("only the game's creator or the seat's player may do that")
+        if table.bots[seat] == bot:
+            return []
+        return _fold_all(table, [SeatAutomated(seat, bot)])
+
+    return _execute(
+        game_id=game_id,
+        actor=actor,
+        expected_version=None,
+        idempotency_key=idempotency_key,
+        command={"seat": seat, "bot": bot},
+        decide=decide,
+    )
+
+
+def game_play_automatically(*, game_id: uuid.UUID, expected_version: int) -> CommandResult | None:
+    """The bot's move for the seat to act, if the game is still at ``expected_version``:
+    None when it moved on (the seat acted in time, or this move was already made)."""
+
+    def decide(table: Table) -> list[AnyEvent]:
+        game = table.game
+        seat = game.turn
+        bot = table.bots[seat] or DEFAULT_BOT
+        rng = random.Random(f"{game_id}:{table.version}")
+        command = choose_command(game, seat, rng, bot=bot, played=table.played)
+        events: list[AnyEvent] = list(rules.decide(game, command))
+        fold(table, events)
+        return events + _server_moves(game_id, table)
+
+    if load_table(game_id).version != expected_version:
+        return None
+    try:
+        return _execute(
+            game_id=game_id,
+            actor=None,
+            expected_version=expected_version,
+            idempotency_key=None,
+            command={},
+            decide=decide,
+        )
+    except VersionConflict:
+        return None
+
+
 def _rules_command(
     *,
     game_id: uuid.UUID,
@@ -362,6 +444,7 @@ def _execute(
         project_game(game_id, table, updated_at=recorded[-1].recorded_at)
         remember_table(game_id, table, recorded[-1])
         transaction.on_commit(partial(publish, game_id, table.version), robust=True)
+        transaction.on_commit(partial(schedule_automatic_move, game_id, table), robust=True)
     return CommandResult(game_id, base + 1, table.version, table.version)
 
 

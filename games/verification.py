@@ -33,7 +33,9 @@ from games.domain import (
     DealsCommitted,
     GameCreated,
     PlayerSeated,
+    SeatAutomated,
     Table,
+    TableEvent,
     fold,
     stream_of,
 )
@@ -225,7 +227,7 @@ class _Verifier:
             if event is None:
                 self._unreadable(index)
                 index += 1
-            elif isinstance(event, GameCreated | PlayerSeated | DealsCommitted | DealRevealed):
+            elif isinstance(event, TableEvent):
                 self._table_event(index, event)
                 index += 1
             else:
@@ -299,6 +301,8 @@ class _Verifier:
             self._committed(sequence, event)
         elif isinstance(event, DealRevealed):
             self._revealed(sequence, event)
+        elif isinstance(event, SeatAutomated) and not 0 <= event.seat < table.player_count:
+            self.problem("table", f"there is no seat {event.seat} to give a bot", sequence)
         self._fold(index, [event])
 
     def _committed(self, sequence: int, event: DealsCommitted) -> None:

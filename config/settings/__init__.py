@@ -81,6 +81,9 @@ CELERY_RESULT_BACKEND = ENV.redis_url
 CELERY_TASK_ALWAYS_EAGER = ENV.redis_url is None
 CELERY_TASK_EAGER_PROPAGATES = True
 
+# How long a bot seat waits before it plays, so that people can follow the game.
+ATU_BOT_DELAY_SECONDS = 1.0
+
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

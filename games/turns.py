@@ -1,0 +1,59 @@
+"""Automatic moves: a bot seat's turn, or a seat whose turn timer ran out, is played
+by a bot through the one write path, after a delay.
+
+Each scheduled move names the game and the version it was scheduled at; run late,
+twice, or after the seat acted itself, it finds the game moved on and does nothing.
+With a broker the delay is a Celery countdown; embedded, where Celery runs tasks
+eagerly, a timer thread of the server process waits instead.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+from django.conf import settings
+
+from games.domain import Table
+from games.rules import Phase
+
+ACTING_PHASES = (Phase.CHOOSING_MODE, Phase.BIDDING, Phase.PLAYING)
+
+
+def automatic_move_delay(table: Table) -> float | None:
+    """Seconds until the seat to act is played by a bot, or None if nobody will be."""
+    game = table.game
+    if game.phase not in ACTING_PHASES:
+        return None
+    if table.bots and table.bots[game.turn] is not None:
+        return float(settings.ATU_BOT_DELAY_SECONDS)
+    if table.turn_seconds:
+        return float(table.turn_seconds)
+    return None
+
+
+def schedule_automatic_move(game_id: uuid.UUID, table: Table) -> None:
+    """Arrange for the bot to act if the game is still at this version after the delay."""
+    delay = automatic_move_delay(table)
+    if delay is None:
+        return
+    from games.tasks import play_automatic_move
+
+    arguments = (str(game_id), table.version)
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        timer = threading.Timer(delay, _run_in_thread, arguments)
+        timer.daemon = True
+        timer.start()
+    else:
+        play_automatic_move.apply_async(arguments, countdown=delay)
+
+
+def _run_in_thread(game_id: str, version: int) -> None:
+    from django.db import connections
+
+    from games.tasks import play_automatic_move
+
+    try:
+        play_automatic_move(game_id, version)
+    finally:
+        connections.close_all()

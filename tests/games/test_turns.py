@@ -1,0 +1,94 @@
+import time
+import uuid
+
+import pytest
+from django.conf import settings
+from django.test import override_settings
+
+from games import eventstore, services
+from games.domain import stream_of
+from games.errors import InvalidInput, NotYourSeat
+from games.rules import Phase
+from games.selectors import load_table
+from games.turns import automatic_move_delay
+from tests.accounts.factories import UserFactory
+from tests.games.drivers import seated_game
+
+
+@pytest.mark.django_db
+def test_the_creator_may_give_any_seat_to_a_bot_and_a_player_their_own() -> None:
+    game_id, users = seated_game(players=3)
+
+    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=2, bot="random")
+    services.game_set_seat_bot(game_id=game_id, actor=users[1], seat=1, bot="heuristic")
+    services.game_set_seat_bot(game_id=game_id, actor=users[1], seat=1, bot=None)
+
+    assert load_table(game_id).bots == (None, None, "random")
+    with pytest.raises(NotYourSeat):
+        services.game_set_seat_bot(game_id=game_id, actor=users[2], seat=0, bot="random")
+    with pytest.raises(InvalidInput, match="there is no bot 'genius'"):
+        services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=0, bot="genius")
+    with pytest.raises(InvalidInput, match="there is no seat 3"):
+        services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=3, bot="random")
+
+
+@pytest.mark.django_db
+def test_a_turn_timer_is_five_to_six_hundred_seconds() -> None:
+    with pytest.raises(InvalidInput, match="a turn timer is 5 to 600 seconds"):
+        services.game_create(creator=UserFactory.create(), player_count=3, turn_seconds=2)
+
+
+@pytest.mark.django_db
+def test_the_seat_to_act_waits_for_its_bot_or_its_timer_and_otherwise_for_its_player() -> None:
+    creator = UserFactory.create()
+    timed = services.game_create(creator=creator, player_count=3, turn_seconds=30)
+    game_id, users = seated_game(players=3)
+    table = load_table(game_id)
+
+    assert automatic_move_delay(load_table(timed.id)) is None  # not started
+    assert automatic_move_delay(table) is None  # no timer, no bot
+    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=table.game.turn, bot="random")
+    assert automatic_move_delay(load_table(game_id)) == settings.ATU_BOT_DELAY_SECONDS
+
+
+@pytest.mark.django_db
+def test_an_automatic_move_plays_the_seat_to_act_once_and_only_at_its_version() -> None:
+    game_id, _ = seated_game(players=4)
+    before = load_table(game_id)
+
+    stale = services.game_play_automatically(game_id=game_id, expected_version=before.version - 1)
+    made = services.game_play_automatically(game_id=game_id, expected_version=before.version)
+    again = services.game_play_automatically(game_id=game_id, expected_version=before.version)
+
+    after = load_table(game_id)
+    assert stale is None
+    assert made is not None and made.first_sequence == before.version + 1
+    assert again is None
+    assert after.game.bids[before.game.turn] is not None
+    bid = eventstore.read(stream_of(game_id), after=before.version)[0]
+    assert (bid.type, bid.payload["seat"], bid.actor_id) == ("BidPlaced", before.game.turn, None)
+
+
+def wait_until_finished(game_id: uuid.UUID, seconds: float) -> Phase:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        phase = load_table(game_id).game.phase
+        if phase is Phase.FINISHED:
+            return phase
+        time.sleep(0.1)
+    return load_table(game_id).game.phase
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    not settings.CELERY_TASK_ALWAYS_EAGER,
+    reason="embedded mode's timer threads; with Redis a Celery worker plays (test_tasks)",
+)
+@override_settings(ATU_BOT_DELAY_SECONDS=0.01)
+def test_bots_in_every_seat_play_a_whole_game_by_themselves() -> None:
+    options = {"repeat_one_card_deals": False, "repeat_eight_card_deals": False, "step": 2}
+    game_id, users = seated_game(players=3, preset="romanian-standard", options=options)
+    for seat in range(3):
+        services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="heuristic")
+
+    assert wait_until_finished(game_id, seconds=60) is Phase.FINISHED
