@@ -22,7 +22,8 @@ $(VENV)/.installed-dev: pyproject.toml | $(PYTHON)
 run: $(VENV)/.installed
 	$(PYTHON) manage.py migrate --noinput
 	$(PYTHON) manage.py ensure_demo_organizer
-	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port 8000 --lifespan off
+	$(PYTHON) manage.py seed_demo
+	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port 8000 --lifespan on
 
 test: lint
 	$(BIN)/pytest

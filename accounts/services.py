@@ -10,6 +10,7 @@ from accounts.errors import InvalidCredentials
 from accounts.models import User
 
 DEMO_ORGANIZER_USERNAME = "demo"
+DEMO_BOT_NAMES = ("Ana", "Bogdan", "Carmen", "Dorin")
 DEMO_ORGANIZER_PASSWORD = "demo-organizer"
 USERNAME_TAKEN = "this username is taken"
 
@@ -36,6 +37,20 @@ def user_ensure_demo_organizer(
             user.set_password(password)
             user.save(update_fields=["password"])
     return user, created
+
+
+def user_ensure_bot_players(*, names: tuple[str, ...] = DEMO_BOT_NAMES) -> list[User]:
+    """Accounts that hold the seats of demo tables; nobody can log in as them."""
+    players = []
+    for name in names:
+        user, created = User.objects.get_or_create(
+            username=f"bot-{name.lower()}", defaults={"display_name": f"{name} (bot)"}
+        )
+        if created:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        players.append(user)
+    return players
 
 
 def user_register(*, username: str, password: str, display_name: str = "") -> User:

@@ -1,4 +1,5 @@
-"""ASGI entry point: Django for HTTP, Channels consumers for WebSockets."""
+"""ASGI entry point: Django for HTTP, Channels consumers for WebSockets, and the
+lifespan hook that resumes automatic moves when a server process starts."""
 
 import os
 
@@ -12,11 +13,13 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.lifespan import lifespan  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        "lifespan": lifespan,
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

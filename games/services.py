@@ -251,6 +251,19 @@ def game_choose_one_card_mode(
     )
 
 
+def game_open_demo_table(*, organizer: User, players: list[User]) -> tuple[Game, bool]:
+    """A Championship table of bots for the demo, unless the organizer already has a
+    game in play; returns it and whether it is new."""
+    playing = Game.objects.filter(creator_id=organizer.pk, status=Game.Status.PLAYING).first()
+    if playing is not None:
+        return playing, False
+    game = game_create(creator=organizer, player_count=len(players), preset="championship")
+    for seat, player in enumerate(players):
+        game_set_seat_bot(game_id=game.id, actor=organizer, seat=seat, bot="heuristic")
+        game_join(game_id=game.id, user=player, alias=player.display_name.split()[0])
+    return Game.objects.get(pk=game.id), True
+
+
 def game_set_seat_bot(
     *,
     game_id: uuid.UUID,

@@ -7,7 +7,7 @@ import uuid
 
 from celery import shared_task
 
-from games import services
+from games import services, turns
 from games.errors import GameNotFound
 
 
@@ -24,3 +24,9 @@ def play_automatic_move(game_id: str, version: int) -> int | None:
     except GameNotFound:
         return None
     return None if result is None else result.version
+
+
+@shared_task(ignore_result=True)
+def resume_automatic_moves() -> int:
+    """Celery beat's periodic check that no bot seat or overdue turn is left waiting."""
+    return turns.resume_automatic_moves()

@@ -57,3 +57,19 @@ def _run_in_thread(game_id: str, version: int) -> None:
         play_automatic_move(game_id, version)
     finally:
         connections.close_all()
+
+
+def resume_automatic_moves() -> int:
+    """Schedule the automatic move of every game in play that waits for one: after a
+    restart (timer threads die with their process) or as a periodic safety net.
+    Returns how many games were scheduled; a move scheduled twice is made once."""
+    from games.models import Game
+    from games.selectors import load_table
+
+    scheduled = 0
+    for game_id in Game.objects.filter(status=Game.Status.PLAYING).values_list("id", flat=True):
+        table = load_table(game_id)
+        if automatic_move_delay(table) is not None:
+            schedule_automatic_move(game_id, table)
+            scheduled += 1
+    return scheduled

@@ -84,6 +84,11 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # How long a bot seat waits before it plays, so that people can follow the game.
 ATU_BOT_DELAY_SECONDS = 1.0
 
+# Moves are scheduled when a turn begins; beat makes sure none is lost to a restart.
+CELERY_BEAT_SCHEDULE = {
+    "resume-automatic-moves": {"task": "games.tasks.resume_automatic_moves", "schedule": 60.0},
+}
+
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -235,3 +235,18 @@ def test_rebuild_projections_restores_every_game_row(finished, playing, user) ->
 
     assert output == "rebuilt 3 game(s) from the event log\n"
     assert list(Game.objects.order_by("id").values()) == before
+
+
+@pytest.mark.django_db
+def test_seed_demo_opens_one_bot_table_and_says_where_to_follow_it() -> None:
+    first, second = StringIO(), StringIO()
+
+    call_command("seed_demo", stdout=first)
+    call_command("seed_demo", stdout=second)
+
+    game = Game.objects.get()
+    assert first.getvalue() == (
+        f"Demo table {game.code} opened: four bots play it live; "
+        f"follow it at http://127.0.0.1:8000/api/games/{game.code}/\n"
+    )
+    assert second.getvalue().startswith(f"Demo table {game.code} still playing")

@@ -7,6 +7,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 
 from accounts.models import User
+from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
 from games import eventstore, services
 from games.domain import DealRevealed, DealsCommitted, Table, stream_of
 from games.errors import (
@@ -248,3 +249,18 @@ def test_zero_play_on_joining_is_refused_where_the_table_does_not_play_it() -> N
     with pytest.raises(ZeroPlayNotAllowed):
         services.game_join(game_id=game.id, user=user, alias="Ana", zero_play=True)
     assert eventstore.version(stream_of(game.id)) == 1
+
+
+def test_the_demo_table_seats_four_bots_once_and_is_not_opened_twice() -> None:
+    organizer, _ = user_ensure_demo_organizer()
+    players = user_ensure_bot_players()
+
+    game, created = services.game_open_demo_table(organizer=organizer, players=players)
+    again, created_again = services.game_open_demo_table(organizer=organizer, players=players)
+
+    table = load_table(game.id)
+    assert (created, created_again, again.pk) == (True, False, game.pk)
+    assert table.bots == ("heuristic",) * 4
+    assert [seat.alias for seat in table.seats if seat] == ["Ana", "Bogdan", "Carmen", "Dorin"]
+    assert table.game.phase is Phase.BIDDING
+    assert not any(player.has_usable_password() for player in players)

@@ -10,7 +10,7 @@ from games.domain import stream_of
 from games.errors import InvalidInput, NotYourSeat
 from games.rules import Phase
 from games.selectors import load_table
-from games.turns import automatic_move_delay
+from games.turns import automatic_move_delay, resume_automatic_moves
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import seated_game
 
@@ -92,3 +92,29 @@ def test_bots_in_every_seat_play_a_whole_game_by_themselves() -> None:
         services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="heuristic")
 
     assert wait_until_finished(game_id, seconds=60) is Phase.FINISHED
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    not settings.CELERY_TASK_ALWAYS_EAGER,
+    reason="embedded mode's timer threads; with Redis a Celery worker plays (test_tasks)",
+)
+def test_resuming_after_a_restart_schedules_every_game_waiting_for_a_bot() -> None:
+    waiting, users = seated_game(players=3)
+    seat = load_table(waiting).game.turn
+    seated_game(players=3)  # waits for a person
+    with override_settings(ATU_BOT_DELAY_SECONDS=3600):  # as if the server then stopped
+        services.game_set_seat_bot(game_id=waiting, actor=users[0], seat=seat, bot="random")
+
+    with override_settings(ATU_BOT_DELAY_SECONDS=0.01):
+        resumed = resume_automatic_moves()
+        wait_until_moved(waiting, seat)
+
+    assert resumed == 1
+
+
+def wait_until_moved(game_id: uuid.UUID, seat: int, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and load_table(game_id).game.turn == seat:
+        time.sleep(0.05)
+    assert load_table(game_id).game.turn != seat
