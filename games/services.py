@@ -47,7 +47,7 @@ from games.rules import Phase, RuleOptions, Visibility, build_schedule, options_
 from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
 from games.rules.shuffle import commitment
 from games.selectors import load_table, remember_table
-from games.turns import schedule_automatic_move
+from games.turns import automatic_move_delay, schedule_automatic_move
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -311,7 +311,8 @@ def game_play_automatically(*, game_id: uuid.UUID, expected_version: int) -> Com
         fold(table, events)
         return events + _server_moves(game_id, table)
 
-    if load_table(game_id).version != expected_version:
+    table = load_table(game_id)
+    if table.version != expected_version or automatic_move_delay(table) is None:
         return None
     try:
         return _execute(
@@ -444,6 +445,9 @@ def _execute(
         if expected_version is not None and expected_version != base:
             raise VersionConflict(expected_version, base)
         events = decide(table)
+        if not events:
+            # Nothing to change (a seat given to the bot it already had): no write.
+            return CommandResult(game_id, base + 1, base, base)
         recorded = eventstore.append(stream, base, events, actor)
         if idempotency_key:
             CommandReceipt.objects.create(

@@ -21,7 +21,9 @@ from tests.games.drivers import seated_game
 
 @pytest.mark.django_db
 def test_the_task_plays_once_and_a_late_or_repeated_run_does_nothing() -> None:
-    game_id, _ = seated_game(players=3)
+    game_id, users = seated_game(players=3)
+    turn = load_table(game_id).game.turn
+    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=turn, bot="random")
     version = load_table(game_id).version
 
     first = play_automatic_move(str(game_id), version)

@@ -22,8 +22,12 @@ def test_the_creator_may_give_any_seat_to_a_bot_and_a_player_their_own() -> None
     services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=2, bot="random")
     services.game_set_seat_bot(game_id=game_id, actor=users[1], seat=1, bot="heuristic")
     services.game_set_seat_bot(game_id=game_id, actor=users[1], seat=1, bot=None)
+    version = load_table(game_id).version
+    unchanged = services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=2, bot="random")
 
     assert load_table(game_id).bots == (None, None, "random")
+    assert (unchanged.first_sequence, unchanged.last_sequence) == (version + 1, version)
+    assert load_table(game_id).version == version
     with pytest.raises(NotYourSeat):
         services.game_set_seat_bot(game_id=game_id, actor=users[2], seat=0, bot="random")
     with pytest.raises(InvalidInput, match="there is no bot 'genius'"):
@@ -53,7 +57,9 @@ def test_the_seat_to_act_waits_for_its_bot_or_its_timer_and_otherwise_for_its_pl
 
 @pytest.mark.django_db
 def test_an_automatic_move_plays_the_seat_to_act_once_and_only_at_its_version() -> None:
-    game_id, _ = seated_game(players=4)
+    game_id, users = seated_game(players=4)
+    turn = load_table(game_id).game.turn
+    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=turn, bot="heuristic")
     before = load_table(game_id)
 
     stale = services.game_play_automatically(game_id=game_id, expected_version=before.version - 1)
@@ -67,6 +73,15 @@ def test_an_automatic_move_plays_the_seat_to_act_once_and_only_at_its_version() 
     assert after.game.bids[before.game.turn] is not None
     bid = eventstore.read(stream_of(game_id), after=before.version)[0]
     assert (bid.type, bid.payload["seat"], bid.actor_id) == ("BidPlaced", before.game.turn, None)
+
+
+@pytest.mark.django_db
+def test_no_automatic_move_is_made_for_a_seat_without_bot_or_timer() -> None:
+    game_id, _ = seated_game(players=3)
+    version = load_table(game_id).version
+
+    assert services.game_play_automatically(game_id=game_id, expected_version=version) is None
+    assert load_table(game_id).version == version
 
 
 def wait_until_finished(game_id: uuid.UUID, seconds: float) -> Phase:
