@@ -59,9 +59,26 @@ def event_views(
 
     ``records`` is the whole log (visibility depends on everything before).
     """
-    table = Table()
+    seen = 0
+    while seen < len(records) and records[seen].sequence <= after:
+        seen += 1
+    table = fold(Table(), [record.event for record in records[:seen]])
+    return event_views_from(table, records[seen:], viewer)
+
+
+def event_views_from(
+    table: Table, records: Sequence[Recorded], viewer: Viewer
+) -> list[dict[str, Any]]:
+    """``records``, the events right after ``table``'s version, as ``viewer`` may see
+    them; each is folded into ``table`` (the caller's own, changed in place).
+
+    A live stream keeps its table and folds only what is new, instead of folding the
+    whole log again for every event.
+    """
     views = []
     for record in records:
+        if record.sequence != table.version + 1:
+            raise ValueError(f"event {record.sequence} does not follow version {table.version}")
         event = record.event
         before = (
             visible_holdings(table.game, viewer.seat)
@@ -69,8 +86,6 @@ def event_views(
             else None
         )
         fold(table, [event])
-        if record.sequence <= after:
-            continue
         payload = record.payload
         if isinstance(event, PlayerSeated):
             # Players are known at the table by their aliases only.

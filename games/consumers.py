@@ -1,0 +1,292 @@
+"""A table's WebSocket: its state and events as the viewer may see them, and the
+player's commands.
+
+``/ws/games/<id or share code>/`` sends, on connecting, the game as a ``state``
+message; a client that comes back asks for what it missed instead, with
+``?after=N`` or a first message ``{"type": "resume", "version": N}``, and gets an
+``events`` message. From then on every event arrives once, in order, in ``events``
+messages: the services publish only the new version of a game on its group, and
+each socket reads what came after the last event it sent from the log (the channel
+layer keeps nothing), as its own viewer. Every message carries the version of the
+game it brings the client to (an ``error``, the version the socket has sent; an
+``ack``, the version the command brought the game to, whose events follow), so a
+client can spot a gap; ``{"type": "resync"}`` answers with a fresh ``state``.
+
+Commands (``bid``, ``play``, ``zero_play``, ``one_card_mode``) run the one service
+each and are answered with an ``ack`` or an ``error``; their events come through
+the group like everyone else's. Bad input is answered with ``invalid_input``; the
+socket stays open.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from rest_framework import serializers
+
+from config.errors import DomainError
+from games import eventstore, services
+from games.domain import Table, fold, stream_of
+from games.errors import GameNotFound
+from games.rules import RuleError
+from games.selectors import find_game, load_table
+from games.serializers import (
+    MAX_VERSION,
+    BidSerializer,
+    OneCardModeSerializer,
+    PlaySerializer,
+    ZeroPlaySerializer,
+)
+from games.visibility import Viewer, event_views, event_views_from, state_view, viewer_of
+
+logger = logging.getLogger("atu.websocket")
+
+# A game id (UUID) or share code, as the REST API accepts them.
+REFERENCE = re.compile(r"[0-9A-Za-z-]{1,36}")
+# Sent before closing the socket of a game that does not exist.
+CLOSE_NOT_FOUND = 4404
+INVALID_INPUT = "invalid_input"
+
+# Each command: how its message is parsed, and the service it runs.
+COMMANDS: dict[str, tuple[type[serializers.Serializer], Callable[..., services.CommandResult]]] = {
+    "bid": (BidSerializer, services.game_place_bid),
+    "play": (PlaySerializer, services.game_play_card),
+    "zero_play": (ZeroPlaySerializer, services.game_announce_zero_play),
+    "one_card_mode": (OneCardModeSerializer, services.game_choose_one_card_mode),
+}
+
+
+class SocketError(Exception):
+    """An error of the socket itself, answered like a service's."""
+
+    code = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidMessage(SocketError):
+    code = INVALID_INPUT
+
+
+class NotAuthenticated(SocketError):
+    code = "not_authenticated"
+
+
+class ServerError(SocketError):
+    code = "server_error"
+
+
+def _version(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VERSION:
+        raise InvalidMessage(f"{name} is a version: a whole number from 0 to {MAX_VERSION}")
+    return value
+
+
+def _after(query_string: bytes) -> int | None:
+    values = parse_qs(query_string.decode("latin-1")).get("after")
+    if not values:
+        return None
+    try:
+        after = int(values[-1])
+    except ValueError:
+        raise InvalidMessage("after is a version: a whole number") from None
+    return _version(after, "after")
+
+
+def _first_error(errors: Any) -> str:
+    """The first problem a serializer found, prefixed with its field (``bid: ...``)."""
+    for name, problems in errors.items():
+        problem = problems[0] if isinstance(problems, list) and problems else problems
+        return str(problem) if name == "non_field_errors" else f"{name}: {problem}"
+    return "the input is not valid"
+
+
+@dataclass
+class Watch:
+    """What one socket has sent of one game: the table folded up to the last event
+    it sent (its cursor), and who watches. Runs in a worker thread: it reads the log."""
+
+    game_id: uuid.UUID
+    user_id: int | None
+    table: Table
+    viewer: Viewer = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.viewer = viewer_of(self.table, self.user_id)
+
+    @classmethod
+    def open(cls, reference: str, user_id: int | None) -> Watch:
+        if not REFERENCE.fullmatch(reference):
+            raise GameNotFound(reference)
+        game_id = find_game(reference).id
+        return cls(game_id, user_id, load_table(game_id))
+
+    @property
+    def stream(self) -> str:
+        return stream_of(self.game_id)
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "type": "state",
+            "version": self.version,
+            "state": state_view(self.game_id, self.table, self.viewer),
+        }
+
+    def _seat_new(self, records: Sequence[eventstore.Recorded]) -> None:
+        # Seats are taken only while the table is open: a user watching it may sit
+        # down, and then sees the game as that player from the first deal on.
+        if records and self.user_id is not None and self.table.status == "open":
+            after = fold(self.table.clone(), [record.event for record in records])
+            self.viewer = viewer_of(after, self.user_id)
+
+    def catch_up(self) -> dict[str, Any] | None:
+        """The events after the cursor, as an ``events`` message; None if there are none."""
+        records = eventstore.read(self.stream, after=self.version)
+        if not records:
+            return None
+        self._seat_new(records)
+        events = event_views_from(self.table, records, self.viewer)
+        return {"type": "events", "version": self.version, "events": events}
+
+    def resync(self) -> dict[str, Any]:
+        """The whole state as the log has it now (a lost broadcast is caught up too)."""
+        records = eventstore.read(self.stream, after=self.version)
+        self._seat_new(records)
+        fold(self.table, [record.event for record in records])
+        return self.state()
+
+    def resume(self, after: int) -> dict[str, Any]:
+        """The events after ``after`` as one ``events`` message, up to the log's end;
+        a fresh ``state`` if the client claims a version the log has not reached."""
+        records = eventstore.read(self.stream)
+        # A stream is numbered from 1 without gaps: what the socket has not sent yet.
+        new = records[self.version :]
+        self._seat_new(new)
+        fold(self.table, [record.event for record in new])
+        if after > self.version:
+            return self.state()
+        events = event_views(records, self.viewer, after=after)
+        return {"type": "events", "version": self.version, "events": events}
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    """One socket on one game; see the module docstring for the protocol."""
+
+    watch: Watch | None = None
+
+    async def connect(self) -> None:
+        await self.accept()
+        user = self.scope["user"]
+        user_id = user.pk if user.is_authenticated else None
+        reference = self.scope["url_route"]["kwargs"]["ref"]
+        try:
+            watch = await database_sync_to_async(Watch.open)(reference, user_id)
+        except GameNotFound as error:
+            await self._error(error, None)
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        # Join before reading anything: a broadcast sent from here on is queued, and
+        # one for events this socket has already sent is ignored.
+        group = services.group_name(watch.game_id)
+        self.groups.append(group)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.watch = watch
+        try:
+            after = _after(self.scope.get("query_string", b""))
+        except InvalidMessage as error:
+            await self._error(error, None)
+            after = None
+        if after is None:
+            await self.send_json(await database_sync_to_async(watch.resync)())
+        else:
+            await self.send_json(await database_sync_to_async(watch.resume)(after))
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        if text_data is None:
+            await self._error(InvalidMessage("messages are JSON text, not binary"), None)
+            return
+        try:
+            content = await self.decode_json(text_data)
+        except ValueError:
+            await self._error(InvalidMessage("a message is a JSON object"), None)
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        command = kind if isinstance(kind, str) else None
+        try:
+            if self.watch is None:
+                raise InvalidMessage("this socket watches no game")
+            if not isinstance(content, dict):
+                raise InvalidMessage('a message is a JSON object with a "type"')
+            if kind == "resync":
+                await self.send_json(await database_sync_to_async(self.watch.resync)())
+            elif kind == "resume":
+                after = _version(content.get("version"), "version")
+                await self.send_json(await database_sync_to_async(self.watch.resume)(after))
+            elif kind in COMMANDS:
+                await self._command(kind, content)
+            else:
+                known = ", ".join(["resync", "resume", *COMMANDS])
+                raise InvalidMessage(f"unknown message type {kind!r}; the types are {known}")
+        except (DomainError, RuleError, SocketError) as error:
+            await self._error(error, command)
+        except Exception:  # A bug must not cost the player their socket.
+            logger.exception("websocket message %r failed", command)
+            await self._error(ServerError("something went wrong on our side"), command)
+
+    async def _command(self, kind: str, content: dict[str, Any]) -> None:
+        assert self.watch is not None
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            raise NotAuthenticated("sign in to play")
+        serializer_class, service = COMMANDS[kind]
+        serializer = serializer_class(data=content)
+        if not serializer.is_valid():
+            raise InvalidMessage(_first_error(serializer.errors))
+        result = await database_sync_to_async(service)(
+            game_id=self.watch.game_id, actor=user, **serializer.validated_data
+        )
+        ack: dict[str, Any] = {"type": "ack", "version": result.version, "command": kind}
+        if result.replayed:
+            ack["replayed"] = True
+        await self.send_json(ack)
+
+    async def game_events(self, message: dict[str, Any]) -> None:
+        """The group's news that the log grew to ``version``: send what this socket
+        has not sent yet."""
+        version = message.get("version")
+        if self.watch is None or not isinstance(version, int) or version <= self.watch.version:
+            return
+        reply = await database_sync_to_async(self.watch.catch_up)()
+        if reply is not None:
+            await self.send_json(reply)
+
+    async def _error(self, error: DomainError | RuleError | SocketError, command: Any) -> None:
+        await self.send_json(
+            {
+                "type": "error",
+                "code": error.code,
+                "message": error.message,
+                "command": command,
+                # What this socket has sent so far (None: it watches no game).
+                "version": None if self.watch is None else self.watch.version,
+            }
+        )

@@ -1,0 +1,10 @@
+"""The games app's WebSocket URL patterns, included by config/routing.py."""
+
+from django.urls import path
+
+from games.consumers import GameConsumer
+
+websocket_urlpatterns = [
+    # A game id or share code; the consumer closes with 4404 when there is no such game.
+    path("ws/games/<str:ref>/", GameConsumer.as_asgi()),
+]
