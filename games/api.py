@@ -8,7 +8,6 @@ requesting user see. Errors become ``{"code", "message"}`` in
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -24,7 +23,7 @@ from accounts.models import User
 from config.api_docs import errors
 from games import eventstore, services
 from games.domain import stream_of
-from games.errors import GameNotFound, RecordNotReady
+from games.errors import RecordNotReady
 from games.models import Game
 from games.record import game_record, record_filename
 from games.selectors import find_game, games_list, load_table, rule_presets
@@ -47,8 +46,6 @@ from games.serializers import (
 from games.visibility import event_views, state_view, viewer_of
 
 TAGS = ["games"]
-# A game id (UUID) or share code; anything else is no game of ours.
-REFERENCE = re.compile(r"[0-9A-Za-z-]{1,36}")
 REF_PARAMETER = OpenApiParameter(
     "ref",
     OpenApiTypes.STR,
@@ -74,12 +71,6 @@ def _parse(serializer_class: type[Any], data: Any, **context: Any) -> dict[str, 
     serializer = serializer_class(data=data, context=context)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
-
-
-def _game(ref: str) -> Game:
-    if not REFERENCE.fullmatch(ref):
-        raise GameNotFound(ref)
-    return find_game(ref)
 
 
 def _user_id(request: Request) -> int | None:
@@ -154,7 +145,7 @@ class GameView(APIView):
         responses={200: GameStateSerializer, **errors(401, 404)},
     )
     def get(self, request: Request, ref: str) -> Response:
-        game_id = _game(ref).id
+        game_id = find_game(ref).id
         table = load_table(game_id)
         return Response(state_view(game_id, table, viewer_of(table, _user_id(request))))
 
@@ -171,7 +162,7 @@ class GameEventsView(APIView):
     )
     def get(self, request: Request, ref: str) -> Response:
         after = _parse(EventsQuerySerializer, request.query_params)["after"]
-        game_id = _game(ref).id
+        game_id = find_game(ref).id
         table = load_table(game_id)
         # The whole log up to the table's version: visibility depends on all before.
         records = eventstore.read(stream_of(game_id))[: table.version]
@@ -199,7 +190,7 @@ class GameRecordView(APIView):
     )
     def get(self, request: Request, ref: str) -> Response:
         query = _parse(RecordQuerySerializer, request.query_params)
-        game = _game(ref)
+        game = find_game(ref)
         if game.status != Game.Status.FINISHED:
             # Read model and log are written in one transaction: no need to read the log.
             raise RecordNotReady()
@@ -254,7 +245,7 @@ class CommandView(APIView):
     def post(self, request: Request, ref: str) -> Response:
         header = request.headers.get("Idempotency-Key")
         data = _parse(self.serializer_class, request.data, idempotency_header=header)
-        game_id = _game(ref).id
+        game_id = find_game(ref).id
         result = type(self).command(game_id=game_id, **self.arguments(request.user, data))
         return Response(_command_answer(result, request.user))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import uuid
 from collections import OrderedDict
@@ -101,8 +102,14 @@ def replay_table(game_id: uuid.UUID) -> tuple[Table, list[eventstore.Recorded]]:
     return fold(Table(), [record.event for record in records]), records
 
 
+# A game id (UUID) or share code; anything else is no game of ours.
+GAME_REFERENCE = re.compile(r"[0-9A-Za-z-]{1,36}")
+
+
 def find_game(reference: str) -> Game:
     """A game by its id or its share code."""
+    if not isinstance(reference, str) or not GAME_REFERENCE.fullmatch(reference):
+        raise GameNotFound(reference)
     try:
         return Game.objects.get(pk=uuid.UUID(reference))
     except (ValueError, Game.DoesNotExist):
