@@ -41,6 +41,7 @@ from games.serializers import (
     PlaySerializer,
     PresetSerializer,
     RecordQuerySerializer,
+    SeatBotSerializer,
     ZeroPlaySerializer,
 )
 from games.visibility import event_views, state_view, viewer_of
@@ -344,3 +345,16 @@ class ZeroPlayView(CommandView):
 class OneCardModeView(CommandView):
     serializer_class = OneCardModeSerializer
     command = staticmethod(services.game_choose_one_card_mode)
+
+
+@_command_schema(
+    "seat_bot",
+    "Give a seat to a bot, or take it back",
+    "The game's creator may do it for any seat, a player for their own; the bot plays "
+    "the seat's turns through the same rules as everyone.",
+    SeatBotSerializer,
+    {400: ["invalid_input"]},
+)
+class SeatBotView(CommandView):
+    serializer_class = SeatBotSerializer
+    command = staticmethod(services.game_set_seat_bot)

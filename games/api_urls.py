@@ -21,5 +21,6 @@ urlpatterns = [
         api.OneCardModeView.as_view(),
         name="api-game-one-card-mode",
     ),
+    path("games/<str:ref>/seat-bot/", api.SeatBotView.as_view(), name="api-game-seat-bot"),
     path("presets/", api.PresetsView.as_view(), name="api-presets"),
 ]

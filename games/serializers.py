@@ -12,6 +12,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.bots import BOTS
 from games.domain import TABLE_EVENT_TYPES
 from games.models import Game
 from games.rules import EVENT_TYPES, PRESETS, Phase, Visibility
@@ -24,7 +25,7 @@ from games.rules.options import (
     ZeroPlayDeadline,
 )
 from games.selectors import PresetSummary
-from games.services import MAX_ALIAS_LENGTH
+from games.services import MAX_ALIAS_LENGTH, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
 # Versions and sequences are stored as PostgreSQL integers.
 MAX_VERSION = 2**31 - 1
@@ -102,6 +103,13 @@ class GameCreateSerializer(serializers.Serializer):
         help_text="The rules to start from; the defaults (romanian-standard) if left out.",
     )
     options = RuleOptionsField(required=False, help_text="Options changed from the preset.")
+    turn_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=MIN_TURN_SECONDS,
+        max_value=MAX_TURN_SECONDS,
+        help_text="Seconds a seat has to act before a bot acts for it; none if left out.",
+    )
 
 
 class GameListQuerySerializer(serializers.Serializer):
@@ -202,6 +210,13 @@ class PlaySerializer(MoveSerializer):
 
 class ZeroPlaySerializer(MoveSerializer):
     pass
+
+
+class SeatBotSerializer(CommandSerializer):
+    seat = serializers.IntegerField(min_value=0, help_text="The seat a bot plays from now on.")
+    bot = serializers.ChoiceField(
+        sorted(BOTS), allow_null=True, help_text="The bot; null hands the seat back."
+    )
 
 
 class OneCardModeSerializer(MoveSerializer):
@@ -315,6 +330,13 @@ class GameStateSerializer(serializers.Serializer):
     scores = serializers.ListField(child=serializers.IntegerField())
     places = serializers.ListField(child=serializers.IntegerField())
     zero_play = serializers.ListField(child=serializers.BooleanField())
+    turn_seconds = serializers.IntegerField(
+        allow_null=True, help_text="The turn timer, in seconds; null when there is none."
+    )
+    bots = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="The bot playing each seat; null where a person plays.",
+    )
     results = ResultSerializer(many=True)
     deals = DealsSerializer()
     hand = HandViewSerializer(allow_null=True)

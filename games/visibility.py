@@ -138,6 +138,8 @@ def state_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, An
         "scores": list(game.scores),
         "places": list(game.places),
         "zero_play": list(game.zero_play),
+        "turn_seconds": table.turn_seconds,
+        "bots": list(table.bots),
         "results": [
             {
                 "hand": result.hand,

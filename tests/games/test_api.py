@@ -838,6 +838,7 @@ def test_the_schema_is_served_and_documents_every_endpoint() -> None:
         "/api/games/{ref}/play/",
         "/api/games/{ref}/zero-play/",
         "/api/games/{ref}/one-card-mode/",
+        "/api/games/{ref}/seat-bot/",
         "/api/presets/",
     }
 
@@ -942,3 +943,27 @@ def test_responses_fit_the_schema_as_documented(openapi: dict[str, Any], user: U
         assert_documented(openapi, path, method, response)
     statuses = {response.status_code for _, _, response in checks}
     assert statuses == {200, 201, 400, 401, 403, 404, 409}
+
+
+@pytest.mark.django_db
+def test_a_table_may_have_a_turn_timer_and_its_creator_gives_seats_to_bots() -> None:
+    creator, stranger = UserFactory.create_batch(2)
+    client = token_client(creator)
+    created = client.post("/api/games/", {"player_count": 3, "turn_seconds": 30})
+    code = created.json()["code"]
+
+    given = client.post(f"/api/games/{code}/seat-bot/", {"seat": 2, "bot": "heuristic"})
+    refused = token_client(stranger).post(f"/api/games/{code}/seat-bot/", {"seat": 2, "bot": None})
+    unknown = client.post(f"/api/games/{code}/seat-bot/", {"seat": 1, "bot": "genius"})
+    too_short = client.post("/api/games/", {"player_count": 3, "turn_seconds": 2})
+
+    state = client.get(f"/api/games/{code}/").json()
+    assert created.status_code == 201
+    assert given.status_code == 200
+    assert [(e["type"], e["payload"]) for e in given.json()["events"]] == [
+        ("SeatAutomated", {"seat": 2, "bot": "heuristic"})
+    ]
+    assert (state["turn_seconds"], state["bots"]) == (30, [None, None, "heuristic"])
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_your_seat")
+    assert (unknown.status_code, unknown.json()["code"]) == (400, "invalid_input")
+    assert (too_short.status_code, too_short.json()["code"]) == (400, "invalid_input")
