@@ -39,7 +39,9 @@ from tests.games.test_api_leaks import Knowledge, check_events, check_state
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
-        settings.ENV.redis_url is None, reason="needs Redis shared by two server processes"
+        settings.ENV.redis_url is None
+        or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
+        reason="needs Redis and PostgreSQL shared by two server processes (production mode)",
     ),
 ]
 
@@ -164,8 +166,6 @@ def session_cookie(user: Any) -> str:
 
 
 def test_a_spectator_on_one_process_sees_moves_made_through_the_other(tmp_path: Path) -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL shared by two server processes")
     game_id, users = seated_game(4, "championship")
     # The first hand has one card each: bid it through, up to the first card.
     rng = random.Random(0)
