@@ -11,6 +11,9 @@ layer keeps nothing), as its own viewer. Every message carries the version of th
 game it brings the client to (an ``error``, the version the socket has sent; an
 ``ack``, the version the command brought the game to, whose events follow), so a
 client can spot a gap; ``{"type": "resync"}`` answers with a fresh ``state``.
+A client that renders the game rather than folding events itself (the table page)
+connects with ``?with_state=1``: each ``events`` message then also carries, under
+``state``, the whole view the events bring it to, so no rule is needed in the browser.
 
 Commands (``bid``, ``play``, ``zero_play``, ``one_card_mode``) run the one service
 each and are answered with an ``ack`` or an ``error``; their events come through
@@ -89,8 +92,12 @@ def _version(value: Any, name: str) -> int:
     return value
 
 
-def _after(query_string: bytes) -> int | None:
-    values = parse_qs(query_string.decode("latin-1")).get("after")
+def _query(query_string: bytes) -> dict[str, list[str]]:
+    return parse_qs(query_string.decode("latin-1"))
+
+
+def _after(query: dict[str, list[str]]) -> int | None:
+    values = query.get("after")
     if not values:
         return None
     try:
@@ -116,15 +123,17 @@ class Watch:
     game_id: uuid.UUID
     user_id: int | None
     table: Table
+    # Each events message also carries the view it brings the client to.
+    with_state: bool = False
     viewer: Viewer = field(init=False)
 
     def __post_init__(self) -> None:
         self.viewer = viewer_of(self.table, self.user_id)
 
     @classmethod
-    def open(cls, reference: str, user_id: int | None) -> Watch:
+    def open(cls, reference: str, user_id: int | None, *, with_state: bool = False) -> Watch:
         game_id = find_game(reference).id
-        return cls(game_id, user_id, load_table(game_id))
+        return cls(game_id, user_id, load_table(game_id), with_state)
 
     @property
     def stream(self) -> str:
@@ -141,6 +150,12 @@ class Watch:
             "state": state_view(self.game_id, self.table, self.viewer),
         }
 
+    def _events(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        message = {"type": "events", "version": self.version, "events": events}
+        if self.with_state:
+            message["state"] = state_view(self.game_id, self.table, self.viewer)
+        return message
+
     def _seat_new(self, records: Sequence[eventstore.Recorded]) -> None:
         # Seats are taken only while the table is open: a user watching it may sit
         # down, and then sees the game as that player from the first deal on.
@@ -154,8 +169,7 @@ class Watch:
         if not records:
             return None
         self._seat_new(records)
-        events = event_views_from(self.table, records, self.viewer)
-        return {"type": "events", "version": self.version, "events": events}
+        return self._events(event_views_from(self.table, records, self.viewer))
 
     def resync(self) -> dict[str, Any]:
         """The whole state as the log has it now (a lost broadcast is caught up too)."""
@@ -174,8 +188,7 @@ class Watch:
         fold(self.table, [record.event for record in new])
         if after > self.version:
             return self.state()
-        events = event_views(records, self.viewer, after=after)
-        return {"type": "events", "version": self.version, "events": events}
+        return self._events(event_views(records, self.viewer, after=after))
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -188,8 +201,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope["user"]
         user_id = user.pk if user.is_authenticated else None
         reference = self.scope["url_route"]["kwargs"]["ref"]
+        query = _query(self.scope.get("query_string", b""))
+        with_state = query.get("with_state", ["0"])[-1] in ("1", "true")
         try:
-            watch = await database_sync_to_async(Watch.open)(reference, user_id)
+            watch = await database_sync_to_async(Watch.open)(
+                reference, user_id, with_state=with_state
+            )
         except GameNotFound as error:
             await self._error(error, None)
             await self.close(code=CLOSE_NOT_FOUND)
@@ -201,7 +218,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
         self.watch = watch
         try:
-            after = _after(self.scope.get("query_string", b""))
+            after = _after(query)
         except InvalidMessage as error:
             await self._error(error, None)
             after = None

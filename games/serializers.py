@@ -304,10 +304,19 @@ class HandViewSerializer(serializers.Serializer):
     last_trick = LastTrickSerializer(required=False, allow_null=True)
 
 
+class ForbiddenBidSerializer(serializers.Serializer):
+    bid = serializers.IntegerField()
+    code = serializers.CharField(help_text="The rule that forbids it, like `dealer_bid_forbidden`.")
+    message = serializers.CharField()
+
+
 class LegalSerializer(serializers.Serializer):
     """What you may do now (all empty unless it is your turn)."""
 
     bids = serializers.ListField(child=serializers.IntegerField())
+    forbidden_bids = ForbiddenBidSerializer(
+        many=True, help_text="The bids from 0 to the cards dealt that you may not make, and why."
+    )
     cards = serializers.ListField(child=serializers.CharField())
     hidden_card = serializers.BooleanField(help_text="Play your card unseen: send `card: null`.")
     modes = serializers.ListField(child=serializers.ChoiceField(VISIBILITY_CHOICES))

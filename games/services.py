@@ -16,11 +16,11 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from accounts.models import User
+from config.lifespan import run_on_server_loop
 from games import eventstore, rules
 from games.bots import BOTS, choose_command
 from games.domain import (
@@ -501,8 +501,10 @@ def publish(game_id: uuid.UUID, version: int) -> None:
     missed from the log, as its own view."""
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(
-            group_name(game_id), {"type": "game.events", "version": version}
+        run_on_server_loop(
+            partial(
+                layer.group_send, group_name(game_id), {"type": "game.events", "version": version}
+            )
         )
 
 

@@ -189,13 +189,34 @@ def _hand_view(game: GameState, viewer: Viewer) -> dict[str, Any] | None:
     return hand
 
 
+def _forbidden_bids(game: GameState, seat: int, allowed: list[int]) -> list[dict[str, Any]]:
+    """Each bid from 0 to the cards dealt that the bidder may not make, and the rule
+    that forbids it, as the rules library words it."""
+    forbidden = []
+    for bid in range(game.cards + 1):
+        if bid in allowed:
+            continue
+        try:
+            rules.decide(game, rules.PlaceBid(seat, bid))
+        except rules.RuleError as error:
+            forbidden.append({"bid": bid, "code": error.code, "message": error.message})
+    return forbidden
+
+
 def _legal_view(game: GameState, viewer: Viewer) -> dict[str, Any]:
     """What the viewer may do now; a card they cannot see is never named."""
-    legal: dict[str, Any] = {"bids": [], "cards": [], "hidden_card": False, "modes": []}
+    legal: dict[str, Any] = {
+        "bids": [],
+        "forbidden_bids": [],
+        "cards": [],
+        "hidden_card": False,
+        "modes": [],
+    }
     if viewer.seat is None or viewer.seat != game.turn:
         return legal
     if game.phase is Phase.BIDDING:
         legal["bids"] = list(legal_bids(game))
+        legal["forbidden_bids"] = _forbidden_bids(game, viewer.seat, legal["bids"])
     elif game.phase is Phase.PLAYING and sees_own_cards(game, viewer):
         legal["cards"] = _cards(legal_plays(game))
     elif game.phase is Phase.PLAYING:

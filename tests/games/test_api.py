@@ -696,7 +696,13 @@ def test_on_the_forehead_a_player_is_offered_their_unseen_card_and_plays_it_with
     state = game.clients[seat].get(game.url()).json()
     response = game.clients[seat].post(game.url("play"), {"card": None})
 
-    assert state["legal"] == {"bids": [], "cards": [], "hidden_card": True, "modes": []}
+    assert state["legal"] == {
+        "bids": [],
+        "forbidden_bids": [],
+        "cards": [],
+        "hidden_card": True,
+        "modes": [],
+    }
     assert state["hand"]["holdings"][seat] is None
     assert response.status_code == 200
     assert response.json()["events"][0]["payload"]["card"] == str(held[0])
@@ -967,3 +973,31 @@ def test_a_table_may_have_a_turn_timer_and_its_creator_gives_seats_to_bots() -> 
     assert (refused.status_code, refused.json()["code"]) == (403, "not_your_seat")
     assert (unknown.status_code, unknown.json()["code"]) == (400, "invalid_input")
     assert (too_short.status_code, too_short.json()["code"]) == (400, "invalid_input")
+
+
+def test_the_dealer_is_told_which_bid_is_forbidden_and_by_which_rule() -> None:
+    # Given the dealer's turn to bid, after bids that leave one bid to forbid
+    game = seated(players=4, preset="championship")
+    game.advance_until(
+        lambda table: (
+            table.game.phase is Phase.BIDDING
+            and table.game.turn == table.game.dealer
+            and sum(bid or 0 for bid in table.game.bids) <= table.game.cards
+        )
+    )
+    bids = [bid for bid in game.table.game.bids if bid is not None]
+    forbidden = game.table.game.cards - sum(bids)
+
+    # When the dealer reads the game
+    legal = game.clients[game.to_act()].get(game.url()).json()["legal"]
+
+    # Then the forbidden bid is left out of the offer, and named with its rule
+    assert forbidden not in legal["bids"]
+    assert legal["forbidden_bids"] == [
+        {
+            "bid": forbidden,
+            "code": "dealer_bid_forbidden",
+            "message": f"the dealer may not bid {forbidden}: the bids would add up to the "
+            f"{game.table.game.cards} cards dealt",
+        }
+    ]
