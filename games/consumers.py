@@ -15,7 +15,8 @@ A client that renders the game rather than folding events itself (the table page
 connects with ``?with_state=1``: each ``events`` message then also carries, under
 ``state``, the whole view the events bring it to, so no rule is needed in the browser.
 
-Commands (``bid``, ``play``, ``zero_play``, ``one_card_mode``) run the one service
+Commands (``bid``, ``play``, ``zero_play``, ``one_card_mode``, and ``seat_bot`` to
+let a bot play a seat or hand it back) run the one service
 each and are answered with an ``ack`` or an ``error``; their events come through
 the group like everyone else's. Bad input is answered with ``invalid_input``; the
 socket stays open.
@@ -45,6 +46,7 @@ from games.serializers import (
     BidSerializer,
     OneCardModeSerializer,
     PlaySerializer,
+    SeatBotSerializer,
     ZeroPlaySerializer,
 )
 from games.visibility import Viewer, event_views, event_views_from, state_view, viewer_of
@@ -61,6 +63,7 @@ COMMANDS: dict[str, tuple[type[serializers.Serializer], Callable[..., services.C
     "play": (PlaySerializer, services.game_play_card),
     "zero_play": (ZeroPlaySerializer, services.game_announce_zero_play),
     "one_card_mode": (OneCardModeSerializer, services.game_choose_one_card_mode),
+    "seat_bot": (SeatBotSerializer, services.game_set_seat_bot),
 }
 
 

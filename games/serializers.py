@@ -336,6 +336,9 @@ class GameStateSerializer(serializers.Serializer):
     you = serializers.IntegerField(allow_null=True, help_text="Your seat; null to spectators.")
     phase = serializers.ChoiceField(_choices(Phase))
     hands_total = serializers.IntegerField()
+    schedule = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The cards dealt in each hand, in order."
+    )
     scores = serializers.ListField(child=serializers.IntegerField())
     places = serializers.ListField(child=serializers.IntegerField())
     zero_play = serializers.ListField(child=serializers.BooleanField())

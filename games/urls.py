@@ -6,4 +6,7 @@ app_name = "games"
 
 urlpatterns = [
     path("rules/", views.rules, name="rules"),
+    path("games/new/", views.game_new, name="new"),
+    path("games/join/", views.game_join, name="join"),
+    path("games/<str:ref>/", views.table, name="table"),
 ]

@@ -1,8 +1,130 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""The pages: the lobby, a table (for its players and spectators alike) and the rules.
 
-from games.selectors import rule_presets
+Views parse the forms and call one service each; the table itself is drawn in the
+browser from what the table's WebSocket sends (games/static/games/table.js).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from config.errors import DomainError
+from games import services
+from games.errors import GameNotFound
+from games.forms import JoinForm, NewGameForm
+from games.models import Game
+from games.page_text import table_text
+from games.rules import RuleError
+from games.selectors import find_game, games_list, rule_presets
+
+LOBBY_LIST_LENGTH = 20
 
 
 def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "games/rules.html", {"presets": rule_presets()})
+
+
+def _alias(request: HttpRequest) -> str:
+    user = request.user
+    name = (
+        str(getattr(user, "display_name", "") or user.get_username())
+        if user.is_authenticated
+        else ""
+    )
+    return name.split()[0][: services.MAX_ALIAS_LENGTH] if name.strip() else ""
+
+
+def _lobby(
+    request: HttpRequest,
+    *,
+    new_form: NewGameForm | None = None,
+    join_form: JoinForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    alias = _alias(request)
+    context = {
+        "new_form": new_form or NewGameForm(initial={"alias": alias}),
+        "join_form": join_form or JoinForm(initial={"alias": alias}),
+        "open_games": games_list(Game.Status.OPEN)[:LOBBY_LIST_LENGTH],
+        "live_games": games_list(Game.Status.PLAYING)[:LOBBY_LIST_LENGTH],
+    }
+    return render(request, "games/lobby.html", context, status=status)
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return _lobby(request)
+
+
+def _refused(form: NewGameForm | JoinForm, error: DomainError | RuleError) -> int:
+    form.add_error(None, error.message)
+    return error.status if isinstance(error, DomainError) else 400
+
+
+def _table_url(game: Game) -> str:
+    return reverse("games:table", args=[game.code])
+
+
+@require_POST
+@login_required
+def game_new(request: HttpRequest) -> HttpResponse:
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, new_form=form, status=400)
+    try:
+        # The creator sits down at once; a refused alias must not leave an orphan table.
+        with transaction.atomic():
+            game = services.game_create(
+                creator=request.user,
+                player_count=form.cleaned_data["player_count"],
+                preset=form.cleaned_data["preset"],
+                options=form.options(),
+                turn_seconds=form.cleaned_data["turn_seconds"],
+            )
+            services.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
+    except (DomainError, RuleError) as error:
+        return _lobby(request, new_form=form, status=_refused(form, error))
+    return redirect(_table_url(game))
+
+
+@require_POST
+@login_required
+def game_join(request: HttpRequest) -> HttpResponse:
+    form = JoinForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, join_form=form, status=400)
+    try:
+        game = find_game(form.cleaned_data["reference"].strip())
+        services.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
+    except (DomainError, RuleError) as error:
+        return _lobby(request, join_form=form, status=_refused(form, error))
+    return redirect(_table_url(game))
+
+
+def table(request: HttpRequest, ref: str) -> HttpResponse:
+    try:
+        game = find_game(ref)
+    except GameNotFound as error:
+        raise Http404(error.message) from None
+    user_id = request.user.pk if request.user.is_authenticated else None
+    seated = any(seat.get("user_id") == user_id for seat in game.seats) if user_id else False
+    page: dict[str, Any] = {
+        "game": str(game.id),
+        "code": game.code,
+        "socket": f"/ws/games/{game.id}/",
+        "creator": user_id is not None and user_id == game.creator_id,
+        "text": table_text(),
+    }
+    context = {
+        "game": game,
+        "page": page,
+        "seated": seated,
+        "join_form": JoinForm(initial={"reference": game.code, "alias": _alias(request)}),
+    }
+    return render(request, "games/table.html", context)

@@ -135,6 +135,7 @@ def state_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, An
         "you": viewer.seat,
         "phase": game.phase.value,
         "hands_total": len(game.schedule),
+        "schedule": [spec.cards for spec in game.schedule],
         "scores": list(game.scores),
         "places": list(game.places),
         "zero_play": list(game.zero_play),

@@ -146,8 +146,11 @@ USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
 
+LOCALE_PATHS = [BASE_DIR / "locale"]
+
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "var" / "static"
+STATICFILES_DIRS = [BASE_DIR / "config" / "static"]
 # WhiteNoise warns on every start while STATIC_ROOT is missing; empty is fine before collectstatic.
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Serve straight from the app folders so `make run` needs no collectstatic step.

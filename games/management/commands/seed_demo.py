@@ -15,5 +15,5 @@ class Command(BaseCommand):
         state = "opened" if created else "still playing"
         self.stdout.write(
             f"Demo table {game.code} {state}: four bots play it live; "
-            f"follow it at http://127.0.0.1:8000/api/games/{game.code}/"
+            f"watch it at http://127.0.0.1:8000/games/{game.code}/"
         )

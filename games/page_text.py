@@ -1,0 +1,75 @@
+"""The words the table page's script shows, in the reader's language.
+
+Rule errors keep the rules library's English message for the API; the page shows
+these instead, picked by the error's stable code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+
+def table_text() -> dict[str, Any]:
+    return {
+        "waiting": _("Waiting for players: %(seated)s of %(total)s seated."),
+        "hand_of": _("Deal %(hand)s of %(total)s"),
+        "cards_dealt": _("%(cards)s cards"),
+        "one_card": _("1 card"),
+        "dealer": _("dealer"),
+        "trump": _("Trump"),
+        "no_trump": _("No trump"),
+        "your_turn": _("Your turn"),
+        "to_bid": _("%(alias)s to bid"),
+        "to_play": _("%(alias)s to play"),
+        "to_choose": _("%(alias)s chooses how the one-card deal is played"),
+        "game_over": _("Game over"),
+        "bid": _("bid"),
+        "tricks": _("tricks"),
+        "score": _("score"),
+        "your_bid": _("Your bid"),
+        "current_trick": _("Trick in progress"),
+        "last_trick": _("Last trick"),
+        "won_by": _("won by %(alias)s"),
+        "your_hand": _("Your hand"),
+        "play_hidden": _("Play your card"),
+        "forehead": _("On the forehead: you see everyone's card but your own."),
+        "blind": _("Blind deal: you bid without seeing your cards; they show after the last bid."),
+        "watching": _("You are watching this table."),
+        "connecting": _("Connecting…"),
+        "reconnecting": _("Connection lost; reconnecting…"),
+        "choose_mode": _("Choose how this one-card deal is played:"),
+        "modes": {"open": _("open"), "forehead": _("on the forehead"), "blind": _("blind")},
+        "bot": _("bot"),
+        "empty_seat": _("free seat"),
+        "bot_for_me": _("Let a bot play for me"),
+        "seat_back": _("Take my seat back"),
+        "bot_seat": _("Bot"),
+        "unbot_seat": _("Remove bot"),
+        "seconds_left": _("%(seconds)s s left"),
+        "scoreboard": _("Scoreboard"),
+        "cards": _("Cards"),
+        "final_ranking": _("Final ranking"),
+        "place": _("Place"),
+        "player": _("Player"),
+        "points": _("Points"),
+        "chart": _("Cumulative score by deal"),
+        "streak_bonus": _("streak bonus"),
+        "streak_penalty": _("streak penalty"),
+        "missed": _("missed bid"),
+        "errors": {
+            "must_follow_suit": _("You must follow suit."),
+            "must_trump": _("You have none of the suit led: you must trump."),
+            "dealer_bid_forbidden": _(
+                "The dealer may not bid %(bid)s: "
+                "the bids would add up to the %(cards)s cards dealt."
+            ),
+            "not_your_turn": _("It is not your turn."),
+            "version_conflict": _("The table moved on before your move arrived; look again."),
+            "not_authenticated": _("Sign in to play."),
+            "card_not_in_hand": _("That card is not in your hand."),
+            "game_over": _("The game is over."),
+            "wrong_phase": _("That cannot be done now."),
+        },
+    }
