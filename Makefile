@@ -19,13 +19,21 @@ $(VENV)/.installed-dev: pyproject.toml | $(PYTHON)
 	$(PYTHON) -m pip install --quiet -e ".[dev]"
 	touch $@
 
+# The page tests drive Debian's chromium with Playwright.
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+$(CHROMIUM):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium
+
 run: $(VENV)/.installed
 	$(PYTHON) manage.py migrate --noinput
 	$(PYTHON) manage.py ensure_demo_organizer
 	$(PYTHON) manage.py seed_demo
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port 8000 --lifespan on
 
-test: lint
+test: lint $(CHROMIUM)
 	$(BIN)/pytest
 
 lint: $(VENV)/.installed-dev

@@ -4,12 +4,13 @@ from django.test import Client
 from tests.accounts.factories import UserFactory
 
 
+@pytest.mark.django_db
 def test_home_page_names_the_platform_and_links_admin_and_health(client: Client) -> None:
     response = client.get("/")
 
     assert response.status_code == 200
     content = response.content.decode()
-    assert "<title>Atu — Romanian Whist championships</title>" in content
+    assert "<title>Romanian Whist championships — Atu</title>" in content
     assert 'href="/admin/"' in content
     assert 'href="/healthz"' in content
 
@@ -47,5 +48,6 @@ def test_home_page_names_the_signed_in_user_and_offers_sign_out(client: Client) 
     content = client.get("/").content.decode()
 
     assert "Signed in as <strong>Ana Pop</strong>" in content
+    assert '<span class="who">Ana Pop</span>' in content
     assert '<form method="post" action="/accounts/logout/">' in content
     assert 'href="/accounts/login/"' not in content

@@ -247,6 +247,6 @@ def test_seed_demo_opens_one_bot_table_and_says_where_to_follow_it() -> None:
     game = Game.objects.get()
     assert first.getvalue() == (
         f"Demo table {game.code} opened: four bots play it live; "
-        f"follow it at http://127.0.0.1:8000/api/games/{game.code}/\n"
+        f"watch it at http://127.0.0.1:8000/games/{game.code}/\n"
     )
     assert second.getvalue().startswith(f"Demo table {game.code} still playing")

@@ -779,3 +779,58 @@ async def test_a_client_that_drops_mid_hand_and_resumes_ends_as_one_that_never_l
         assert built == view_of(resync["state"])
     assert seat_back.acks, "seat 1 played over its new socket"
     assert all(not socket.errors for socket in everyone)
+
+
+async def test_with_state_each_events_message_carries_the_view_it_brings_its_viewer_to(
+    open_socket: Opener,
+) -> None:
+    # Given a player and a spectator who asked for the state with every event
+    game_id, users = await seated(3, "romanian-standard", ONE_CARD_FIRST)
+    player = await open_socket(game_id, users[1], query="?with_state=1")
+    spectator = await open_socket(game_id, None, query="?with_state=1")
+    rng = random.Random(3)
+
+    for _ in range(8):
+        # When a move is made
+        seat, command = await must_move(game_id, rng)
+        await serve(game_id, users[seat], command)
+        known, (player_view, spectator_view) = await after_move(game_id, [users[1], None])
+
+        # Then each events message holds the viewer's whole view at its version
+        for socket, view, viewer_seat in (
+            (player, player_view, 1),
+            (spectator, spectator_view, None),
+        ):
+            received = await socket.receive_until(known.version)
+            assert received[-1]["state"] == view
+            assert all(message["state"]["version"] == message["version"] for message in received)
+            check_state(received[-1]["state"], known, viewer_seat, socket.name)
+
+
+async def test_a_player_hands_their_seat_to_a_bot_over_the_socket_and_takes_it_back(
+    open_socket: Opener,
+) -> None:
+    # Given the socket of a seated player whose turn it is not (a bot would move at once)
+    game_id, users = await seated()
+    turn = (await database_sync_to_async(load_table)(game_id)).game.turn
+    seat, other = (turn + 1) % 4, (turn + 2) % 4
+    socket = await open_socket(game_id, users[seat], query="?with_state=1")
+
+    # When they give their seat to the heuristic bot
+    ack = await socket.ask({"type": "seat_bot", "seat": seat, "bot": "heuristic"})
+    given = await socket.receive_until(ack["version"])
+
+    # Then the game records it, and their view shows the bot
+    assert ack == {"type": "ack", "version": ack["version"], "command": "seat_bot"}
+    assert given[-1]["events"][-1]["type"] == "SeatAutomated"
+    assert given[-1]["state"]["bots"] == ["heuristic" if s == seat else None for s in range(4)]
+
+    # And another seat is not theirs to give
+    refused = await socket.ask({"type": "seat_bot", "seat": other, "bot": "heuristic"})
+    assert refused["type"] == "error"
+    assert refused["code"] == "not_your_seat"
+
+    # And they take their seat back
+    ack = await socket.ask({"type": "seat_bot", "seat": seat, "bot": None})
+    back = await socket.receive_until(ack["version"])
+    assert back[-1]["state"]["bots"] == [None, None, None, None]

@@ -1,4 +1,17 @@
+import html
+import json
+from typing import Any
+
+import pytest
+from django.http import HttpResponse
 from django.test import Client
+
+from accounts.models import User
+from games.models import Game
+from games.selectors import load_table
+from games.services import game_create, game_join
+from tests.accounts.factories import UserFactory
+from tests.games.drivers import seated_game
 
 
 def test_rules_page_shows_each_preset_with_its_deal_sequence(client: Client) -> None:
@@ -16,5 +29,206 @@ def test_rules_page_shows_each_preset_with_its_deal_sequence(client: Client) -> 
     assert "-10 for 5 missed bids in a row (one-card deals not counted)" in content
 
 
+@pytest.mark.django_db
 def test_home_page_links_the_rule_presets(client: Client) -> None:
     assert 'href="/rules/"' in client.get("/").content.decode()
+
+
+# --- The lobby -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def player(client: Client, user: User) -> Client:
+    client.force_login(user)
+    return client
+
+
+def table_config(response: HttpResponse) -> dict[str, Any]:
+    content = response.content.decode()
+    start = content.index('<script id="atu-table" type="application/json">') + len(
+        '<script id="atu-table" type="application/json">'
+    )
+    config: dict[str, Any] = json.loads(content[start : content.index("</script>", start)])
+    return config
+
+
+@pytest.mark.django_db
+def test_the_lobby_lists_tables_waiting_for_players_and_tables_in_play(client: Client) -> None:
+    # Given a table with a free seat and one in play
+    waiting = game_create(creator=UserFactory.create(), player_count=4, preset="championship")
+    game_join(game_id=waiting.id, user=UserFactory.create(), alias="Ana")
+    playing_id, _ = seated_game(3)
+    playing = Game.objects.get(pk=playing_id)
+
+    # When anyone opens the lobby
+    content = client.get("/").content.decode()
+
+    # Then each is listed in its own section, with its seats and a link to it
+    open_section = content[content.index('id="open-games"') : content.index('id="live-games"')]
+    live_section = content[content.index('id="live-games"') :]
+    assert f'data-code="{waiting.code}"' in open_section
+    assert "Ana (1/4)" in open_section
+    assert f'href="/games/{waiting.code}/">Join<' in open_section
+    assert f'href="/games/{playing.code}/">Watch<' in live_section
+    assert f'data-code="{playing.code}"' not in open_section
+
+
+@pytest.mark.django_db
+def test_opening_a_table_applies_the_chosen_rules_and_seats_its_creator(
+    player: Client, user: User
+) -> None:
+    # When a signed-in player opens a table with rules changed from the preset
+    response = player.post(
+        "/games/new/",
+        {
+            "preset": "classic-app",
+            "player_count": "3",
+            "alias": "Ana",
+            "turn_seconds": "30",
+            "schedule": "8-1-8",
+            "step": "2",
+            "repeat_one_card_deals": "no",
+            "must_trump": "yes",
+        },
+    )
+
+    # Then the game exists with those rules, they sit in seat 0, and they are sent to it
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/games/{game.code}/"
+    assert game.preset == "classic-app"
+    assert game.player_count == 3
+    assert game.seats == [{"seat": 0, "alias": "Ana", "user_id": user.pk}]
+    assert game.options["schedule"] == "8-1-8"
+    assert game.options["step"] == 2
+    assert game.options["repeat_one_card_deals"] is False
+    assert game.options["must_trump"] is True
+    assert game.options["scoring"] == "1+bid"  # Left as the preset has it.
+    assert load_table(game.id).turn_seconds == 30
+
+
+@pytest.mark.django_db
+def test_a_visitor_who_is_not_signed_in_is_sent_to_sign_in_before_opening_a_table(
+    client: Client,
+) -> None:
+    response = client.post("/games/new/", {"preset": "championship", "player_count": "4"})
+
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?next=/games/new/"
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"alias": ""}, "This field is required."),
+        ({"turn_seconds": "2"}, "Ensure this value is greater than or equal to 5."),
+        ({"player_count": "7"}, "Select a valid choice. 7 is not one of the available choices."),
+        ({"step": "3"}, "Select a valid choice. 3 is not one of the available choices."),
+    ],
+)
+def test_a_table_with_bad_settings_is_refused_with_the_reason_and_nothing_is_written(
+    player: Client, changes: dict[str, str], message: str
+) -> None:
+    response = player.post(
+        "/games/new/", {"preset": "championship", "player_count": "4", "alias": "Ana", **changes}
+    )
+
+    assert response.status_code == 400
+    assert message in html.unescape(response.content.decode())
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_player_already_at_the_table_is_told_so_and_not_seated_twice(
+    player: Client, user: User
+) -> None:
+    game = game_create(creator=user, player_count=3, preset="championship")
+    game_join(game_id=game.id, user=user, alias="Ana")
+
+    response = player.post("/games/join/", {"reference": game.code, "alias": "Ana2"})
+
+    assert response.status_code == 409
+    assert "you already sit at this table, in seat 0" in response.content.decode()
+    game.refresh_from_db()
+    assert len(game.seats) == 1
+
+
+@pytest.mark.django_db
+def test_a_player_joins_a_table_by_its_code_in_any_case_and_is_sent_to_it(
+    player: Client, user: User
+) -> None:
+    game = game_create(creator=UserFactory.create(), player_count=3, preset="championship")
+
+    response = player.post("/games/join/", {"reference": game.code.lower(), "alias": "Bogdan"})
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/games/{game.code}/"
+    game.refresh_from_db()
+    assert game.seats == [{"seat": 0, "alias": "Bogdan", "user_id": user.pk}]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("reference", "status", "message"),
+    [
+        ("NOSUCH", 404, "there is no game nosuch"),
+        ("full", 409, "every seat at this table is taken"),
+        ("taken", 400, "the alias &#x27;ana&#x27; is taken at this table"),
+    ],
+)
+def test_joining_a_missing_or_full_table_or_with_a_taken_alias_says_why(
+    player: Client, reference: str, status: int, message: str
+) -> None:
+    full_id, _ = seated_game(3)
+    taken = game_create(creator=UserFactory.create(), player_count=3, preset="championship")
+    game_join(game_id=taken.id, user=UserFactory.create(), alias="Ana")
+    code = {
+        "full": Game.objects.get(pk=full_id).code,
+        "taken": taken.code,
+    }.get(reference, reference)
+
+    response = player.post("/games/join/", {"reference": code, "alias": "Ana"})
+
+    assert response.status_code == status
+    assert message in response.content.decode().lower()
+
+
+# --- The table page --------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_table_page_gives_its_script_the_socket_and_offers_a_free_seat(
+    player: Client,
+) -> None:
+    game = game_create(creator=UserFactory.create(), player_count=4, preset="championship")
+
+    response = player.get(f"/games/{game.code.lower()}/")
+
+    assert response.status_code == 200
+    config = table_config(response)
+    assert config["game"] == str(game.id)
+    assert config["code"] == game.code
+    assert config["socket"] == f"/ws/games/{game.id}/"
+    assert config["creator"] is False
+    assert config["text"]["errors"]["must_follow_suit"] == "You must follow suit."
+    assert 'id="sit-down"' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_seated_player_and_a_finished_table_offer_no_seat(player: Client, user: User) -> None:
+    game_id, _ = seated_game(3, users=[user, *UserFactory.create_batch(2)])
+    game = Game.objects.get(pk=game_id)
+
+    response = player.get(f"/games/{game.code}/")
+
+    assert 'id="sit-down"' not in response.content.decode()
+    assert table_config(response)["creator"] is True
+
+
+@pytest.mark.django_db
+def test_a_table_that_does_not_exist_is_a_404_page(client: Client) -> None:
+    response = client.get("/games/NOSUCH/")
+
+    assert response.status_code == 404
