@@ -13,12 +13,13 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.errors import DomainError
 from games import services
 from games.errors import GameNotFound
-from games.forms import JoinForm, NewGameForm
+from games.forms import PRESET_LABELS, JoinForm, NewGameForm
 from games.models import Game
 from games.page_text import table_text
 from games.rules import RuleError
@@ -52,10 +53,17 @@ def _lobby(
     context = {
         "new_form": new_form or NewGameForm(initial={"alias": alias}),
         "join_form": join_form or JoinForm(initial={"alias": alias}),
-        "open_games": games_list(Game.Status.OPEN)[:LOBBY_LIST_LENGTH],
-        "live_games": games_list(Game.Status.PLAYING)[:LOBBY_LIST_LENGTH],
+        "open_games": _listed(Game.Status.OPEN),
+        "live_games": _listed(Game.Status.PLAYING),
     }
     return render(request, "games/lobby.html", context, status=status)
+
+
+def _listed(status: str) -> list[Game]:
+    games = list(games_list(status)[:LOBBY_LIST_LENGTH])
+    for game in games:
+        game.rules_label = PRESET_LABELS.get(game.preset, _("custom rules"))  # type: ignore[attr-defined]
+    return games
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
