@@ -3,6 +3,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 
@@ -12,7 +13,7 @@ from accounts.models import User
 DEMO_ORGANIZER_USERNAME = "demo"
 DEMO_BOT_NAMES = ("Ana", "Bogdan", "Carmen", "Dorin")
 DEMO_ORGANIZER_PASSWORD = "demo-organizer"
-USERNAME_TAKEN = "this username is taken"
+USERNAME_TAKEN = _("this username is taken")
 
 
 def user_ensure_demo_organizer(

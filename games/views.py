@@ -70,8 +70,18 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return _lobby(request)
 
 
+def _refusal_text() -> dict[str, str]:
+    # The services word their refusals in English for the API; the lobby says them in
+    # the reader's language where it knows the code.
+    return {
+        "game_not_found": _("There is no table with that code or id."),
+        "table_full": _("Every seat at this table is taken."),
+        "already_seated": _("You already sit at this table."),
+    }
+
+
 def _refused(form: NewGameForm | JoinForm, error: DomainError | RuleError) -> int:
-    form.add_error(None, error.message)
+    form.add_error(None, _refusal_text().get(error.code, error.message))
     return error.status if isinstance(error, DomainError) else 400
 
 

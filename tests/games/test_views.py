@@ -150,7 +150,7 @@ def test_a_player_already_at_the_table_is_told_so_and_not_seated_twice(
     response = player.post("/games/join/", {"reference": game.code, "alias": "Ana2"})
 
     assert response.status_code == 409
-    assert "you already sit at this table, in seat 0" in response.content.decode()
+    assert "You already sit at this table." in response.content.decode()
     game.refresh_from_db()
     assert len(game.seats) == 1
 
@@ -173,8 +173,8 @@ def test_a_player_joins_a_table_by_its_code_in_any_case_and_is_sent_to_it(
 @pytest.mark.parametrize(
     ("reference", "status", "message"),
     [
-        ("NOSUCH", 404, "there is no game nosuch"),
-        ("full", 409, "every seat at this table is taken"),
+        ("NOSUCH", 404, "there is no table with that code or id."),
+        ("full", 409, "every seat at this table is taken."),
         ("taken", 400, "the alias &#x27;ana&#x27; is taken at this table"),
     ],
 )

@@ -1,0 +1,219 @@
+"""The pages in Romanian: chosen from the browser's languages or the EN/RO switch."""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from games import services
+
+
+def _table_text(content: str) -> dict[str, object]:
+    script = re.search(r'<script id="atu-table" type="application/json">(.*?)</script>', content)
+    assert script is not None
+    text: dict[str, object] = json.loads(script.group(1))["text"]
+    return text
+
+
+@pytest.mark.django_db
+def test_lobby_is_in_romanian_when_the_browser_asks_for_it(client: Client) -> None:
+    # given a browser that prefers Romanian
+    # when it opens the lobby
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="ro")
+
+    # then the page is in Romanian and says so
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert response["Content-Language"] == "ro"
+    assert '<html lang="ro">' in content
+    assert "<h1>Atu — campionate de whist românesc</h1>" in content
+    assert "<h2>Deschide o masă</h2>" in content
+    assert ">Intră în cont</a>" in content
+    assert "Open a table" not in content
+
+
+@pytest.mark.django_db
+def test_lobby_is_in_english_when_the_browser_asks_for_no_romanian(client: Client) -> None:
+    # given a browser that prefers English
+    # when it opens the lobby
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9")
+
+    # then the page is in English
+    content = response.content.decode()
+    assert response["Content-Language"] == "en"
+    assert '<html lang="en">' in content
+    assert "<h2>Open a table</h2>" in content
+    assert "Deschide o masă" not in content
+
+
+@pytest.mark.django_db
+def test_lobby_is_in_english_when_the_browser_names_no_language(client: Client) -> None:
+    # given a browser that sends no Accept-Language
+    # when it opens the lobby
+    content = client.get("/").content.decode()
+
+    # then the page is in English, the default
+    assert '<html lang="en">' in content
+    assert "<h2>Open a table</h2>" in content
+
+
+@pytest.mark.django_db
+def test_the_language_switch_serves_later_pages_in_romanian(client: Client) -> None:
+    # given a visitor whose browser prefers English
+    # when they choose RO on the switch
+    response = client.post(
+        "/i18n/setlang/", {"language": "ro", "next": "/"}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+
+    # then they go back to the lobby, remembered in a cookie, and it is in Romanian
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert client.cookies["django_language"].value == "ro"
+    content = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="ro">' in content
+    assert "<h2>Deschide o masă</h2>" in content
+
+
+@pytest.mark.django_db
+def test_the_language_switch_marks_the_current_language(client: Client) -> None:
+    # given a visitor reading in Romanian
+    client.post("/i18n/setlang/", {"language": "ro", "next": "/"})
+
+    # when they open the lobby
+    content = client.get("/").content.decode()
+
+    # then the RO button is the current one and EN is offered
+    assert 'class="link current" type="submit" name="language" value="ro"' in content
+    assert 'class="link" type="submit" name="language" value="en"' in content
+
+
+@pytest.mark.django_db
+def test_register_page_is_in_romanian(client: Client) -> None:
+    # given a browser that prefers Romanian
+    # when it opens the register page
+    content = client.get("/accounts/register/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()
+
+    # then the heading, the fields, the button and the link are in Romanian
+    assert "<title>Înregistrează-te — Atu</title>" in content
+    assert "<h1>Înregistrează-te</h1>" in content
+    assert "Nume de utilizator:" in content
+    assert "Confirmă parola:" in content
+    assert '<button type="submit">Creează contul</button>' in content
+    assert "Ai deja un cont?" in content
+    assert "Create account" not in content
+
+
+@pytest.mark.django_db
+def test_register_page_reports_differing_passwords_in_romanian(client: Client) -> None:
+    # given a browser that prefers Romanian
+    # when a visitor registers with two different passwords
+    response = client.post(
+        "/accounts/register/",
+        {
+            "username": "ioana",
+            "password": "correct-horse-battery",
+            "password_again": "correct-horse-staple",
+        },
+        HTTP_ACCEPT_LANGUAGE="ro",
+    )
+
+    # then the form says so in Romanian
+    assert response.status_code == 200
+    assert "Cele două parole diferă." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_login_page_is_in_romanian(client: Client) -> None:
+    # given a browser that prefers Romanian
+    # when it opens the login page
+    content = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()
+
+    # then the heading, the button and the link to register are in Romanian
+    assert "<title>Intră în cont — Atu</title>" in content
+    assert "<h1>Intră în cont</h1>" in content
+    assert '<button type="submit">Intră în cont</button>' in content
+    assert "Nu ai încă un cont?" in content
+    assert "No account yet?" not in content
+
+
+@pytest.mark.django_db
+def test_login_page_is_in_english_by_default(client: Client) -> None:
+    # given a browser that names no language
+    # when it opens the login page
+    content = client.get("/accounts/login/").content.decode()
+
+    # then it is in English
+    assert "<h1>Sign in</h1>" in content
+    assert "No account yet?" in content
+
+
+@pytest.mark.django_db
+def test_table_page_gives_its_script_romanian_words(client: Client, user: User) -> None:
+    # given a table, and a browser that prefers Romanian
+    game = services.game_create(creator=user, player_count=4, preset="championship")
+
+    # when it opens the table page
+    response = client.get(f"/games/{game.code}/", HTTP_ACCEPT_LANGUAGE="ro")
+
+    # then the page and the words its script shows are in Romanian
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert '<html lang="ro">' in content
+    assert f"<title>Masa {game.code} — Atu</title>" in content
+    text = _table_text(content)
+    assert text["trump"] == "Atu"
+    assert text["no_trump"] == "Fără atu"
+    assert text["hand_of"] == "Împărțirea %(hand)s din %(total)s"
+    assert text["tricks"] == "levate"
+    assert text["modes"] == {"open": "la vedere", "forehead": "pe frunte", "blind": "pe orb"}
+    assert text["errors"] == {
+        "must_follow_suit": "Trebuie să răspunzi la culoare.",
+        "must_trump": "Nu ai culoarea cerută: trebuie să tai cu atu.",
+        "dealer_bid_forbidden": (
+            "Dealerul nu poate licita %(bid)s: totalul licitațiilor ar fi egal "
+            "cu numărul de cărți împărțite (%(cards)s)."
+        ),
+        "not_your_turn": "Nu este rândul tău.",
+        "version_conflict": (
+            "Jocul a mers mai departe înainte să ajungă mutarea ta; mai uită-te o dată."
+        ),
+        "not_authenticated": "Intră în cont ca să joci.",
+        "card_not_in_hand": "Nu ai cartea aceasta în mână.",
+        "game_over": "Jocul s-a încheiat.",
+        "wrong_phase": "Asta nu se poate face acum.",
+    }
+
+
+@pytest.mark.django_db
+def test_table_page_gives_its_script_english_words_by_default(client: Client, user: User) -> None:
+    # given a table, and a browser that names no language
+    game = services.game_create(creator=user, player_count=4, preset="championship")
+
+    # when it opens the table page
+    content = client.get(f"/games/{game.code}/").content.decode()
+
+    # then the script's words are English
+    text = _table_text(content)
+    assert '<html lang="en">' in content
+    assert text["trump"] == "Trump"
+    assert text["errors"]["must_follow_suit"] == "You must follow suit."  # type: ignore[index]
+
+
+def test_rules_page_is_in_romanian(client: Client) -> None:
+    # given a browser that prefers Romanian
+    # when it opens the rule presets
+    content = client.get("/rules/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()
+
+    # then the presets, their options and their deal counts are in Romanian
+    assert '<html lang="ro">' in content
+    assert "<h1>Variante de reguli</h1>" in content
+    assert "<h2>Campionat</h2>" in content
+    assert "<dd>fiecare dealer împarte o dată fiecare număr de cărți</dd>" in content
+    assert "+10 pentru 5 licitații exacte la rând" in content
+    assert "-10 pentru 5 licitații ratate la rând (împărțirile cu o carte nu se numără)" in content
+    assert "1 1 1 1 2 2 2 2 3 3 3 3 4 4 4 4 5 5 5 5 6 6 6 6 7 7 7 7 8 8 8 8 (32 de împărțiri)" in (
+        content
+    )
+    assert "1 2 3 4 5 6 7 8 8 8 8 7 6 5 4 3 2 1 (18 împărțiri)" in content
