@@ -7,6 +7,7 @@ against, and the unique (stream, sequence) pair turns a lost race into a
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -53,13 +54,21 @@ def version(stream: str) -> int:
 
 
 def append(
-    stream: str, expected_version: int, events: list[AnyEvent], actor: User | None
+    stream: str,
+    expected_version: int,
+    events: Sequence[Any],
+    actor: User | None,
+    *,
+    encoder: Callable[[Any], tuple[str, dict[str, Any]]] = encode,
 ) -> list[Recorded]:
-    """Append ``events`` after ``expected_version``; must run inside a transaction."""
+    """Append ``events`` after ``expected_version``; must run inside a transaction.
+
+    ``encoder`` gives each event's stored type name and payload: a game's by default,
+    another stream's (a championship's) by its own."""
     now = timezone.now()
     rows = []
     for offset, event in enumerate(events, 1):
-        type_name, payload = encode(event)
+        type_name, payload = encoder(event)
         rows.append(
             StoredEvent(
                 stream=stream,

@@ -47,6 +47,7 @@ from games.rules import Phase, RuleOptions, Visibility, build_schedule, options_
 from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
 from games.rules.shuffle import commitment
 from games.selectors import load_table, remember_table
+from games.signals import game_recorded
 from games.turns import automatic_move_delay, schedule_automatic_move
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -462,6 +463,16 @@ def _execute(
         remember_table(game_id, table, recorded[-1])
         transaction.on_commit(partial(publish, game_id, table.version), robust=True)
         transaction.on_commit(partial(schedule_automatic_move, game_id, table), robust=True)
+        transaction.on_commit(
+            partial(
+                game_recorded.send,
+                sender=Game,
+                game_id=game_id,
+                version=table.version,
+                types=[record.type for record in recorded],
+            ),
+            robust=True,
+        )
     return CommandResult(game_id, base + 1, table.version, table.version)
 
 

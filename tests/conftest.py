@@ -1,12 +1,18 @@
 """Fixtures shared by every test folder."""
 
+import os
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test import Client
 
 from accounts.models import User
+from config import celery_app
 from games import appendonly
 from tests.accounts.factories import UserFactory
 
@@ -47,3 +53,44 @@ def _wipeable_event_log(request: pytest.FixtureRequest) -> Iterator[None]:
     if transactional:
         appendonly.suspend(connection)
         _guard["suspended"] = True
+
+
+@pytest.fixture
+def celery_worker() -> Iterator[subprocess.Popen[bytes]]:
+    """A real worker process on the test database and the Redis broker."""
+    database = settings.DATABASES["default"]
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
+        f"{connection.settings_dict['NAME']}",
+        # Bots play at once: a test waits for whole games.
+        "ATU_BOT_DELAY_SECONDS": "0",
+    }
+    # Tasks left in the broker by earlier runs name games of databases long gone.
+    celery_app.control.purge()
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--purge",
+            "--without-gossip",
+            "--without-mingle",
+            "--loglevel=WARNING",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not celery_app.control.ping(timeout=0.5):
+            assert time.monotonic() < deadline, "the Celery worker did not start"
+        yield worker
+    finally:
+        worker.terminate()
+        worker.wait(timeout=20)

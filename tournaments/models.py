@@ -1,1 +1,155 @@
-"""Championships, rounds and tables; no models yet."""
+"""Read models of seasons and championship events, projected from their streams and
+from their games' streams; ``rebuild_standings`` drops and rebuilds them all."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Season(models.Model):
+    id = models.UUIDField(primary_key=True)
+    name = models.CharField(max_length=120)
+    organizer_id = models.BigIntegerField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Event(models.Model):
+    class Status(models.TextChoices):
+        REGISTRATION = "registration"
+        RUNNING = "running"
+        FINISHED = "finished"
+        PUBLISHED = "published"
+
+    id = models.UUIDField(primary_key=True)
+    code = models.CharField(max_length=8, unique=True)
+    name = models.CharField(max_length=120)
+    season_id = models.UUIDField(null=True, db_index=True)
+    organizer_id = models.BigIntegerField()
+    status = models.CharField(max_length=12, choices=Status.choices, db_index=True)
+    preset = models.CharField(max_length=40)
+    options = models.JSONField()
+    table_size = models.PositiveSmallIntegerField()
+    rounds_total = models.PositiveSmallIntegerField()
+    rounds_started = models.PositiveSmallIntegerField(default=0)
+    points = models.CharField(max_length=12)
+    public = models.BooleanField()
+    duplicate = models.BooleanField()
+    spectator_delay = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    event_id = models.UUIDField()
+    player_id = models.BigIntegerField()
+    name = models.CharField(max_length=64)
+    checked_in = models.BooleanField(default=False)
+    withdrawn = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event_id", "player_id"], name="one_entry_per_player")
+        ]
+        ordering = ["name", "player_id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TableResult(models.Model):
+    """One table of one round and what its game's log says of it so far: only the
+    scores, not the cards."""
+
+    game_id = models.UUIDField(primary_key=True)
+    event_id = models.UUIDField(db_index=True)
+    round = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()
+    # Player ids by seat, and by seat their score so far and bids made exactly.
+    players = models.JSONField()
+    scores = models.JSONField()
+    exact_bids = models.JSONField()
+    hands_scored = models.PositiveSmallIntegerField(default=0)
+    hands_total = models.PositiveSmallIntegerField(default=0)
+    finished = models.BooleanField(default=False)
+    # The game's version these figures were read at.
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["round", "number"]
+
+    def __str__(self) -> str:
+        return f"round {self.round} table {self.number}"
+
+
+class Standing(models.Model):
+    event_id = models.UUIDField()
+    player_id = models.BigIntegerField()
+    name = models.CharField(max_length=64)
+    rank = models.PositiveIntegerField()
+    points = models.FloatField()
+    exact_bids = models.PositiveIntegerField()
+    best_game = models.IntegerField(null=True)
+    games = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event_id", "player_id"], name="one_standing_per_player"
+            )
+        ]
+        ordering = ["rank", "name", "player_id"]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.name}"
+
+
+class SeasonStanding(models.Model):
+    season_id = models.UUIDField()
+    player_id = models.BigIntegerField()
+    name = models.CharField(max_length=64)
+    rank = models.PositiveIntegerField()
+    points = models.IntegerField()
+    rating = models.FloatField()
+    events = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season_id", "player_id"], name="one_season_standing_per_player"
+            )
+        ]
+        ordering = ["rank", "name", "player_id"]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.name}"
+
+
+class RatingChange(models.Model):
+    """The rating history of a season: one row per player per table played."""
+
+    season_id = models.UUIDField(db_index=True)
+    player_id = models.BigIntegerField()
+    event_id = models.UUIDField()
+    round = models.PositiveSmallIntegerField()
+    order = models.PositiveIntegerField()
+    before = models.FloatField()
+    after = models.FloatField()
+
+    class Meta:
+        ordering = ["order", "player_id"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.before:.0f} -> {self.after:.0f}"

@@ -58,6 +58,16 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": dict(ENV.database)}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Server threads, bot timers and tasks write side by side. A deferred transaction
+    # that read and then writes fails at once ("database is locked") when another
+    # writer got in between; an immediate one takes the write lock first and waits.
+    # WAL lets the sockets read while a writer writes.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Without Redis everything runs in one process, so the in-memory layer is enough.
@@ -82,11 +92,24 @@ CELERY_TASK_ALWAYS_EAGER = ENV.redis_url is None
 CELERY_TASK_EAGER_PROPAGATES = True
 
 # How long a bot seat waits before it plays, so that people can follow the game.
-ATU_BOT_DELAY_SECONDS = 1.0
+ATU_BOT_DELAY_SECONDS = ENV.bot_delay_seconds
 
 # Moves are scheduled when a turn begins; beat makes sure none is lost to a restart.
 CELERY_BEAT_SCHEDULE = {
     "resume-automatic-moves": {"task": "games.tasks.resume_automatic_moves", "schedule": 60.0},
+    "check-standings": {"task": "tournaments.tasks.check_standings", "schedule": 60.0},
+}
+# Standings are recomputed at most this often per event while its tables play.
+ATU_STANDINGS_DEBOUNCE_SECONDS = 1.0
+
+# Shared by the server processes and the workers in production (the standings'
+# debounce keys); embedded, one process needs no more than its own memory.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": ENV.redis_url}
+        if ENV.redis_url
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
 }
 
 AUTH_USER_MODEL = "accounts.User"

@@ -27,6 +27,7 @@ class Environment:
     secret_key: str
     debug: bool
     allowed_hosts: tuple[str, ...]
+    bot_delay_seconds: float = 1.0
 
 
 def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -> Environment:
@@ -38,6 +39,9 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
         secret_key=environ.get("SECRET_KEY") or _persisted_secret_key(var_dir),
         debug=_flag("DEBUG", environ.get("DEBUG", "false")),
         allowed_hosts=_host_list(environ.get("ALLOWED_HOSTS", DEFAULT_ALLOWED_HOSTS)),
+        bot_delay_seconds=_seconds(
+            "ATU_BOT_DELAY_SECONDS", environ.get("ATU_BOT_DELAY_SECONDS", "1.0")
+        ),
     )
 
 
@@ -52,6 +56,16 @@ def _database(url: str | None, var_dir: Path) -> Mapping[str, Any]:
             f"use one of {', '.join(sorted(DATABASE_SCHEMES))}."
         )
     return dict(dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True))
+
+
+def _seconds(name: str, value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 3600:
+        raise ImproperlyConfigured(f"{name} is a number of seconds from 0 to 3600, not {value!r}.")
+    return seconds
 
 
 def _redis_url(url: str | None) -> str | None:

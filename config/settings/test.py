@@ -18,8 +18,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # (the timeout) instead of failing with "database table is locked". One file
     # per test run, so that runs side by side do not share it.
     # A test database need not survive a crash: no fsync per commit.
-    DATABASES["default"]["OPTIONS"] = {
-        "timeout": 20,
+    DATABASES["default"]["OPTIONS"] |= {
         "init_command": "PRAGMA synchronous=OFF; PRAGMA journal_mode=WAL;",
     }
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / f"test-{os.getpid()}.sqlite3")}

@@ -95,3 +95,17 @@ def test_environment_is_immutable(tmp_path: Path) -> None:
 
     with pytest.raises(AttributeError):
         env.debug = True
+
+
+def test_the_bot_delay_is_one_second_unless_set(tmp_path: Path) -> None:
+    assert read_environment({}, base_dir=tmp_path).bot_delay_seconds == 1.0
+    assert (
+        read_environment({"ATU_BOT_DELAY_SECONDS": "0.25"}, base_dir=tmp_path).bot_delay_seconds
+        == 0.25
+    )
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "7200"])
+def test_a_bot_delay_that_is_not_0_to_3600_seconds_is_rejected(tmp_path: Path, value: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match="ATU_BOT_DELAY_SECONDS is a number of seconds"):
+        read_environment({"ATU_BOT_DELAY_SECONDS": value}, base_dir=tmp_path)

@@ -1,18 +1,13 @@
 """The automatic-move task: idempotent, safe when late, and run by a real Celery
 worker on Redis in production mode."""
 
-import os
 import subprocess
-import sys
 import time
 import uuid
-from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
-from config import celery_app
 from games import services
 from games.selectors import load_table
 from games.tasks import play_automatic_move
@@ -37,45 +32,6 @@ def test_the_task_plays_once_and_a_late_or_repeated_run_does_nothing() -> None:
 @pytest.mark.django_db
 def test_the_task_for_a_game_that_is_gone_does_nothing() -> None:
     assert play_automatic_move(str(uuid.uuid4()), 7) is None
-
-
-@pytest.fixture
-def celery_worker() -> Iterator[subprocess.Popen[bytes]]:
-    """A real worker process on the test database and the Redis broker."""
-    database = settings.DATABASES["default"]
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
-        f"{connection.settings_dict['NAME']}",
-    }
-    # Tasks left in the broker by earlier runs name games of databases long gone.
-    celery_app.control.purge()
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--purge",
-            "--without-gossip",
-            "--without-mingle",
-            "--loglevel=WARNING",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while not celery_app.control.ping(timeout=0.5):
-            assert time.monotonic() < deadline, "the Celery worker did not start"
-        yield worker
-    finally:
-        worker.terminate()
-        worker.wait(timeout=20)
 
 
 @pytest.mark.django_db(transaction=True)

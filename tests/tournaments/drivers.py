@@ -1,0 +1,71 @@
+"""Events driven through the services, with bots in every seat."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from accounts.models import User
+from games.models import Game
+from tests.accounts.factories import UserFactory
+from tournaments import services
+from tournaments.models import Event
+
+# Nine short deals (1, 3, 5, 7, 8, 7, 5, 3, 1) keep a whole event to seconds.
+SHORT_RULES = {
+    "schedule": "1-8-1",
+    "step": 2,
+    "repeat_one_card_deals": False,
+    "repeat_eight_card_deals": False,
+}
+
+
+def organizer() -> User:
+    user: User = UserFactory.create(can_organize=True)
+    return user
+
+
+def bot_event(
+    *, players: int, rounds: int, creator: User | None = None, **options: Any
+) -> tuple[Event, User]:
+    """An event of ``players`` bots, all checked in."""
+    creator = creator or organizer()
+    event = services.event_create(
+        organizer=creator,
+        name="Cupa Atu",
+        rounds=rounds,
+        options=options.pop("rules", SHORT_RULES),
+        **options,
+    )
+    services.event_add_bots(event_id=event.id, actor=creator, count=players)
+    return Event.objects.get(pk=event.id), creator
+
+
+def wait_until(condition: Callable[[], bool], seconds: float = 120, what: str = "") -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not reached in {seconds} s: {what}")
+        time.sleep(0.05)
+
+
+def round_games(event_id: uuid.UUID, number: int) -> list[Game]:
+    from tournaments.services import load_championship
+
+    played = load_championship(event_id).rounds[number - 1]
+    return [Game.objects.get(pk=game_id) for game_id in played.games]
+
+
+def play_round(event_id: uuid.UUID, creator: User, seconds: float = 300) -> int:
+    """Start the next round and wait for its bots to finish it; the round's number."""
+    services.event_start_round(event_id=event_id, actor=creator)
+    number = Event.objects.get(pk=event_id).rounds_started
+    ids = [game.id for game in round_games(event_id, number)]
+
+    def finished() -> bool:
+        return not Game.objects.filter(pk__in=ids).exclude(status=Game.Status.FINISHED).exists()
+
+    wait_until(finished, seconds, f"round {number} finished")
+    return number

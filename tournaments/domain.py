@@ -1,0 +1,210 @@
+"""A championship event's stream and a season's: their events and their fold.
+
+The games an event seats keep their own streams; an event's stream records what the
+organizer and the players decided about the event itself (entries, check-in, the
+seating of each round, corrections), so the standings can be replayed from the log.
+"""
+
+from __future__ import annotations
+
+import typing
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+EVENT_STREAM_PREFIX = "event:"
+SEASON_STREAM_PREFIX = "season:"
+
+
+def event_stream(event_id: object) -> str:
+    return f"{EVENT_STREAM_PREFIX}{event_id}"
+
+
+def season_stream(season_id: object) -> str:
+    return f"{SEASON_STREAM_PREFIX}{season_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonCreated:
+    name: str
+    organizer_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventCreated:
+    name: str
+    code: str
+    organizer_id: int
+    season_id: str | None
+    preset: str
+    # The rules every table plays: the preset's options with the event's changes.
+    options: dict[str, Any]
+    # Tables are of this size where the count allows, otherwise 3 to 6.
+    table_size: int
+    rounds: int
+    # How a table's result becomes tournament points (tournaments.points.PointsMethod).
+    points: str
+    tie_breaks: tuple[str, ...]
+    public: bool
+    # Seconds spectators of the event's tables lag behind the play.
+    spectator_delay: int
+    # Every table of a size in a round plays the same deals, compared by matchpoints.
+    duplicate: bool
+    # Round 1: "random", or "rating" (tables of similar rating).
+    first_round: str
+    # Seeds the random draws of the seating, so a round's tables follow from the log.
+    seed: str
+    turn_seconds: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRegistered:
+    player_id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCheckedIn:
+    player_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerWithdrew:
+    player_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    number: int
+    # Each table's players by seat, and the game (id) it plays.
+    tables: tuple[tuple[int, ...], ...]
+    games: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ResultCorrected:
+    """Tournament points added to (or taken from) a player's result, with the reason."""
+
+    round: int
+    player_id: int
+    points: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsPublished:
+    pass
+
+
+TournamentEvent = (
+    SeasonCreated
+    | EventCreated
+    | PlayerRegistered
+    | PlayerCheckedIn
+    | PlayerWithdrew
+    | RoundStarted
+    | ResultCorrected
+    | ResultsPublished
+)
+EVENT_TYPES: dict[str, type[TournamentEvent]] = {
+    cls.__name__: cls for cls in typing.get_args(TournamentEvent)
+}
+
+
+def encode(event: TournamentEvent) -> tuple[str, dict[str, Any]]:
+    return type(event).__name__, asdict(event)
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(item) for item in value) if isinstance(value, list) else value
+
+
+def decode(type_name: str, payload: dict[str, Any]) -> TournamentEvent:
+    event_type = EVENT_TYPES[type_name]
+    # A field added since the event was stored takes its default.
+    values = {f.name: payload[f.name] for f in fields(event_type) if f.name in payload}
+    for name in ("tie_breaks", "tables", "games"):
+        if name in values:
+            values[name] = _tuples(values[name])
+    return event_type(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    player_id: int
+    name: str
+    checked_in: bool = False
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    number: int
+    tables: tuple[tuple[int, ...], ...]
+    games: tuple[str, ...]
+
+
+@dataclass
+class Championship:
+    """An event's stream, folded."""
+
+    created: EventCreated | None = None
+    entries: dict[int, Entry] = field(default_factory=dict)
+    rounds: list[Round] = field(default_factory=list)
+    corrections: list[ResultCorrected] = field(default_factory=list)
+    published: bool = False
+    version: int = 0
+
+    @property
+    def settings(self) -> EventCreated:
+        assert self.created is not None, "the event's stream does not start with EventCreated"
+        return self.created
+
+    @property
+    def present(self) -> list[int]:
+        """The players to seat in the next round: checked in and not withdrawn."""
+        return sorted(
+            entry.player_id
+            for entry in self.entries.values()
+            if entry.checked_in and not entry.withdrawn
+        )
+
+    def seat_of(self, player_id: int) -> tuple[int, int, int] | None:
+        """The round, table and seat of ``player_id`` in the latest round, if seated."""
+        if not self.rounds:
+            return None
+        latest = self.rounds[-1]
+        for table, players in enumerate(latest.tables):
+            if player_id in players:
+                return latest.number, table, players.index(player_id)
+        return None
+
+
+def _entry(championship: Championship, player_id: int, **changes: bool) -> None:
+    entry = championship.entries[player_id]
+    championship.entries[player_id] = Entry(
+        entry.player_id,
+        entry.name,
+        changes.get("checked_in", entry.checked_in),
+        changes.get("withdrawn", entry.withdrawn),
+    )
+
+
+def fold(championship: Championship, events: list[TournamentEvent]) -> Championship:
+    """``championship`` after ``events``, changed in place."""
+    for event in events:
+        if isinstance(event, EventCreated):
+            championship.created = event
+        elif isinstance(event, PlayerRegistered):
+            championship.entries[event.player_id] = Entry(event.player_id, event.name)
+        elif isinstance(event, PlayerCheckedIn):
+            _entry(championship, event.player_id, checked_in=True, withdrawn=False)
+        elif isinstance(event, PlayerWithdrew):
+            _entry(championship, event.player_id, withdrawn=True)
+        elif isinstance(event, RoundStarted):
+            championship.rounds.append(Round(event.number, event.tables, event.games))
+        elif isinstance(event, ResultCorrected):
+            championship.corrections.append(event)
+        elif isinstance(event, ResultsPublished):
+            championship.published = True
+        championship.version += 1
+    return championship

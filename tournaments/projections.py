@@ -1,0 +1,68 @@
+"""The championships' read models, dropped and rebuilt from the log."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import transaction
+
+from games import eventstore
+from games.models import StoredEvent
+from tournaments import domain, standings
+from tournaments.domain import EVENT_STREAM_PREFIX, SEASON_STREAM_PREFIX, Championship
+from tournaments.models import (
+    Entry,
+    Event,
+    RatingChange,
+    Season,
+    SeasonStanding,
+    Standing,
+    TableResult,
+)
+from tournaments.services import project_event
+
+
+def _streams(prefix: str) -> list[str]:
+    return list(
+        StoredEvent.objects.filter(stream__startswith=prefix)
+        .order_by("stream")
+        .values_list("stream", flat=True)
+        .distinct()
+    )
+
+
+def rebuild_standings() -> tuple[int, int]:
+    """Drop every season, event, entry, table, standing and rating row and derive them
+    again from the streams, as the write path and the tasks did. Returns how many
+    events and seasons were rebuilt."""
+    with transaction.atomic():
+        for model in (RatingChange, SeasonStanding, Standing, TableResult, Entry, Event, Season):
+            model.objects.all().delete()
+        seasons = _streams(SEASON_STREAM_PREFIX)
+        for stream in seasons:
+            first = eventstore.read(stream)[0]
+            created = domain.decode(first.type, first.payload)
+            assert isinstance(created, domain.SeasonCreated)
+            Season.objects.create(
+                id=uuid.UUID(stream.removeprefix(SEASON_STREAM_PREFIX)),
+                name=created.name,
+                organizer_id=created.organizer_id,
+                created_at=first.recorded_at,
+            )
+        events = _streams(EVENT_STREAM_PREFIX)
+        for stream in events:
+            event_id = uuid.UUID(stream.removeprefix(EVENT_STREAM_PREFIX))
+            records = eventstore.read(stream)
+            championship = domain.fold(
+                Championship(), [domain.decode(r.type, r.payload) for r in records]
+            )
+            project_event(
+                event_id,
+                championship,
+                updated_at=records[-1].recorded_at,
+                created_at=records[0].recorded_at,
+            )
+            standings.update_event_standings(event_id)
+        for stream in seasons:
+            standings.update_season(uuid.UUID(stream.removeprefix(SEASON_STREAM_PREFIX)))
+    return len(events), len(seasons)

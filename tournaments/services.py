@@ -1,0 +1,563 @@
+"""Business actions on seasons and championship events: their one write path.
+
+command -> load the event's stream -> decide -> append at the expected version ->
+project -> publish and derive after commit. Starting a round also opens its tables
+through the games' own services, in the same transaction: a round is recorded with
+all its games or not at all.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import uuid
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import User
+from accounts.services import user_ensure_bot_players
+from config.lifespan import run_on_server_loop
+from games import eventstore
+from games import services as games
+from games.models import Game
+from games.rules import RuleOptions, build_schedule, options_from_dict, preset
+from games.rules.errors import RuleError
+from tournaments import domain, seating
+from tournaments.domain import (
+    Championship,
+    EventCreated,
+    PlayerCheckedIn,
+    PlayerRegistered,
+    PlayerWithdrew,
+    ResultCorrected,
+    ResultsPublished,
+    RoundStarted,
+    SeasonCreated,
+    TournamentEvent,
+    event_stream,
+    season_stream,
+)
+from tournaments.errors import (
+    AlreadyEntered,
+    EventNotFound,
+    EventOver,
+    InvalidEventInput,
+    NotEnoughPlayers,
+    NotEntered,
+    NotOrganizer,
+    RoundInProgress,
+    SeasonNotFound,
+)
+from tournaments.models import Entry, Event, Season, TableResult
+from tournaments.points import PointsMethod
+
+DEFAULT_TIE_BREAKS = ("exact_bids", "head_to_head", "best_game")
+FIRST_ROUND_METHODS = ("random", "rating")
+MAX_ROUNDS = 20
+MAX_SPECTATOR_DELAY = 3600
+MAX_NAME_LENGTH = 120
+ALIAS_LENGTH = games.MAX_ALIAS_LENGTH
+
+
+@dataclass(frozen=True)
+class EventResult:
+    event_id: uuid.UUID
+    version: int
+
+
+def event_group(event_id: uuid.UUID) -> str:
+    return f"event.{event_id.hex}"
+
+
+# --- Reading the streams --------------------------------------------------------------
+
+
+def load_championship(event_id: uuid.UUID) -> Championship:
+    records = eventstore.read(event_stream(event_id))
+    if not records:
+        raise EventNotFound(event_id)
+    return domain.fold(Championship(), [domain.decode(r.type, r.payload) for r in records])
+
+
+def _season(season_id: uuid.UUID) -> Season:
+    try:
+        return Season.objects.get(pk=season_id)
+    except Season.DoesNotExist:
+        raise SeasonNotFound(season_id) from None
+
+
+# --- Seasons --------------------------------------------------------------------------
+
+
+def season_create(*, organizer: User, name: str) -> Season:
+    """A season: the championship whose events make one leaderboard and one rating."""
+    _require_organizer_account(organizer)
+    name = _name(name)
+    season_id = uuid.uuid4()
+    with transaction.atomic():
+        recorded = eventstore.append(
+            season_stream(season_id),
+            0,
+            [SeasonCreated(name, organizer.pk)],
+            organizer,
+            encoder=domain.encode,
+        )
+        return Season.objects.create(
+            id=season_id, name=name, organizer_id=organizer.pk, created_at=recorded[0].recorded_at
+        )
+
+
+# --- Events ---------------------------------------------------------------------------
+
+
+def event_create(
+    *,
+    organizer: User,
+    name: str,
+    season_id: uuid.UUID | None = None,
+    preset_name: str = "championship",
+    options: Mapping[str, Any] | None = None,
+    table_size: int = 4,
+    rounds: int = 3,
+    points: str = PointsMethod.RELATIVE.value,
+    tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS,
+    public: bool = True,
+    spectator_delay: int = 0,
+    duplicate: bool = False,
+    first_round: str = "random",
+    turn_seconds: int | None = None,
+) -> Event:
+    """Open an event for entries; its rounds are started one by one by the organizer."""
+    _require_organizer_account(organizer)
+    if season_id is not None and _season(season_id).organizer_id != organizer.pk:
+        raise NotOrganizer("only the season's organizer may add events to it")
+    chosen = _rules(preset_name, options)
+    _check_whole(table_size, "the table size", 3, 6)
+    _check_whole(rounds, "the number of rounds", 1, MAX_ROUNDS)
+    _check_whole(spectator_delay, "the spectator delay", 0, MAX_SPECTATOR_DELAY)
+    if points not in set(PointsMethod):
+        raise InvalidEventInput(f"points are one of {', '.join(PointsMethod)}, not {points!r}")
+    if duplicate != (points == PointsMethod.MATCHPOINTS):
+        raise InvalidEventInput("duplicate deals are scored by matchpoints, and only they are")
+    if set(tie_breaks) - set(DEFAULT_TIE_BREAKS) or len(set(tie_breaks)) != len(tie_breaks):
+        raise InvalidEventInput(f"tie-breaks are some of {', '.join(DEFAULT_TIE_BREAKS)}")
+    if first_round not in FIRST_ROUND_METHODS:
+        raise InvalidEventInput("round 1 is seated at random or by rating")
+    if turn_seconds is not None:
+        _check_whole(turn_seconds, "a turn timer", games.MIN_TURN_SECONDS, games.MAX_TURN_SECONDS)
+    created = EventCreated(
+        name=_name(name),
+        code=_new_code(),
+        organizer_id=organizer.pk,
+        season_id=str(season_id) if season_id else None,
+        preset=preset_name,
+        options=chosen.to_dict(),
+        table_size=table_size,
+        rounds=rounds,
+        points=points,
+        tie_breaks=tuple(tie_breaks),
+        public=public,
+        spectator_delay=spectator_delay,
+        duplicate=duplicate,
+        first_round=first_round,
+        seed=secrets.token_hex(16),
+        turn_seconds=turn_seconds,
+    )
+    event_id = uuid.uuid4()
+    _execute(event_id, organizer, 0, lambda championship: [created], Championship())
+    return Event.objects.get(pk=event_id)
+
+
+def event_register(
+    *, event_id: uuid.UUID, actor: User, player: User | None = None, name: str = ""
+) -> EventResult:
+    """Enter ``player`` (the actor themself by default; only the organizer enters
+    others). Entries stay open until the last round starts: a late entry plays the
+    rounds still to come."""
+    player = player or actor
+
+    def decide(championship: Championship) -> list[TournamentEvent]:
+        if player.pk != actor.pk:
+            _require_organizer(championship, actor)
+        if player.pk in championship.entries:
+            raise AlreadyEntered(player.pk)
+        _require_rounds_left(championship)
+        return [PlayerRegistered(player.pk, _name(name or player.display)[:64])]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def event_add_bots(*, event_id: uuid.UUID, actor: User, count: int) -> EventResult:
+    """Enter and check in ``count`` bot players (the organizer fills an event)."""
+    _check_whole(count, "the number of bots", 1, 1000)
+
+    def decide(championship: Championship) -> list[TournamentEvent]:
+        _require_organizer(championship, actor)
+        _require_rounds_left(championship)
+        taken = {entry.player_id for entry in championship.entries.values()}
+        names = tuple(f"Bot{number:03d}" for number in range(1, 1000))
+        events: list[TournamentEvent] = []
+        for bot in user_ensure_bot_players(names=names[: count + len(taken)]):
+            if len(events) == 2 * count:
+                break
+            if bot.pk not in taken:
+                events += [PlayerRegistered(bot.pk, bot.display), PlayerCheckedIn(bot.pk)]
+        return events
+
+    return _execute(event_id, actor, None, decide)
+
+
+def event_check_in(
+    *, event_id: uuid.UUID, actor: User, player_id: int | None = None
+) -> EventResult:
+    """Mark a player present for the next round (a withdrawn player comes back)."""
+    return _entry_command(event_id, actor, player_id, PlayerCheckedIn)
+
+
+def event_withdraw(
+    *, event_id: uuid.UUID, actor: User, player_id: int | None = None
+) -> EventResult:
+    """Take a player out of the rounds to come (a no-show, or a player leaving);
+    their results so far stay in the standings."""
+    return _entry_command(event_id, actor, player_id, PlayerWithdrew)
+
+
+def _entry_command(
+    event_id: uuid.UUID,
+    actor: User,
+    player_id: int | None,
+    make: type[PlayerCheckedIn] | type[PlayerWithdrew],
+) -> EventResult:
+    target = actor.pk if player_id is None else player_id
+
+    def decide(championship: Championship) -> list[TournamentEvent]:
+        if target != actor.pk:
+            _require_organizer(championship, actor)
+        entry = championship.entries.get(target)
+        if entry is None:
+            raise NotEntered(target)
+        if make is PlayerCheckedIn and entry.checked_in and not entry.withdrawn:
+            return []
+        if make is PlayerWithdrew and entry.withdrawn:
+            return []
+        return [make(target)]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def event_start_round(
+    *, event_id: uuid.UUID, actor: User, expected_version: int | None = None
+) -> EventResult:
+    """Seat every checked-in player at tables of 3 to 6 and open their games: round 1
+    at random (or by rating), later rounds Swiss, avoiding repeated tablemates."""
+    from tournaments.standings import event_standings
+
+    def decide(championship: Championship) -> list[TournamentEvent]:
+        _require_organizer(championship, actor)
+        settings = championship.settings
+        if len(championship.rounds) >= settings.rounds:
+            raise EventOver()
+        playing = _unfinished_tables(championship)
+        if playing:
+            raise RoundInProgress(championship.rounds[-1].number, playing)
+        present = championship.present
+        if len(present) < 3:
+            raise NotEnoughPlayers(len(present))
+        number = len(championship.rounds) + 1
+        rng = random.Random(f"{settings.seed}:{number}")
+        sizes = seating.table_sizes(len(present), settings.table_size)
+        if number == 1:
+            ratings = _ratings(settings, present) if settings.first_round == "rating" else None
+            tables = seating.first_round(present, sizes=sizes, rng=rng, ratings=ratings)
+        else:
+            standing = {s.player: s.points for s in event_standings(event_id, championship)}
+            met: Counter[frozenset[int]] = Counter()
+            for played in championship.rounds:
+                seating.record_meetings(met, played.tables)
+            tables = seating.swiss_round(
+                present,
+                sizes=sizes,
+                standing={player: standing.get(player, 0.0) for player in present},
+                met=met,
+                rng=rng,
+            )
+        game_ids = [
+            _open_table(event_id, championship, actor, number, index, players)
+            for index, players in enumerate(tables)
+        ]
+        return [RoundStarted(number, tuple(map(tuple, tables)), tuple(map(str, game_ids)))]
+
+    return _execute(event_id, actor, expected_version, decide)
+
+
+def event_correct_result(
+    *,
+    event_id: uuid.UUID,
+    actor: User,
+    round_number: int,
+    player_id: int,
+    points: float,
+    reason: str,
+) -> EventResult:
+    """Add (or take) tournament points to a player's round, with the reason: recorded
+    as an event, never as an edit."""
+    reason = (reason or "").strip()
+
+    def decide(championship: Championship) -> list[TournamentEvent]:
+        _require_organizer(championship, actor)
+        if not reason:
+            raise InvalidEventInput("a correction states its reason")
+        if not 1 <= round_number <= len(championship.rounds):
+            raise InvalidEventInput(f"there is no round {round_number} yet")
+        if not any(player_id in table for table in championship.rounds[round_number - 1].tables):
+            raise NotEntered(player_id)
+        if isinstance(points, bool) or not isinstance(points, int | float) or points == 0:
+            raise InvalidEventInput("a correction is a number of points other than 0")
+        return [ResultCorrected(round_number, player_id, float(points), reason[:500])]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def event_publish_results(*, event_id: uuid.UUID, actor: User) -> EventResult:
+    """Declare the standings final, once every round has been played."""
+
+    def decide(championship: Championship) -> list[TournamentEvent]:
+        _require_organizer(championship, actor)
+        if championship.published:
+            return []
+        if len(championship.rounds) < championship.settings.rounds:
+            raise EventOver(
+                f"{championship.settings.rounds - len(championship.rounds)} round(s) "
+                "are still to be played"
+            )
+        playing = _unfinished_tables(championship)
+        if playing:
+            raise RoundInProgress(championship.rounds[-1].number, playing)
+        return [ResultsPublished()]
+
+    return _execute(event_id, actor, None, decide)
+
+
+# --- The write path -----------------------------------------------------------------
+
+
+def _execute(
+    event_id: uuid.UUID,
+    actor: User,
+    expected_version: int | None,
+    decide: Callable[[Championship], list[TournamentEvent]],
+    championship: Championship | None = None,
+) -> EventResult:
+    with transaction.atomic():
+        if championship is None:
+            # Serializes the event's writers on PostgreSQL; the unique (stream,
+            # sequence) pair still catches any race.
+            Event.objects.select_for_update().filter(pk=event_id).first()
+            championship = load_championship(event_id)
+        base = championship.version
+        if expected_version is not None and expected_version != base:
+            from games.errors import VersionConflict
+
+            raise VersionConflict(expected_version, base)
+        events = decide(championship)
+        if not events:
+            return EventResult(event_id, base)
+        recorded = eventstore.append(
+            event_stream(event_id), base, events, actor, encoder=domain.encode
+        )
+        domain.fold(championship, events)
+        project_event(event_id, championship, updated_at=recorded[-1].recorded_at)
+        transaction.on_commit(partial(publish_event, event_id, championship.version), robust=True)
+        if any(isinstance(event, RoundStarted | ResultCorrected) for event in events):
+            from tournaments.tasks import schedule_standings
+
+            transaction.on_commit(partial(schedule_standings, event_id), robust=True)
+    return EventResult(event_id, championship.version)
+
+
+def project_event(
+    event_id: uuid.UUID,
+    championship: Championship,
+    *,
+    updated_at: Any,
+    created_at: Any | None = None,
+) -> None:
+    """Bring the event's read models up to its stream: the event, its entries and a
+    row per table (the standings come from the games, through the tasks)."""
+    settings = championship.settings
+    values = {
+        "code": settings.code,
+        "name": settings.name,
+        "season_id": uuid.UUID(settings.season_id) if settings.season_id else None,
+        "organizer_id": settings.organizer_id,
+        "status": _status(championship),
+        "preset": settings.preset,
+        "options": settings.options,
+        "table_size": settings.table_size,
+        "rounds_total": settings.rounds,
+        "rounds_started": len(championship.rounds),
+        "points": settings.points,
+        "public": settings.public,
+        "duplicate": settings.duplicate,
+        "spectator_delay": settings.spectator_delay,
+        "version": championship.version,
+        "updated_at": updated_at,
+    }
+    if not Event.objects.filter(pk=event_id).update(**values):
+        Event.objects.create(pk=event_id, created_at=created_at or updated_at, **values)
+    known = {entry.player_id: entry for entry in Entry.objects.filter(event_id=event_id)}
+    for entry in championship.entries.values():
+        row = known.get(entry.player_id)
+        fields = {"name": entry.name, "checked_in": entry.checked_in, "withdrawn": entry.withdrawn}
+        if row is None:
+            Entry.objects.create(event_id=event_id, player_id=entry.player_id, **fields)
+        elif any(getattr(row, key) != value for key, value in fields.items()):
+            Entry.objects.filter(pk=row.pk).update(**fields)
+    tabled = set(TableResult.objects.filter(event_id=event_id).values_list("game_id", flat=True))
+    for played in championship.rounds:
+        for number, (players, game_id) in enumerate(zip(played.tables, played.games, strict=True)):
+            if uuid.UUID(game_id) not in tabled:
+                TableResult.objects.create(
+                    game_id=game_id,
+                    event_id=event_id,
+                    round=played.number,
+                    number=number + 1,
+                    players=list(players),
+                    scores=[0] * len(players),
+                    exact_bids=[0] * len(players),
+                )
+
+
+def _status(championship: Championship) -> str:
+    if championship.published:
+        return Event.Status.PUBLISHED
+    if not championship.rounds:
+        return Event.Status.REGISTRATION
+    if len(championship.rounds) == championship.settings.rounds and not _unfinished_tables(
+        championship
+    ):
+        return Event.Status.FINISHED
+    return Event.Status.RUNNING
+
+
+def publish_event(event_id: uuid.UUID, version: int) -> None:
+    """Tell the event page's sockets that the event changed (entries, a round, the
+    standings): each reads the projection again."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is not None:
+        run_on_server_loop(
+            partial(
+                layer.group_send,
+                event_group(event_id),
+                {"type": "event.changed", "version": version},
+            )
+        )
+
+
+# --- Helpers --------------------------------------------------------------------------
+
+
+def _open_table(
+    event_id: uuid.UUID,
+    championship: Championship,
+    organizer: User,
+    round_number: int,
+    index: int,
+    players: list[int],
+) -> uuid.UUID:
+    """The game of one table, every seat taken (bots' seats played by bots)."""
+    settings = championship.settings
+    game = games.game_create(
+        creator=organizer,
+        player_count=len(players),
+        preset=settings.preset or None,
+        options=settings.options,
+        turn_seconds=settings.turn_seconds,
+    )
+    users = User.objects.in_bulk(players)
+    aliases: set[str] = set()
+    for seat, player_id in enumerate(players):
+        if users[player_id].username.startswith("bot-"):
+            games.game_set_seat_bot(game_id=game.id, actor=organizer, seat=seat, bot="heuristic")
+    for player_id in players:
+        alias = _alias(championship.entries[player_id].name, aliases)
+        games.game_join(game_id=game.id, user=users[player_id], alias=alias)
+    return game.id
+
+
+def _alias(name: str, taken: set[str]) -> str:
+    base = (name.strip() or "Player")[:ALIAS_LENGTH]
+    alias, number = base, 2
+    while alias.lower() in taken:
+        suffix = f" {number}"
+        alias, number = base[: ALIAS_LENGTH - len(suffix)] + suffix, number + 1
+    taken.add(alias.lower())
+    return alias
+
+
+def _unfinished_tables(championship: Championship) -> int:
+    if not championship.rounds:
+        return 0
+    game_ids = [uuid.UUID(game_id) for game_id in championship.rounds[-1].games]
+    return Game.objects.filter(pk__in=game_ids).exclude(status=Game.Status.FINISHED).count()
+
+
+def _ratings(settings: EventCreated, players: list[int]) -> dict[int, float]:
+    from tournaments.models import SeasonStanding
+
+    if settings.season_id is None:
+        return {}
+    rows = SeasonStanding.objects.filter(season_id=settings.season_id, player_id__in=players)
+    return {row.player_id: row.rating for row in rows}
+
+
+def _require_organizer_account(user: User) -> None:
+    if not (user.can_organize or user.is_superuser):
+        raise NotOrganizer("this account may not organize events")
+
+
+def _require_organizer(championship: Championship, actor: User) -> None:
+    if actor.pk != championship.settings.organizer_id:
+        raise NotOrganizer()
+
+
+def _require_rounds_left(championship: Championship) -> None:
+    if len(championship.rounds) >= championship.settings.rounds:
+        raise EventOver("every round has started: entries are closed")
+
+
+def _rules(preset_name: str, options: Mapping[str, Any] | None) -> RuleOptions:
+    try:
+        base = preset(preset_name) if preset_name else RuleOptions()
+        chosen = options_from_dict(options or {}, base)
+        build_schedule(chosen, 3)
+    except (RuleError, KeyError) as error:
+        message = error.message if isinstance(error, RuleError) else f"no preset {preset_name!r}"
+        raise InvalidEventInput(message) from None
+    return chosen
+
+
+def _check_whole(value: Any, what: str, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidEventInput(f"{what} is a whole number from {low} to {high}")
+
+
+def _name(name: str) -> str:
+    name = (name or "").strip()
+    if not 1 <= len(name) <= MAX_NAME_LENGTH:
+        raise InvalidEventInput(f"a name is 1 to {MAX_NAME_LENGTH} characters")
+    return name
+
+
+def _new_code() -> str:
+    while True:
+        code = "".join(secrets.choice(games.CODE_ALPHABET) for _ in range(games.CODE_LENGTH))
+        if not Event.objects.filter(code=code).exists():
+            return code

@@ -1,0 +1,65 @@
+"""Celery tasks of the championships: they take ids, are idempotent, and only derive
+(the standings and leaderboards, from the logs)."""
+
+from __future__ import annotations
+
+import uuid
+
+from celery import shared_task
+from django.conf import settings
+from django.core.cache import cache
+
+from tournaments import standings
+from tournaments.models import Event
+
+
+def _due_key(event_id: uuid.UUID | str) -> str:
+    return f"atu:standings-due:{event_id}"
+
+
+def schedule_standings(event_id: uuid.UUID) -> None:
+    """Ask for the event's standings to be brought up to date soon. Many hands ending
+    together make one update: a key marks an update already on its way. Call it after
+    the commit of what changed."""
+    delay = float(settings.ATU_STANDINGS_DEBOUNCE_SECONDS)
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        update_standings(str(event_id))
+        return
+    # The key outlives the delay a little, in case the worker is slow to start it.
+    if cache.add(_due_key(event_id), True, timeout=delay + 30):
+        update_standings.apply_async((str(event_id),), countdown=delay)
+
+
+@shared_task(ignore_result=True)
+def update_standings(event_id: str) -> bool:
+    """Re-read the event's tables that moved on and rewrite its standings; publish if
+    they changed. Run twice or late, it finds nothing more to do."""
+    from tournaments.services import publish_event
+
+    # Cleared before reading, so a hand scored while this runs asks for another run.
+    cache.delete(_due_key(event_id))
+    try:
+        event = Event.objects.get(pk=event_id)
+    except Event.DoesNotExist:
+        return False  # Gone (a task outliving a test database).
+    changed = standings.update_event_standings(event.id)
+    if changed:
+        publish_event(event.id, event.version)
+    if event.season_id is not None and changed:
+        update_season.delay(str(event.season_id))
+    return changed
+
+
+@shared_task(ignore_result=True)
+def update_season(season_id: str) -> None:
+    standings.update_season(uuid.UUID(season_id))
+
+
+@shared_task(ignore_result=True)
+def check_standings() -> int:
+    """Celery beat's periodic check: every event in play is brought up to date, in
+    case an update was lost (a worker restarted). Returns how many were checked."""
+    running = list(Event.objects.filter(status=Event.Status.RUNNING).values_list("id", flat=True))
+    for event_id in running:
+        update_standings.delay(str(event_id))
+    return len(running)
