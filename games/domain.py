@@ -30,6 +30,10 @@ class GameCreated:
     creator_id: int | None
     # Seconds a seat has to act before a bot acts for it; None: no turn timer.
     turn_seconds: int | None = None
+    # Seconds spectators lag behind the play (a championship's option).
+    spectator_delay: int = 0
+    # Tables of one deal set play the same deals (a duplicate championship round).
+    deal_set: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +71,27 @@ class DealRevealed:
     secret: str
 
 
-TableEvent = GameCreated | PlayerSeated | SeatAutomated | DealsCommitted | DealRevealed
+@dataclass(frozen=True, slots=True)
+class GamePaused:
+    """Nobody may move, and no bot or timer acts, until the game is resumed."""
+
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResumed:
+    pass
+
+
+TableEvent = (
+    GameCreated
+    | PlayerSeated
+    | SeatAutomated
+    | DealsCommitted
+    | DealRevealed
+    | GamePaused
+    | GameResumed
+)
 AnyEvent = TableEvent | rules.Event
 
 TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
@@ -115,6 +139,9 @@ class Table:
     preset: str = ""
     creator_id: int | None = None
     turn_seconds: int | None = None
+    spectator_delay: int = 0
+    deal_set: str | None = None
+    paused: bool = False
     seats: tuple[Seat | None, ...] = ()
     # The bot playing each seat, if any.
     bots: tuple[str | None, ...] = ()
@@ -158,6 +185,8 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
             table.preset = event.preset
             table.creator_id = event.creator_id
             table.turn_seconds = event.turn_seconds
+            table.spectator_delay = event.spectator_delay
+            table.deal_set = event.deal_set
             table.seats = (None,) * event.player_count
             table.bots = (None,) * event.player_count
         elif isinstance(event, PlayerSeated):
@@ -173,6 +202,8 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
             table.commitments = event.commitments
         elif isinstance(event, DealRevealed):
             table.revealed += (event.secret,)
+        elif isinstance(event, GamePaused | GameResumed):
+            table.paused = isinstance(event, GamePaused)
         else:
             if isinstance(event, rules.HandDealt):
                 table.played = ()

@@ -71,3 +71,11 @@ class RecordNotReady(GameError):
 
 class InvalidInput(GameError):
     code = "invalid_input"
+
+
+class GamePausedError(GameError):
+    code = "game_paused"
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("the game is paused by its organizer; wait until it is resumed")

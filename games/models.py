@@ -100,6 +100,9 @@ class Game(models.Model):
     scores = models.JSONField(default=list)
     places = models.JSONField(default=list)
     version = models.PositiveIntegerField(default=0)
+    # The duplicate deal set the game plays, if any (see games.services._may_reveal).
+    deal_set = models.CharField(max_length=80, blank=True, db_index=True)
+    paused = models.BooleanField(default=False)
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
 

@@ -349,6 +349,12 @@ class GameStateSerializer(serializers.Serializer):
         child=serializers.CharField(allow_null=True),
         help_text="The bot playing each seat; null where a person plays.",
     )
+    paused = serializers.BooleanField(help_text="Paused by its organizer: nobody moves.")
+    spectator_delay = serializers.IntegerField(help_text="Seconds spectators lag behind.")
+    screened = serializers.BooleanField(
+        help_text="You watch a duplicate table whose deals are still in play elsewhere: "
+        "no card is shown until every table of the set has finished."
+    )
     results = ResultSerializer(many=True)
     deals = DealsSerializer()
     hand = HandViewSerializer(allow_null=True)

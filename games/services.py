@@ -7,6 +7,7 @@ functions; nothing writes events another way.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 import uuid
@@ -28,6 +29,8 @@ from games.domain import (
     DealRevealed,
     DealsCommitted,
     GameCreated,
+    GamePaused,
+    GameResumed,
     PlayerSeated,
     SeatAutomated,
     Table,
@@ -36,6 +39,7 @@ from games.domain import (
 )
 from games.errors import (
     AlreadySeated,
+    GamePausedError,
     IdempotencyKeyReused,
     InvalidInput,
     NotYourSeat,
@@ -55,6 +59,7 @@ CODE_LENGTH = 6
 MAX_ALIAS_LENGTH = 24
 MIN_TURN_SECONDS = 5
 MAX_TURN_SECONDS = 600
+MAX_SPECTATOR_DELAY = 3600
 # Plays a seat whose turn timer ran out, when no bot was chosen for it.
 DEFAULT_BOT = "heuristic"
 
@@ -80,9 +85,15 @@ def game_create(
     preset: str | None = None,
     options: Mapping[str, Any] | None = None,
     turn_seconds: int | None = None,
+    spectator_delay: int = 0,
+    deal_set: str | None = None,
 ) -> Game:
     """Open a table of ``player_count`` seats under a preset and/or explicit options;
-    with ``turn_seconds``, a seat that has not acted by then is played by a bot."""
+    with ``turn_seconds``, a seat that has not acted by then is played by a bot.
+
+    ``spectator_delay``: seconds spectators lag behind the play. ``deal_set``: every
+    table of the set plays the same deals, seat by seat (a duplicate round); their
+    secrets are revealed once every table of the set has finished."""
     base = rules.preset(preset) if preset else RuleOptions()
     chosen = options_from_dict(options or {}, base)
     if isinstance(player_count, bool) or not isinstance(player_count, int):
@@ -96,9 +107,22 @@ def game_create(
         raise InvalidInput(
             f"a turn timer is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds, or none"
         )
+    if (
+        isinstance(spectator_delay, bool)
+        or not isinstance(spectator_delay, int)
+        or not 0 <= spectator_delay <= MAX_SPECTATOR_DELAY
+    ):
+        raise InvalidInput(f"a spectator delay is 0 to {MAX_SPECTATOR_DELAY} seconds")
     game_id = uuid.uuid4()
     created = GameCreated(
-        _new_code(), player_count, chosen.to_dict(), preset or "", creator.pk, turn_seconds
+        _new_code(),
+        player_count,
+        chosen.to_dict(),
+        preset or "",
+        creator.pk,
+        turn_seconds,
+        spectator_delay,
+        deal_set,
     )
     _execute(
         game_id=game_id,
@@ -298,6 +322,37 @@ def game_set_seat_bot(
     )
 
 
+def game_pause(*, game_id: uuid.UUID, actor: User, reason: str = "") -> CommandResult:
+    """Stop the game: no move is taken, no bot or turn timer acts, until it is resumed.
+    Only the game's creator (a championship's organizer) may."""
+    return _set_paused(game_id, actor, GamePaused((reason or "").strip()[:200]))
+
+
+def game_resume(*, game_id: uuid.UUID, actor: User) -> CommandResult:
+    """Let the game go on; the seat to act gets its whole turn again."""
+    return _set_paused(game_id, actor, GameResumed())
+
+
+def _set_paused(game_id: uuid.UUID, actor: User, event: GamePaused | GameResumed) -> CommandResult:
+    def decide(table: Table) -> list[AnyEvent]:
+        if actor.pk != table.creator_id:
+            raise NotYourSeat("only the game's creator may pause or resume it")
+        if table.status != "playing":
+            raise InvalidInput("only a game in play can be paused or resumed")
+        if table.paused == isinstance(event, GamePaused):
+            return []
+        return _fold_all(table, [event])
+
+    return _execute(
+        game_id=game_id,
+        actor=actor,
+        expected_version=None,
+        idempotency_key=None,
+        command={"paused": isinstance(event, GamePaused)},
+        decide=decide,
+    )
+
+
 def game_play_automatically(*, game_id: uuid.UUID, expected_version: int) -> CommandResult | None:
     """The bot's move for the seat to act, if the game is still at ``expected_version``:
     None when it moved on (the seat acted in time, or this move was already made)."""
@@ -340,6 +395,8 @@ def _rules_command(
 ) -> CommandResult:
     def decide(table: Table) -> list[AnyEvent]:
         acting = _acting_seat(table, actor, seat)
+        if table.paused:
+            raise GamePausedError()
         events: list[AnyEvent] = list(rules.decide(table.game, make(acting, table)))
         fold(table, events)
         return events + _server_moves(game_id, table)
@@ -371,13 +428,14 @@ def _acting_seat(table: Table, actor: User | None, seat: int | None) -> int:
 def _start(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
     """Commit to every hand's secret, draw the first dealer, record the zero plays
     announced on joining, deal the first hand."""
-    stream = stream_of(game_id)
     hands = len(build_schedule(table.options, table.player_count))
-    vault = [secrets.token_bytes(32) for _ in range(hands)]
-    DealSecret.objects.bulk_create(
-        DealSecret(stream=stream, hand=hand, secret=secret) for hand, secret in enumerate(vault)
-    )
-    seed = secrets.token_bytes(16)
+    vault = _vault(_vault_stream(game_id, table), hands)
+    if table.deal_set:
+        # The tables of a set draw the same first dealer; the seed follows from a
+        # secret kept until the set is over, so nobody can foresee it.
+        seed = hashlib.sha256(b"atu-first-dealer:" + vault[0]).digest()[:16]
+    else:
+        seed = secrets.token_bytes(16)
     committed = DealsCommitted(seed.hex(), tuple(commitment(secret) for secret in vault))
     events = _fold_all(table, [committed])
     start = rules.StartGame(table.player_count, table.options, seed)
@@ -389,25 +447,70 @@ def _start(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
     return events + _server_moves(game_id, table)
 
 
+def _vault_stream(game_id: uuid.UUID, table: Table) -> str:
+    return f"deals:{table.deal_set}" if table.deal_set else stream_of(game_id)
+
+
+def _vault(stream: str, hands: int) -> list[bytes]:
+    """Every hand's secret under ``stream``, drawn the first time it is asked for."""
+    kept = {row.hand: bytes(row.secret) for row in DealSecret.objects.filter(stream=stream)}
+    missing = [hand for hand in range(hands) if hand not in kept]
+    for hand in missing:
+        kept[hand] = secrets.token_bytes(32)
+    DealSecret.objects.bulk_create(
+        DealSecret(stream=stream, hand=hand, secret=kept[hand]) for hand in missing
+    )
+    return [kept[hand] for hand in range(hands)]
+
+
+def _may_reveal(game_id: uuid.UUID, table: Table) -> bool:
+    """A hand's secret is revealed once it is over; at a table of a deal set, only
+    once every table of the set is over, since it would tell the others their cards."""
+    if not table.deal_set:
+        return True
+    if table.status != "finished":
+        return False
+    others = Game.objects.filter(deal_set=table.deal_set).exclude(pk=game_id)
+    return not others.exclude(status=Game.Status.FINISHED).exists()
+
+
 def _server_moves(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
     """What the server does by itself once a command lands: reveal the secret of a
     finished hand, then deal the next one (unless its dealer must choose first)."""
     events: list[AnyEvent] = []
     while True:
         game = table.game
-        if len(table.revealed) < len(game.results):
+        if len(table.revealed) < len(game.results) and _may_reveal(game_id, table):
             hand = len(table.revealed)
-            new: list[AnyEvent] = [DealRevealed(hand, _secret(game_id, hand).hex())]
+            new: list[AnyEvent] = [DealRevealed(hand, _secret(game_id, table, hand).hex())]
         elif game.phase is Phase.DEALING:
-            new = list(rules.decide(game, rules.DealHand(_secret(game_id, game.hand))))
+            secret = _secret(game_id, table, game.hand)
+            new = list(rules.decide(game, rules.DealHand(secret)))
         else:
             return events
         events += _fold_all(table, new)
 
 
-def _secret(game_id: uuid.UUID, hand: int) -> bytes:
-    row = DealSecret.objects.get(stream=stream_of(game_id), hand=hand)
+def _secret(game_id: uuid.UUID, table: Table, hand: int) -> bytes:
+    row = DealSecret.objects.get(stream=_vault_stream(game_id, table), hand=hand)
     return bytes(row.secret)
+
+
+def _reveal_deal_set(deal_set: str, finished: uuid.UUID) -> None:
+    """The last table of a deal set is over: every other table of it reveals its
+    secrets now, through the one write path."""
+    others = (
+        Game.objects.filter(deal_set=deal_set).exclude(pk=finished).values_list("id", flat=True)
+    )
+    for other in others:
+        _execute(
+            game_id=other,
+            actor=None,
+            expected_version=None,
+            idempotency_key=None,
+            command={},
+            decide=partial(_server_moves, other),
+        )
 
 
 def _fold_all(table: Table, events: list[AnyEvent]) -> list[AnyEvent]:
@@ -461,6 +564,9 @@ def _execute(
             )
         project_game(game_id, table, updated_at=recorded[-1].recorded_at)
         remember_table(game_id, table, recorded[-1])
+        finished = any(isinstance(event, rules.GameFinished) for event in events)
+        if table.deal_set and finished and len(table.revealed) == len(table.game.results):
+            _reveal_deal_set(table.deal_set, game_id)
         transaction.on_commit(partial(publish, game_id, table.version), robust=True)
         transaction.on_commit(partial(schedule_automatic_move, game_id, table), robust=True)
         transaction.on_commit(
@@ -499,6 +605,8 @@ def project_game(
         "scores": list(game.scores),
         "places": list(game.places),
         "version": table.version,
+        "deal_set": table.deal_set or "",
+        "paused": table.paused,
         "updated_at": updated_at,
     }
     # One UPDATE per command; the row exists from the game's first event on, and a

@@ -23,7 +23,7 @@ ACTING_PHASES = (Phase.CHOOSING_MODE, Phase.BIDDING, Phase.PLAYING)
 def automatic_move_delay(table: Table) -> float | None:
     """Seconds until the seat to act is played by a bot, or None if nobody will be."""
     game = table.game
-    if game.phase not in ACTING_PHASES:
+    if game.phase not in ACTING_PHASES or table.paused:
         return None
     if table.bots and table.bots[game.turn] is not None:
         return float(settings.ATU_BOT_DELAY_SECONDS)

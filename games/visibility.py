@@ -32,10 +32,25 @@ from games.rules import (
 class Viewer:
     # None: a spectator (anonymous, or a user without a seat at this table).
     seat: int | None
+    # A spectator of a duplicate table whose deal set is still in play sees no card
+    # at all: the cards played here are the cards still to come at the other tables.
+    screened: bool = False
+
+
+def deal_set_over(deal_set: str) -> bool:
+    from games.models import Game
+
+    return not Game.objects.filter(deal_set=deal_set).exclude(status=Game.Status.FINISHED).exists()
 
 
 def viewer_of(table: Table, user_id: int | None) -> Viewer:
-    return Viewer(table.seat_of(user_id) if user_id is not None else None)
+    seat = table.seat_of(user_id) if user_id is not None else None
+    screened = seat is None and bool(table.deal_set) and not deal_set_over(str(table.deal_set))
+    return Viewer(seat, screened)
+
+
+def _screen(cards: Sequence[str | None] | None) -> list[None] | None:
+    return None if cards is None else [None] * len(cards)
 
 
 def _cards(cards: Iterable[Card] | None) -> list[str] | None:
@@ -92,6 +107,12 @@ def event_views_from(
             payload = {key: value for key, value in payload.items() if key != "user_id"}
         elif isinstance(event, rules.HandDealt):
             payload = {**payload, "hands": _holdings(table.game, viewer)}
+            if viewer.screened:
+                payload["trump_card"] = None
+        elif viewer.screened and isinstance(event, rules.CardPlayed):
+            payload = {**payload, "card": None}
+        elif viewer.screened and isinstance(event, rules.TrickTaken):
+            payload = {**payload, "cards": _screen(payload["cards"])}
         elif before is not None:
             # The last bid of a blind hand shows the bidders their own cards.
             now = visible_holdings(table.game, viewer.seat) if table.game.holdings else ()
@@ -140,6 +161,9 @@ def state_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, An
         "places": list(game.places),
         "zero_play": list(game.zero_play),
         "turn_seconds": table.turn_seconds,
+        "paused": table.paused,
+        "spectator_delay": table.spectator_delay,
+        "screened": viewer.screened,
         "bots": list(table.bots),
         "results": [
             {
@@ -187,6 +211,11 @@ def _hand_view(game: GameState, viewer: Viewer) -> dict[str, Any] | None:
             if last is None
             else {**_trick(last.leader, last.cards), "winner": last.winner},
         }
+        if viewer.screened:
+            hand["trump_card"] = None
+            hand["trick"]["cards"] = _screen(hand["trick"]["cards"])
+            if hand["last_trick"] is not None:
+                hand["last_trick"]["cards"] = _screen(hand["last_trick"]["cards"])
     return hand
 
 
