@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, status
@@ -22,7 +23,7 @@ from rest_framework.views import APIView
 from accounts.models import User
 from config.api_docs import errors
 from games import eventstore, services
-from games.domain import stream_of
+from games.domain import Table, fold, stream_of
 from games.errors import RecordNotReady
 from games.models import Game
 from games.record import game_record, record_filename
@@ -44,7 +45,14 @@ from games.serializers import (
     SeatBotSerializer,
     ZeroPlaySerializer,
 )
-from games.visibility import event_views, state_view, viewer_of
+from games.visibility import (
+    deal_set_over,
+    event_views,
+    released,
+    spectator_lag,
+    state_view,
+    viewer_of,
+)
 
 TAGS = ["games"]
 REF_PARAMETER = OpenApiParameter(
@@ -148,7 +156,12 @@ class GameView(APIView):
     def get(self, request: Request, ref: str) -> Response:
         game_id = find_game(ref).id
         table = load_table(game_id)
-        return Response(state_view(game_id, table, viewer_of(table, _user_id(request))))
+        viewer = viewer_of(table, _user_id(request))
+        lag = spectator_lag(table, viewer)
+        if lag:
+            shown, _ = released(eventstore.read(stream_of(game_id)), lag, timezone.now())
+            table = fold(Table(), [record.event for record in shown])
+        return Response(state_view(game_id, table, viewer))
 
 
 class GameEventsView(APIView):
@@ -168,8 +181,9 @@ class GameEventsView(APIView):
         # The whole log up to the table's version: visibility depends on all before.
         records = eventstore.read(stream_of(game_id))[: table.version]
         viewer = viewer_of(table, _user_id(request))
+        records, _ = released(records, spectator_lag(table, viewer), timezone.now())
         return Response(
-            {"version": table.version, "events": event_views(records, viewer, after=after)}
+            {"version": len(records), "events": event_views(records, viewer, after=after)}
         )
 
 
@@ -192,8 +206,11 @@ class GameRecordView(APIView):
     def get(self, request: Request, ref: str) -> Response:
         query = _parse(RecordQuerySerializer, request.query_params)
         game = find_game(ref)
-        if game.status != Game.Status.FINISHED:
-            # Read model and log are written in one transaction: no need to read the log.
+        # Read model and log are written in one transaction: no need to read the log.
+        # A duplicate table's record would show the deals still in play elsewhere.
+        if game.status != Game.Status.FINISHED or (
+            game.deal_set and not deal_set_over(game.deal_set)
+        ):
             raise RecordNotReady()
         response = Response(game_record(game.id))
         if self.download or query["download"]:

@@ -24,15 +24,18 @@ socket stays open.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
 from rest_framework import serializers
 
 from config.errors import DomainError
@@ -49,7 +52,15 @@ from games.serializers import (
     SeatBotSerializer,
     ZeroPlaySerializer,
 )
-from games.visibility import Viewer, event_views, event_views_from, state_view, viewer_of
+from games.visibility import (
+    Viewer,
+    event_views,
+    event_views_from,
+    released,
+    spectator_lag,
+    state_view,
+    viewer_of,
+)
 
 logger = logging.getLogger("atu.websocket")
 
@@ -129,14 +140,33 @@ class Watch:
     # Each events message also carries the view it brings the client to.
     with_state: bool = False
     viewer: Viewer = field(init=False)
+    # Seconds this watcher lags behind the play (a delayed table's spectator), and
+    # when the next event held back from them becomes visible.
+    lag: int = field(init=False)
+    due: datetime | None = None
 
     def __post_init__(self) -> None:
         self.viewer = viewer_of(self.table, self.user_id)
+        self.lag = spectator_lag(self.table, self.viewer)
 
     @classmethod
     def open(cls, reference: str, user_id: int | None, *, with_state: bool = False) -> Watch:
         game_id = find_game(reference).id
-        return cls(game_id, user_id, load_table(game_id), with_state)
+        watch = cls(game_id, user_id, load_table(game_id), with_state)
+        if watch.lag:
+            # A delayed spectator starts where the delay puts them, not at the end.
+            shown = watch._released(eventstore.read(watch.stream))
+            watch.table = fold(Table(), [record.event for record in shown])
+        return watch
+
+    def _released(self, records: Sequence[eventstore.Recorded]) -> list[eventstore.Recorded]:
+        shown, self.due = released(records, self.lag, timezone.now())
+        return shown
+
+    def _refresh_viewer(self) -> None:
+        # A duplicate table's spectator is unscreened once the whole deal set is over.
+        if self.table.deal_set and self.viewer.seat is None:
+            self.viewer = viewer_of(self.table, self.user_id)
 
     @property
     def stream(self) -> str:
@@ -168,27 +198,30 @@ class Watch:
 
     def catch_up(self) -> dict[str, Any] | None:
         """The events after the cursor, as an ``events`` message; None if there are none."""
-        records = eventstore.read(self.stream, after=self.version)
+        records = self._released(eventstore.read(self.stream, after=self.version))
         if not records:
             return None
         self._seat_new(records)
+        self._refresh_viewer()
         return self._events(event_views_from(self.table, records, self.viewer))
 
     def resync(self) -> dict[str, Any]:
         """The whole state as the log has it now (a lost broadcast is caught up too)."""
-        records = eventstore.read(self.stream, after=self.version)
+        records = self._released(eventstore.read(self.stream, after=self.version))
         self._seat_new(records)
         fold(self.table, [record.event for record in records])
+        self._refresh_viewer()
         return self.state()
 
     def resume(self, after: int) -> dict[str, Any]:
         """The events after ``after`` as one ``events`` message, up to the log's end;
         a fresh ``state`` if the client claims a version the log has not reached."""
-        records = eventstore.read(self.stream)
+        records = self._released(eventstore.read(self.stream))
         # A stream is numbered from 1 without gaps: what the socket has not sent yet.
         new = records[self.version :]
         self._seat_new(new)
         fold(self.table, [record.event for record in new])
+        self._refresh_viewer()
         if after > self.version:
             return self.state()
         return self._events(event_views(records, self.viewer, after=after))
@@ -198,6 +231,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     """One socket on one game; see the module docstring for the protocol."""
 
     watch: Watch | None = None
+    wake: asyncio.TimerHandle | None = None
 
     async def connect(self) -> None:
         await self.accept()
@@ -229,6 +263,23 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(await database_sync_to_async(watch.resync)())
         else:
             await self.send_json(await database_sync_to_async(watch.resume)(after))
+        self._wake_when_due()
+
+    async def disconnect(self, code: int) -> None:
+        if self.wake is not None:
+            self.wake.cancel()
+
+    def _wake_when_due(self) -> None:
+        """A delayed spectator is sent the events held back as each comes due."""
+        if self.watch is None or self.watch.due is None or self.wake is not None:
+            return
+        seconds = max(0.0, (self.watch.due - timezone.now()).total_seconds())
+        loop = asyncio.get_running_loop()
+        self.wake = loop.call_later(seconds, lambda: loop.create_task(self._catch_up_due()))
+
+    async def _catch_up_due(self) -> None:
+        self.wake = None
+        await self.game_events({"version": MAX_VERSION})
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -253,9 +304,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 raise InvalidMessage('a message is a JSON object with a "type"')
             if kind == "resync":
                 await self.send_json(await database_sync_to_async(self.watch.resync)())
+                self._wake_when_due()
             elif kind == "resume":
                 after = _version(content.get("version"), "version")
                 await self.send_json(await database_sync_to_async(self.watch.resume)(after))
+                self._wake_when_due()
             elif kind in COMMANDS:
                 await self._command(kind, content)
             else:
@@ -293,6 +346,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         reply = await database_sync_to_async(self.watch.catch_up)()
         if reply is not None:
             await self.send_json(reply)
+        self._wake_when_due()
 
     async def _error(self, error: DomainError | RuleError | SocketError, command: Any) -> None:
         await self.send_json(

@@ -25,6 +25,8 @@ def table_text() -> dict[str, Any]:
         "to_play": _("%(alias)s to play"),
         "to_choose": _("%(alias)s chooses how the one-card deal is played"),
         "game_over": _("Game over"),
+        "paused": _("Paused by the organizer"),
+        "screened": _("Duplicate deals: the cards are shown once every table has played them."),
         "bid": _("bid"),
         "tricks": _("tricks"),
         "score": _("score"),
@@ -71,5 +73,6 @@ def table_text() -> dict[str, Any]:
             "card_not_in_hand": _("That card is not in your hand."),
             "game_over": _("The game is over."),
             "wrong_phase": _("That cannot be done now."),
+            "game_paused": _("The game is paused by its organizer."),
         },
     }

@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from games import rules
@@ -47,6 +48,34 @@ def viewer_of(table: Table, user_id: int | None) -> Viewer:
     seat = table.seat_of(user_id) if user_id is not None else None
     screened = seat is None and bool(table.deal_set) and not deal_set_over(str(table.deal_set))
     return Viewer(seat, screened)
+
+
+def spectator_lag(table: Table, viewer: Viewer) -> int:
+    """Seconds behind the play that ``viewer`` sees the game: a table's spectator delay
+    holds for its spectators only."""
+    return table.spectator_delay if viewer.seat is None else 0
+
+
+# Who sits where, and the game's start: never held back from a delayed spectator.
+SETUP_EVENTS = frozenset(
+    {"GameCreated", "PlayerSeated", "SeatAutomated", "DealsCommitted", "GameStarted"}
+)
+
+
+def released(
+    records: Sequence[Recorded], lag: int, now: datetime
+) -> tuple[list[Recorded], datetime | None]:
+    """The records a viewer ``lag`` seconds behind may see at ``now`` (a prefix of
+    ``records``), and when the next of them becomes visible (None: all are).
+
+    Only the play is held back; the setting up of the table is shown at once."""
+    if not lag:
+        return list(records), None
+    cutoff = now - timedelta(seconds=lag)
+    for index, record in enumerate(records):
+        if record.type not in SETUP_EVENTS and record.recorded_at > cutoff:
+            return list(records[:index]), record.recorded_at + timedelta(seconds=lag)
+    return list(records), None
 
 
 def _screen(cards: Sequence[str | None] | None) -> list[None] | None:

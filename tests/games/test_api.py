@@ -1001,3 +1001,28 @@ def test_the_dealer_is_told_which_bid_is_forbidden_and_by_which_rule() -> None:
             f"{game.table.game.cards} cards dealt",
         }
     ]
+
+
+def test_a_delayed_tables_spectators_read_the_game_as_it_was_the_delay_ago() -> None:
+    # Given a table whose spectators lag 30 s, started just now
+    users = UserFactory.create_batch(3)
+    game = game_create(creator=users[0], player_count=3, preset="championship", spectator_delay=30)
+    for number, user in enumerate(users):
+        game_join(game_id=game.id, user=user, alias=f"P{number}")
+    version = load_table(game.id).version
+
+    # When a spectator and a player read it
+    spectator = APIClient()
+    watched = spectator.get(f"/api/games/{game.code}/").json()
+    events = spectator.get(f"/api/games/{game.code}/events/?after=0").json()
+    played = token_client(users[0]).get(f"/api/games/{game.code}/").json()
+
+    # Then the spectator sees who sits where, but no deal of the last 30 s; the
+    # player sees everything
+    shown = [event["type"] for event in events["events"]]
+    assert shown == ["GameCreated", *["PlayerSeated"] * 3, "DealsCommitted", "GameStarted"]
+    assert watched["version"] == events["version"] == 6
+    assert watched["spectator_delay"] == 30
+    assert watched["phase"] == "dealing"
+    assert played["version"] == version
+    assert played["hand"] is not None

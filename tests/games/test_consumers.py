@@ -834,3 +834,51 @@ async def test_a_player_hands_their_seat_to_a_bot_over_the_socket_and_takes_it_b
     ack = await socket.ask({"type": "seat_bot", "seat": seat, "bot": None})
     back = await socket.receive_until(ack["version"])
     assert back[-1]["state"]["bots"] == [None, None, None, None]
+
+
+@database_sync_to_async
+def delayed_game(delay: int) -> tuple[uuid.UUID, list[User]]:
+    users = UserFactory.create_batch(3)
+    game = services.game_create(
+        creator=users[0], player_count=3, preset="championship", spectator_delay=delay
+    )
+    for number, user in enumerate(users):
+        services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+    return game.id, users
+
+
+async def test_a_spectator_of_a_delayed_table_sees_each_move_only_after_the_delay(
+    open_socket: Opener,
+) -> None:
+    # Given a table whose spectators lag 1 s behind, a player and a spectator watching
+    game_id, users = await delayed_game(1)
+    await asyncio.sleep(1.1)  # the start of the game is old enough to be shown
+    seat, command = await must_move(game_id, random.Random(1))
+    player = await open_socket(game_id, users[(seat + 1) % 3])
+    spectator = await open_socket(game_id, None)
+    start = spectator.messages[-1]["version"]
+
+    # When a move is made
+    result = await serve(game_id, users[seat], command)
+
+    # Then the player gets it at once, and the spectator only once a second has passed
+    assert (await player.receive())["version"] == result.version
+    await spectator.nothing_more()
+    assert start == result.version - 1 - (result.last_sequence - result.first_sequence)
+    seen = await spectator.receive_until(result.version)
+    assert seen[-1]["version"] == result.version
+    assert seen[-1]["events"][0]["sequence"] == result.first_sequence
+
+
+async def test_a_spectator_joining_a_delayed_table_starts_a_delay_behind(
+    open_socket: Opener,
+) -> None:
+    game_id, users = await delayed_game(30)
+
+    spectator = await open_socket(game_id, None)
+    player = await open_socket(game_id, users[0])
+
+    # The game started less than 30 s ago: the spectator sees the seats, no deal yet.
+    assert spectator.messages[-1]["version"] == 6
+    assert spectator.messages[-1]["state"]["phase"] == "dealing"
+    assert player.messages[-1]["version"] == await log_version(game_id)

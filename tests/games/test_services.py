@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
+from django.test import override_settings
 
 from accounts.models import User
 from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
@@ -25,6 +26,7 @@ from games.rules import GameFinished, HandDealt, Phase, RuleError
 from games.rules.errors import NotYourTurn, ZeroPlayNotAllowed
 from games.rules.shuffle import commitment
 from games.selectors import forget_tables, load_table, replay_table
+from games.turns import automatic_move_delay
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end, seated_game, user_to_act
 
@@ -265,3 +267,118 @@ def test_the_demo_table_seats_four_bots_once_and_is_not_opened_twice() -> None:
     assert [seat.alias for seat in table.seats if seat] == ["Ana", "Bogdan", "Carmen", "Dorin"]
     assert table.game.phase is Phase.BIDDING
     assert not any(player.has_usable_password() for player in players)
+
+
+# --- Pausing --------------------------------------------------------------------------
+
+
+def test_a_paused_game_refuses_every_move_until_its_creator_resumes_it() -> None:
+    # Given a game in play, paused by its creator
+    game_id, users = seated_game(players=3)
+    actor, table = acting(game_id, users)
+    services.game_pause(game_id=game_id, actor=users[0], reason="a player's phone died")
+
+    # When the player to act bids
+    with pytest.raises(GameError) as refused:
+        services.game_place_bid(game_id=game_id, actor=actor, bid=0)
+
+    # Then it is refused, nothing is written, and the state says paused
+    assert refused.value.code == "game_paused"
+    assert refused.value.status == 409
+    paused = load_table(game_id)
+    assert paused.paused is True
+    assert paused.version == table.version + 1
+    assert Game.objects.get(pk=game_id).paused is True
+    assert [r.type for r in read(stream_of(game_id))][-1] == "GamePaused"
+    assert read(stream_of(game_id))[-1].payload == {"reason": "a player's phone died"}
+
+    # And once resumed the same bid lands
+    services.game_resume(game_id=game_id, actor=users[0])
+    services.game_place_bid(game_id=game_id, actor=actor, bid=0)
+    assert load_table(game_id).paused is False
+    assert load_table(game_id).game.bids[table.game.turn] == 0
+
+
+def test_only_the_creator_pauses_and_pausing_twice_writes_once() -> None:
+    game_id, users = seated_game(players=3)
+
+    with pytest.raises(NotYourSeat):
+        services.game_pause(game_id=game_id, actor=users[1])
+    first = services.game_pause(game_id=game_id, actor=users[0])
+    second = services.game_pause(game_id=game_id, actor=users[0])
+
+    assert second.version == first.version
+    assert [r.type for r in read(stream_of(game_id))].count("GamePaused") == 1
+
+
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)
+def test_a_paused_game_waits_for_no_bot_and_no_timer() -> None:
+    game_id, users = seated_game(players=3)
+    seat = load_table(game_id).game.turn
+    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="heuristic")
+    before = load_table(game_id).version
+    assert automatic_move_delay(load_table(game_id)) is not None
+
+    services.game_pause(game_id=game_id, actor=users[0])
+
+    assert automatic_move_delay(load_table(game_id)) is None
+    assert services.game_play_automatically(game_id=game_id, expected_version=before + 1) is None
+
+
+# --- Duplicate deal sets ------------------------------------------------------------------
+
+
+def duplicate_tables(count: int, deal_set: str) -> list[tuple[uuid.UUID, list[User]]]:
+    creator = UserFactory.create()
+    tables = []
+    for _ in range(count):
+        game = services.game_create(
+            creator=creator,
+            player_count=3,
+            preset="romanian-standard",
+            options={"repeat_one_card_deals": False, "repeat_eight_card_deals": False, "step": 2},
+            deal_set=deal_set,
+        )
+        users = UserFactory.create_batch(3)
+        for number, user in enumerate(users):
+            services.game_join(game_id=game.id, user=user, alias=f"P{number}")
+        tables.append((game.id, users))
+    return tables
+
+
+def test_tables_of_a_deal_set_are_dealt_the_same_cards_seat_by_seat_and_the_same_dealer() -> None:
+    (first, first_users), (second, second_users) = duplicate_tables(2, "cup:1:3")
+    play_to_end(first, first_users, seed=1)
+    play_to_end(second, second_users, seed=2)
+
+    def deals(game_id: uuid.UUID) -> list[dict[str, Any]]:
+        return [r.payload for r in read(stream_of(game_id)) if r.type == "HandDealt"]
+
+    assert deals(first) == deals(second)
+    assert len(deals(first)) == len(load_table(first).game.schedule)
+    committed = [
+        [r.payload for r in read(stream_of(game_id)) if r.type == "DealsCommitted"]
+        for game_id in (first, second)
+    ]
+    assert committed[0] == committed[1]
+
+
+def test_a_deal_set_reveals_its_secrets_only_once_every_table_is_over() -> None:
+    # Given two tables of a set, the first finished
+    (first, first_users), (second, second_users) = duplicate_tables(2, "cup:2:3")
+    play_to_end(first, first_users, seed=1)
+
+    # Then the first has revealed nothing: its deals are still being played next door
+    def revealed(game_id: uuid.UUID) -> list[int]:
+        return [r.payload["hand"] for r in read(stream_of(game_id)) if r.type == "DealRevealed"]
+
+    assert load_table(first).status == "finished"
+    assert revealed(first) == []
+
+    # When the second finishes, both reveal every secret, each checking its commitment
+    play_to_end(second, second_users, seed=2)
+    hands = list(range(len(load_table(first).game.schedule)))
+    assert revealed(first) == hands
+    assert revealed(second) == hands
+    table = load_table(first)
+    assert [commitment(bytes.fromhex(s)) for s in table.revealed] == list(table.commitments)

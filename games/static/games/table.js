@@ -156,8 +156,10 @@
         else if (state.phase === "playing") parts.push(fmt(T.to_play, { alias: who }));
         else parts.push(fmt(T.to_choose, { alias: who }));
       }
+      if (state.paused) parts.push(T.paused);
       text = parts.join(" · ");
     }
+    if (state.screened) text += ` · ${T.screened}`;
     $("status").textContent = text;
   }
 
@@ -224,10 +226,15 @@
     last.replaceChildren();
     if (!hand || !hand.bids) return;
     trump.append(node("span", { text: `${T.trump}:` }));
-    trump.append(hand.trump_card ? card(hand.trump_card) : node("strong", { text: T.no_trump }));
+    if (state.screened) trump.append(back());
+    else trump.append(hand.trump_card ? card(hand.trump_card) : node("strong", { text: T.no_trump }));
+    // A duplicate table's spectator is sent no card while the deals are in play elsewhere.
     const played = (cards, leader) =>
       cards.map((text, index) =>
-        node("div", { class: "played" }, [card(text), node("span", { text: alias((leader + index) % state.player_count) })]),
+        node("div", { class: "played" }, [
+          text ? card(text) : back(),
+          node("span", { text: alias((leader + index) % state.player_count) }),
+        ]),
       );
     if (hand.trick && hand.trick.cards.length) {
       trick.append(node("span", { text: `${T.current_trick}:` }), ...played(hand.trick.cards, hand.trick.leader));
