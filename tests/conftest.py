@@ -5,6 +5,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -94,3 +95,15 @@ def celery_worker() -> Iterator[subprocess.Popen[bytes]]:
     finally:
         worker.terminate()
         worker.wait(timeout=20)
+
+
+@pytest.fixture
+def bots_play(request: pytest.FixtureRequest, settings: Any) -> Iterator[None]:
+    """Bots play at once: on timer threads of this process when embedded, in a real
+    Celery worker in production mode."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        settings.ATU_BOT_DELAY_SECONDS = 0
+        yield
+    else:
+        request.getfixturevalue("celery_worker")
+        yield

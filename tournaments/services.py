@@ -287,8 +287,8 @@ def event_start_round(
                 rng=rng,
             )
         game_ids = [
-            _open_table(event_id, championship, actor, number, index, players)
-            for index, players in enumerate(tables)
+            _open_table(event_id, championship, actor, number, players)
+            for players in tables
         ]
         return [RoundStarted(number, tuple(map(tuple, tables)), tuple(map(str, game_ids)))]
 
@@ -469,7 +469,6 @@ def _open_table(
     championship: Championship,
     organizer: User,
     round_number: int,
-    index: int,
     players: list[int],
 ) -> uuid.UUID:
     """The game of one table, every seat taken (bots' seats played by bots)."""
@@ -480,6 +479,9 @@ def _open_table(
         preset=settings.preset or None,
         options=settings.options,
         turn_seconds=settings.turn_seconds,
+        spectator_delay=settings.spectator_delay,
+        # Duplicate: every table of a size in the round plays the same deals.
+        deal_set=f"{event_id}:{round_number}:{len(players)}" if settings.duplicate else None,
     )
     users = User.objects.in_bulk(players)
     aliases: set[str] = set()

@@ -3,7 +3,6 @@ independent recomputation from the event log, and a rebuild gives them again."""
 
 from __future__ import annotations
 
-import subprocess
 import uuid
 from collections import defaultdict
 from fractions import Fraction
@@ -11,9 +10,7 @@ from io import StringIO
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
-from django.test import override_settings
 
 from games import eventstore
 from games.domain import stream_of
@@ -111,23 +108,9 @@ def check_event(event_id: uuid.UUID, players: int, rounds: int) -> None:
     assert read_models(event_id) == before
 
 
-@pytest.mark.skipif(
-    not settings.CELERY_TASK_ALWAYS_EAGER,
-    reason="embedded mode (timer threads, eager tasks); production runs it with a worker below",
-)
-@override_settings(ATU_BOT_DELAY_SECONDS=0)
+@pytest.mark.usefixtures("bots_play")
 def test_a_24_player_3_round_event_of_bots_runs_to_the_end_and_its_standings_replay() -> None:
+    # Embedded, the bots play on timer threads and the tasks run eagerly; in
+    # production mode a real Celery worker plays them and keeps the standings.
     event_id = run_event(24, 3)
     check_event(event_id, 24, 3)
-
-
-@pytest.mark.skipif(
-    settings.CELERY_TASK_ALWAYS_EAGER,
-    reason="needs Redis as the broker of a separate Celery worker (production mode)",
-)
-def test_with_a_celery_worker_a_24_player_3_round_event_runs_and_its_standings_replay(
-    celery_worker: subprocess.Popen[bytes],
-) -> None:
-    event_id = run_event(24, 3)
-    check_event(event_id, 24, 3)
-    assert celery_worker.poll() is None
