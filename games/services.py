@@ -277,11 +277,13 @@ def game_choose_one_card_mode(
 
 
 def game_open_demo_table(*, organizer: User, players: list[User]) -> tuple[Game, bool]:
-    """A Championship table of bots for the demo, unless the organizer already has a
-    game in play; returns it and whether it is new."""
-    playing = Game.objects.filter(creator_id=organizer.pk, status=Game.Status.PLAYING).first()
-    if playing is not None:
-        return playing, False
+    """A Championship table of bots for the demo, unless these bots already play one
+    for the organizer; returns it and whether it is new."""
+    wanted = sorted(player.pk for player in players)
+    for playing in Game.objects.filter(creator_id=organizer.pk, status=Game.Status.PLAYING):
+        # The organizer's championship tables are not the demo table: its bots are.
+        if sorted(seat["user_id"] for seat in playing.seats) == wanted:
+            return playing, False
     game = game_create(creator=organizer, player_count=len(players), preset="championship")
     for seat, player in enumerate(players):
         game_set_seat_bot(game_id=game.id, actor=organizer, seat=seat, bot="heuristic")

@@ -16,14 +16,18 @@ class TournamentsConfig(AppConfig):
 
 
 def _game_recorded(*, game_id: Any, types: list[str], **kwargs: Any) -> None:
-    """A hand scored or a game finished at an event's table: its standings are due."""
+    """A hand scored or a game finished at an event's table: its standings are due,
+    and the next round of an event that advances by itself may be."""
     if not any(kind in SCORE_EVENTS for kind in types):
         return
     from tournaments.models import TableResult
-    from tournaments.tasks import schedule_standings
+    from tournaments.tasks import advance_event, schedule_standings
 
     event_id = (
         TableResult.objects.filter(game_id=game_id).values_list("event_id", flat=True).first()
     )
-    if event_id is not None:
-        schedule_standings(event_id)
+    if event_id is None:
+        return
+    schedule_standings(event_id)
+    if "GameFinished" in types:
+        advance_event.delay(str(event_id))

@@ -54,6 +54,8 @@ class EventCreated:
     # Seeds the random draws of the seating, so a round's tables follow from the log.
     seed: str
     turn_seconds: int | None = None
+    # The next round starts by itself once every table of the last one is over.
+    auto_advance: bool = False
 
 
 @dataclass(frozen=True, slots=True)

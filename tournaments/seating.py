@@ -33,8 +33,6 @@ _TABU_WINDOW = 5
 _TABU_PATIENCE = 100
 _TABU_EVALUATIONS = 100_000
 
-_NO_MEETINGS: dict[int, int] = {}
-
 
 class SeatingError(Exception):
     """A seating request that breaks a seating rule."""

@@ -24,6 +24,7 @@ from accounts.services import user_ensure_bot_players
 from config.lifespan import run_on_server_loop
 from games import eventstore
 from games import services as games
+from games.errors import VersionConflict
 from games.models import Game
 from games.rules import RuleOptions, build_schedule, options_from_dict, preset
 from games.rules.errors import RuleError
@@ -131,6 +132,7 @@ def event_create(
     duplicate: bool = False,
     first_round: str = "random",
     turn_seconds: int | None = None,
+    auto_advance: bool = False,
 ) -> Event:
     """Open an event for entries; its rounds are started one by one by the organizer."""
     _require_organizer_account(organizer)
@@ -167,6 +169,7 @@ def event_create(
         first_round=first_round,
         seed=secrets.token_hex(16),
         turn_seconds=turn_seconds,
+        auto_advance=bool(auto_advance),
     )
     event_id = uuid.uuid4()
     _execute(event_id, organizer, 0, lambda championship: [created], Championship())
@@ -287,12 +290,34 @@ def event_start_round(
                 rng=rng,
             )
         game_ids = [
-            _open_table(event_id, championship, actor, number, players)
-            for players in tables
+            _open_table(event_id, championship, actor, number, players) for players in tables
         ]
         return [RoundStarted(number, tuple(map(tuple, tables)), tuple(map(str, game_ids)))]
 
     return _execute(event_id, actor, expected_version, decide)
+
+
+def event_advance(*, event_id: uuid.UUID) -> EventResult | None:
+    """Start the next round of an event that advances by itself, if its last round is
+    over and rounds are left; None when there is nothing to start. Run late or twice,
+    it starts each round once (the organizer's own command, at the read version)."""
+    championship = load_championship(event_id)
+    settings = championship.settings
+    if (
+        not settings.auto_advance
+        or len(championship.rounds) >= settings.rounds
+        or not championship.rounds
+        or _unfinished_tables(championship)
+        or len(championship.present) < 3
+    ):
+        return None
+    organizer = User.objects.get(pk=settings.organizer_id)
+    try:
+        return event_start_round(
+            event_id=event_id, actor=organizer, expected_version=championship.version
+        )
+    except (RoundInProgress, EventOver, VersionConflict):
+        return None
 
 
 def event_correct_result(
@@ -343,6 +368,37 @@ def event_publish_results(*, event_id: uuid.UUID, actor: User) -> EventResult:
     return _execute(event_id, actor, None, decide)
 
 
+DEMO_EVENT_NAME = "Demo Cup"
+# Nine quick deals a round (1, 3, 5, 7, 8, 7, 5, 3, 1), so a newcomer sees rounds pass.
+DEMO_RULES = {
+    "schedule": "1-8-1",
+    "step": 2,
+    "repeat_one_card_deals": False,
+    "repeat_eight_card_deals": False,
+}
+
+
+def event_open_demo(*, organizer: User, players: int = 12) -> tuple[Event, bool]:
+    """A small championship of bots in progress, advancing round by round by itself,
+    unless the organizer already has one running; returns it and whether it is new."""
+    running = Event.objects.filter(
+        organizer_id=organizer.pk, name=DEMO_EVENT_NAME, status=Event.Status.RUNNING
+    ).first()
+    if running is not None:
+        return running, False
+    event = event_create(
+        organizer=organizer,
+        name=DEMO_EVENT_NAME,
+        preset_name="romanian-standard",
+        options=DEMO_RULES,
+        rounds=3,
+        auto_advance=True,
+    )
+    event_add_bots(event_id=event.id, actor=organizer, count=players)
+    event_start_round(event_id=event.id, actor=organizer)
+    return Event.objects.get(pk=event.id), True
+
+
 # --- The write path -----------------------------------------------------------------
 
 
@@ -361,8 +417,6 @@ def _execute(
             championship = load_championship(event_id)
         base = championship.version
         if expected_version is not None and expected_version != base:
-            from games.errors import VersionConflict
-
             raise VersionConflict(expected_version, base)
         events = decide(championship)
         if not events:

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from tournaments import standings
+from tournaments.errors import EventNotFound
 from tournaments.models import Event
 
 
@@ -57,9 +58,24 @@ def update_season(season_id: str) -> None:
 
 @shared_task(ignore_result=True)
 def check_standings() -> int:
-    """Celery beat's periodic check: every event in play is brought up to date, in
-    case an update was lost (a worker restarted). Returns how many were checked."""
+    """Celery beat's periodic check: every event in play is brought up to date (and
+    advanced, if it advances by itself), in case an update was lost (a worker
+    restarted). Returns how many were checked."""
     running = list(Event.objects.filter(status=Event.Status.RUNNING).values_list("id", flat=True))
     for event_id in running:
         update_standings.delay(str(event_id))
+        advance_event.delay(str(event_id))
     return len(running)
+
+
+@shared_task(ignore_result=True)
+def advance_event(event_id: str) -> int | None:
+    """Start an auto-advancing event's next round once its last is over; the round
+    started, or None. Idempotent: the round is started at the version read."""
+    from tournaments.services import event_advance
+
+    try:
+        result = event_advance(event_id=uuid.UUID(event_id))
+    except EventNotFound:
+        return None
+    return None if result is None else Event.objects.get(pk=event_id).rounds_started

@@ -4,10 +4,16 @@ from django.core.management.base import BaseCommand
 
 from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
 from games.services import game_open_demo_table
+from tournaments.services import event_open_demo
+
+SITE = "http://127.0.0.1:8000"
 
 
 class Command(BaseCommand):
-    help = "Open a table of four bots playing live, unless the demo already has one."
+    help = (
+        "Open a table of four bots playing live, and a small championship of bots in "
+        "progress, unless the demo already has them."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         organizer, _ = user_ensure_demo_organizer()
@@ -15,5 +21,11 @@ class Command(BaseCommand):
         state = "opened" if created else "still playing"
         self.stdout.write(
             f"Demo table {game.code} {state}: four bots play it live; "
-            f"watch it at http://127.0.0.1:8000/games/{game.code}/"
+            f"watch it at {SITE}/games/{game.code}/"
+        )
+        event, created = event_open_demo(organizer=organizer)
+        state = "started" if created else "still running"
+        self.stdout.write(
+            f"Demo championship {event.code} {state}: twelve bots, three rounds; "
+            f"follow its leaderboard at {SITE}/events/{event.code}/"
         )

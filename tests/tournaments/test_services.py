@@ -1,0 +1,184 @@
+"""The championship write path: who may do what, what is refused and why, and what
+the log then holds."""
+
+from __future__ import annotations
+
+import pytest
+
+from config.errors import DomainError
+from games import eventstore
+from tests.accounts.factories import UserFactory
+from tests.tournaments.drivers import SHORT_RULES, bot_event, organizer, play_round, wait_until
+from tournaments import services
+from tournaments.domain import event_stream
+from tournaments.models import Entry, Event, TableResult
+
+
+def refused(code: str, call: object, **kwargs: object) -> DomainError:
+    with pytest.raises(DomainError) as raised:
+        call(**kwargs)  # type: ignore[operator]
+    assert raised.value.code == code, raised.value.message
+    return raised.value
+
+
+@pytest.mark.django_db
+def test_an_event_is_created_with_its_options_and_opens_for_entries() -> None:
+    creator = organizer()
+
+    event = services.event_create(
+        organizer=creator, name="  Cupa Brașov ", rounds=4, table_size=5, points="placement"
+    )
+
+    assert (event.name, event.status, event.rounds_total, event.table_size) == (
+        "Cupa Brașov",
+        "registration",
+        4,
+        5,
+    )
+    assert event.points == "placement"
+    assert [r.type for r in eventstore.read(event_stream(event.id))] == ["EventCreated"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"name": " "}, "a name is 1 to 120 characters"),
+        ({"table_size": 7}, "the table size is a whole number from 3 to 6"),
+        ({"rounds": 0}, "the number of rounds is a whole number from 1 to 20"),
+        (
+            {"points": "goals"},
+            "points are one of raw, placement, relative, matchpoints, not 'goals'",
+        ),
+        ({"duplicate": True}, "duplicate deals are scored by matchpoints, and only they are"),
+        ({"points": "matchpoints"}, "duplicate deals are scored by matchpoints, and only they are"),
+        ({"preset_name": "poker"}, "unknown preset 'poker'"),
+        ({"tie_breaks": ("coin",)}, "tie-breaks are some of exact_bids, head_to_head, best_game"),
+    ],
+)
+def test_an_event_with_bad_options_is_refused_and_nothing_is_written(
+    changes: dict[str, object], message: str
+) -> None:
+    error = refused(
+        "invalid_input",
+        services.event_create,
+        **{"organizer": organizer(), "name": "Cupa", **changes},
+    )
+
+    assert message in error.message
+    assert not Event.objects.exists()
+
+
+@pytest.mark.django_db
+def test_only_organizer_accounts_create_events_and_only_the_organizer_runs_one() -> None:
+    player = UserFactory.create()
+    refused("not_organizer", services.event_create, organizer=player, name="Cupa")
+    event, _ = bot_event(players=3, rounds=1)
+
+    refused("not_organizer", services.event_start_round, event_id=event.id, actor=player)
+    refused("not_organizer", services.event_add_bots, event_id=event.id, actor=player, count=1)
+    refused(
+        "not_organizer",
+        services.event_check_in,
+        event_id=event.id,
+        actor=player,
+        player_id=Entry.objects.first().player_id,  # type: ignore[union-attr]
+    )
+
+
+@pytest.mark.django_db
+def test_players_enter_and_check_in_themselves_and_a_second_entry_is_refused() -> None:
+    event = services.event_create(organizer=organizer(), name="Cupa")
+    player = UserFactory.create(display_name="Ioana Pop")
+
+    services.event_register(event_id=event.id, actor=player)
+    services.event_check_in(event_id=event.id, actor=player)
+    refused("already_entered", services.event_register, event_id=event.id, actor=player)
+
+    entry = Entry.objects.get(event_id=event.id)
+    assert (entry.player_id, entry.name, entry.checked_in) == (player.pk, "Ioana Pop", True)
+
+
+@pytest.mark.django_db
+def test_a_round_needs_three_players_present_and_waits_for_the_last_round() -> None:
+    event, creator = bot_event(players=2, rounds=2)
+    refused("not_enough_players", services.event_start_round, event_id=event.id, actor=creator)
+
+    services.event_add_bots(event_id=event.id, actor=creator, count=2)
+    services.event_start_round(event_id=event.id, actor=creator)
+    error = refused(
+        "round_in_progress", services.event_start_round, event_id=event.id, actor=creator
+    )
+    assert error.message == "round 1 is still being played at 1 table(s)"
+
+
+@pytest.mark.django_db
+def test_a_correction_needs_a_reason_and_a_player_of_that_round() -> None:
+    event, creator = bot_event(players=4, rounds=1)
+    services.event_start_round(event_id=event.id, actor=creator)
+    player = TableResult.objects.get().players[0]
+
+    refused(
+        "invalid_input",
+        services.event_correct_result,
+        event_id=event.id,
+        actor=creator,
+        round_number=1,
+        player_id=player,
+        points=5,
+        reason=" ",
+    )
+    services.event_correct_result(
+        event_id=event.id,
+        actor=creator,
+        round_number=1,
+        player_id=player,
+        points=-5,
+        reason="slow play warning",
+    )
+
+    last = eventstore.read(event_stream(event.id))[-1]
+    assert (last.type, last.payload) == (
+        "ResultCorrected",
+        {"round": 1, "player_id": player, "points": -5.0, "reason": "slow play warning"},
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("bots_play")
+def test_late_entries_play_the_next_round_and_withdrawn_players_do_not() -> None:
+    # Given 8 bots after round 1
+    event, creator = bot_event(players=8, rounds=2)
+    play_round(event.id, creator)
+    first = set(Entry.objects.filter(event_id=event.id).values_list("player_id", flat=True))
+    gone = sorted(first)[0]
+
+    # When one withdraws and a latecomer (a bot, entered by the organizer) checks in
+    services.event_withdraw(event_id=event.id, actor=creator, player_id=gone)
+    services.event_add_bots(event_id=event.id, actor=creator, count=1)
+    latecomer = Entry.objects.exclude(player_id__in=first).get(event_id=event.id).player_id
+    play_round(event.id, creator)
+
+    # Then round 2 seats the latecomer and not the player who withdrew
+    seated = {p for row in TableResult.objects.filter(round=2) for p in row.players}
+    assert seated == (first - {gone}) | {latecomer}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("bots_play")
+def test_an_event_that_advances_by_itself_starts_each_round_when_the_last_is_over() -> None:
+    creator = organizer()
+    event = services.event_create(
+        organizer=creator, name="Cupa", rounds=2, options=SHORT_RULES, auto_advance=True
+    )
+    services.event_add_bots(event_id=event.id, actor=creator, count=6)
+
+    services.event_start_round(event_id=event.id, actor=creator)
+
+    wait_until(
+        lambda: Event.objects.get(pk=event.id).status == Event.Status.FINISHED,
+        240,
+        "both rounds played",
+    )
+    assert Event.objects.get(pk=event.id).rounds_started == 2
+    refused("event_over", services.event_start_round, event_id=event.id, actor=creator)
