@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("games.urls")),
+    path("", include("tournaments.urls")),
 ]
 
 # JSON errors under /api/, Django's pages elsewhere.

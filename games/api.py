@@ -43,9 +43,11 @@ from games.serializers import (
     PresetSerializer,
     RecordQuerySerializer,
     SeatBotSerializer,
+    StateQuerySerializer,
     ZeroPlaySerializer,
 )
 from games.visibility import (
+    Viewer,
     deal_set_over,
     event_views,
     released,
@@ -141,6 +143,14 @@ class GamesView(generics.ListAPIView):
         return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
 
 
+def _require_public_record(game: Game) -> None:
+    """A game's whole record is public once it is over; a duplicate table's, once its
+    whole deal set is (it would show the deals still in play elsewhere). The read model
+    and the log are written in one transaction: no need to read the log."""
+    if game.status != Game.Status.FINISHED or (game.deal_set and not deal_set_over(game.deal_set)):
+        raise RecordNotReady()
+
+
 class GameView(APIView):
     permission_classes = [AllowAny]
 
@@ -150,11 +160,21 @@ class GameView(APIView):
         summary="A game as you may see it",
         description="Players see their own cards when the hand lets them (on the "
         "forehead: everyone else's); spectators and anonymous visitors see no hidden card.",
-        parameters=[REF_PARAMETER],
-        responses={200: GameStateSerializer, **errors(401, 404)},
+        parameters=[REF_PARAMETER, StateQuerySerializer],
+        responses={
+            200: GameStateSerializer,
+            **errors(400, 401, 404, 409, codes={409: ["game_not_finished"]}),
+        },
     )
     def get(self, request: Request, ref: str) -> Response:
-        game_id = find_game(ref).id
+        at = _parse(StateQuerySerializer, request.query_params).get("at")
+        game = find_game(ref)
+        game_id = game.id
+        if at is not None:
+            _require_public_record(game)
+            shown = eventstore.read(stream_of(game_id))[:at]
+            table = fold(Table(), [record.event for record in shown])
+            return Response(state_view(game_id, table, Viewer(None, replay=True)))
         table = load_table(game_id)
         viewer = viewer_of(table, _user_id(request))
         lag = spectator_lag(table, viewer)
@@ -206,12 +226,7 @@ class GameRecordView(APIView):
     def get(self, request: Request, ref: str) -> Response:
         query = _parse(RecordQuerySerializer, request.query_params)
         game = find_game(ref)
-        # Read model and log are written in one transaction: no need to read the log.
-        # A duplicate table's record would show the deals still in play elsewhere.
-        if game.status != Game.Status.FINISHED or (
-            game.deal_set and not deal_set_over(game.deal_set)
-        ):
-            raise RecordNotReady()
+        _require_public_record(game)
         response = Response(game_record(game.id))
         if self.download or query["download"]:
             response["Content-Disposition"] = f'attachment; filename="{record_filename(game.code)}"'

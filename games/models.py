@@ -32,6 +32,11 @@ class StoredEvent(models.Model):
             # exactly one gets the next number.
             models.UniqueConstraint(fields=["stream", "sequence"], name="event_stream_sequence"),
         ]
+        indexes = [
+            # Standings read a stream's few events of some types (the scores), not
+            # the hundreds of cards around them.
+            models.Index(fields=["stream", "type"], name="event_stream_type"),
+        ]
         ordering = ["stream", "sequence"]
 
     def __str__(self) -> str:

@@ -26,6 +26,8 @@ def table_text() -> dict[str, Any]:
         "to_choose": _("%(alias)s chooses how the one-card deal is played"),
         "game_over": _("Game over"),
         "paused": _("Paused by the organizer"),
+        "replay_at": _("Replay: event %(at)s of %(last)s"),
+        "replay": _("Replay the game, move by move"),
         "screened": _("Duplicate deals: the cards are shown once every table has played them."),
         "bid": _("bid"),
         "tricks": _("tricks"),

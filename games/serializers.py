@@ -127,6 +127,16 @@ class EventsQuerySerializer(serializers.Serializer):
     )
 
 
+class StateQuerySerializer(serializers.Serializer):
+    at = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_VERSION,
+        help_text="Replay: the finished game as it stood at this version, every hand open "
+        "(409 `game_not_finished` while it is in play).",
+    )
+
+
 class RecordQuerySerializer(serializers.Serializer):
     download = serializers.BooleanField(
         default=False, help_text="Send as a file attachment, `atu-game-<CODE>.json`."

@@ -36,6 +36,8 @@ class Viewer:
     # A spectator of a duplicate table whose deal set is still in play sees no card
     # at all: the cards played here are the cards still to come at the other tables.
     screened: bool = False
+    # The replay of a finished game (whose record is public): every hand, open.
+    replay: bool = False
 
 
 def deal_set_over(deal_set: str) -> bool:
@@ -87,6 +89,8 @@ def _cards(cards: Iterable[Card] | None) -> list[str] | None:
 
 
 def _holdings(game: GameState, viewer: Viewer) -> list[list[str] | None]:
+    if viewer.replay:
+        return [_cards(cards) for cards in game.holdings]
     return [_cards(cards) for cards in visible_holdings(game, viewer.seat)]
 
 

@@ -271,14 +271,18 @@ def standings(
             line.games += 1
     for player, extra in (adjustments or {}).items():
         totals[player].points += extra
-    tables = [result for result, _ in results]
+    # Each player's own tables: head-to-head looks at those only, not at every table.
+    tables_of: dict[int, list[TableResult]] = defaultdict(list)
+    for result, _ in results:
+        for player in result.players:
+            tables_of[player].append(result)
 
     def key(name: str, player: int, group: Sequence[int]) -> float:
         if name == "exact_bids":
             return totals[player].exact_bids
         if name == "best_game":
             return totals[player].best_game or 0
-        return _head_to_head(tables, player, group)
+        return _head_to_head(tables_of[player], player, group)
 
     def order(group: list[int]) -> list[list[int]]:
         """Split a group tied on points into ranked classes."""
@@ -324,7 +328,7 @@ def _head_to_head(tables: Sequence[TableResult], player: int, group: Sequence[in
     balance = 0
     for table in tables:
         if player not in table.players:
-            continue
+            continue  # Callers may pass every table, or only the player's own.
         mine = table.scores[table.players.index(player)]
         for other, score in zip(table.players, table.scores, strict=True):
             if other in rivals:

@@ -20,7 +20,7 @@ from games.domain import stream_of
 from games.models import Game, StoredEvent
 from tournaments import points, rating
 from tournaments.apps import SCORE_EVENTS
-from tournaments.domain import Championship
+from tournaments.domain import Championship, decode, event_stream, fold
 from tournaments.models import Entry, Event, RatingChange, SeasonStanding, Standing, TableResult
 
 
@@ -88,8 +88,15 @@ def compute_standings(
     """The standings from the tables' figures and the event's corrections."""
     settings = championship.settings
     method = points.PointsMethod(settings.points)
+    # A duplicate deal set is compared only once all its tables are over: a partial
+    # comparison would change later and tell of deals still in play.
+    unfinished_sets = {(row.round, len(row.players)) for row in tables if not row.finished}
     by_round: dict[int, list[points.TableResult]] = defaultdict(list)
     for row in tables:
+        if method is points.PointsMethod.MATCHPOINTS and (
+            (row.round, len(row.players)) in unfinished_sets
+        ):
+            continue
         if _counted(method, row.finished, row.hands_scored):
             by_round[row.round].append(
                 points.TableResult(
@@ -144,10 +151,12 @@ def refresh_tables(event_id: uuid.UUID) -> list[TableResult]:
     """The event's table rows, each re-read from its game's log if the game moved on
     since it was last read; returns them all."""
     rows = list(TableResult.objects.filter(event_id=event_id))
-    versions = dict(
-        Game.objects.filter(pk__in=[row.game_id for row in rows]).values_list("id", "version")
-    )
-    stale = [row for row in rows if versions.get(row.game_id, 0) != row.version]
+    # A finished game never changes again: only the others are asked for their version.
+    playing = [row.game_id for row in rows if not row.finished]
+    versions = dict(Game.objects.filter(pk__in=playing).values_list("id", "version"))
+    stale = [
+        row for row in rows if not row.finished and versions.get(row.game_id, 0) != row.version
+    ]
     figures = read_figures(row.game_id for row in stale)
     changed = []
     for row in stale:
@@ -163,41 +172,53 @@ def refresh_tables(event_id: uuid.UUID) -> list[TableResult]:
 
 
 def write_standings(event_id: uuid.UUID, ranked: Sequence[points.Standing]) -> bool:
-    """Bring the event's standing rows to ``ranked``, writing only what changed;
-    whether anything did."""
+    """Bring the event's standing rows to ``ranked``; whether anything changed.
+
+    One result moves the ranks of many players, so when anything changed the rows
+    are written afresh: one DELETE and one INSERT beat an UPDATE per row."""
     names = dict(Entry.objects.filter(event_id=event_id).values_list("player_id", "name"))
-    existing = {row.player_id: row for row in Standing.objects.filter(event_id=event_id)}
-    new, changed = [], []
-    for line in ranked:
-        values = {
-            "name": names.get(line.player, str(line.player)),
-            "rank": line.rank,
-            "points": line.points,
-            "exact_bids": line.exact_bids,
-            "best_game": line.best_game,
-            "games": line.games,
-        }
-        row = existing.pop(line.player, None)
-        if row is None:
-            new.append(Standing(event_id=event_id, player_id=line.player, **values))
-        elif any(getattr(row, key) != value for key, value in values.items()):
-            for key, value in values.items():
-                setattr(row, key, value)
-            changed.append(row)
-    Standing.objects.bulk_create(new)
-    Standing.objects.bulk_update(changed, list(values) if changed else ["rank"])
-    if existing:
-        Standing.objects.filter(pk__in=[row.pk for row in existing.values()]).delete()
-    return bool(new or changed or existing)
+    fields = ("player_id", "name", "rank", "points", "exact_bids", "best_game", "games")
+    wanted = [
+        (
+            line.player,
+            names.get(line.player, str(line.player)),
+            line.rank,
+            line.points,
+            line.exact_bids,
+            line.best_game,
+            line.games,
+        )
+        for line in ranked
+    ]
+    stored = Standing.objects.filter(event_id=event_id).order_by("rank", "player_id")
+    if list(stored.values_list(*fields)) == sorted(wanted, key=lambda row: (row[2], row[0])):
+        return False
+    stored.delete()
+    Standing.objects.bulk_create(
+        Standing(event_id=event_id, **dict(zip(fields, row, strict=True))) for row in wanted
+    )
+    return True
+
+
+# What the standings need of an event's stream: not its entries and check-ins, which
+# are most of it in a large event (the names come from the entries' read model).
+STANDINGS_EVENTS = ("EventCreated", "RoundStarted", "ResultCorrected")
+
+
+def _standings_view(event_id: uuid.UUID) -> Championship:
+    rows = (
+        StoredEvent.objects.filter(stream=event_stream(event_id), type__in=STANDINGS_EVENTS)
+        .order_by("sequence")
+        .values_list("type", "payload")
+    )
+    return fold(Championship(), [decode(kind, payload) for kind, payload in rows])
 
 
 def update_event_standings(event_id: uuid.UUID) -> bool:
     """Re-read the tables that moved on and rewrite the standings; whether they
     changed. Idempotent: a second run finds nothing to do."""
-    from tournaments.services import load_championship
-
     with transaction.atomic():
-        championship = load_championship(event_id)
+        championship = _standings_view(event_id)
         rows = refresh_tables(event_id)
         changed = write_standings(event_id, compute_standings(championship, rows))
         # The last table of the last round finishing ends the event.

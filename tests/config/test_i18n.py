@@ -183,6 +183,7 @@ def test_table_page_gives_its_script_romanian_words(client: Client, user: User) 
         "card_not_in_hand": "Nu ai cartea aceasta în mână.",
         "game_over": "Jocul s-a încheiat.",
         "wrong_phase": "Asta nu se poate face acum.",
+        "game_paused": "Jocul este pus în pauză de organizator.",
     }
 
 

@@ -1026,3 +1026,28 @@ def test_a_delayed_tables_spectators_read_the_game_as_it_was_the_delay_ago() -> 
     assert watched["phase"] == "dealing"
     assert played["version"] == version
     assert played["hand"] is not None
+
+
+def test_a_finished_game_replays_at_any_version_with_every_hand_open() -> None:
+    # Given a finished game
+    game_id, users = seated_game(players=3, preset="romanian-standard", options=SHORT)
+    play_to_end(game_id, users)
+    records = eventstore.read(stream_of(game_id))
+    dealt = next(r for r in records if r.type == "HandDealt")
+
+    # When anyone reads it as it stood right after the first deal
+    state = APIClient().get(f"/api/games/{game_id}/?at={dealt.sequence}").json()
+
+    # Then every hand is shown as dealt, and nothing after that version
+    assert state["version"] == dealt.sequence
+    assert state["hand"]["holdings"] == dealt.payload["hands"]
+    assert state["results"] == []
+
+
+def test_a_game_in_play_cannot_be_replayed() -> None:
+    game_id, _ = seated_game(players=3)
+
+    response = APIClient().get(f"/api/games/{game_id}/?at=3")
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "game_not_finished"

@@ -161,6 +161,13 @@ async def test_four_players_play_a_game_through_the_pages_and_a_spectator_sees_n
                 path=screenshot_path("scoreboard.png")
             )
 
+            # And the spectator can replay the game, every hand open, move by move
+            await spectator.click("#replay-link")
+            await expect(spectator.locator("#replay-at")).to_have_text(re.compile(r"\d+\D+\d+$"))
+            await spectator.locator("#replay-slider").fill("12")
+            await expect(spectator.locator("#replay-at")).to_contain_text("12")
+            await expect(spectator.locator("#seats .seat-cards .card")).to_have_count(4 * 8)
+
             # And nothing the spectator received named a card before it was public
             public = result.public
             assert frames.received, "the spectator's socket received nothing"

@@ -356,6 +356,9 @@
     ranking.replaceChildren();
     if (state.status !== "finished" || !state.places.length) return;
     const order = [...state.places.keys()].sort((a, b) => state.places[a] - state.places[b] || a - b);
+    if (!new URLSearchParams(location.search).has("replay")) {
+      ranking.append(node("p", {}, [node("a", { href: "?replay", id: "replay-link", text: T.replay })]));
+    }
     ranking.append(
       node("h3", { text: T.final_ranking }),
       node(
@@ -457,6 +460,50 @@
     if (state && state.turn_seconds && acting()) drawSeats();
   }, 1000);
 
-  $("connection").textContent = T.connecting;
-  connect();
+  // --- the replay of a finished game ---------------------------------------------------
+
+  // Step through the log one event at a time; every hand is open (the record is public).
+  async function replay() {
+    const controls = $("replay");
+    controls.hidden = false;
+    const api = `/api/games/${page.game}/`;
+    const last = (await (await fetch(api)).json()).version;
+    let at = last;
+    let timer = null;
+    const go = async (version) => {
+      at = Math.max(0, Math.min(last, version));
+      const answer = await fetch(`${api}?at=${at}`);
+      if (!answer.ok) {
+        $("notice").textContent = (await answer.json()).message;
+        return;
+      }
+      show(await answer.json());
+      $("replay-at").textContent = fmt(T.replay_at, { at, last });
+      $("replay-slider").value = String(at);
+    };
+    const slider = $("replay-slider");
+    slider.max = String(last);
+    slider.addEventListener("input", () => go(Number(slider.value)));
+    $("replay-first").addEventListener("click", () => go(0));
+    $("replay-back").addEventListener("click", () => go(at - 1));
+    $("replay-next").addEventListener("click", () => go(at + 1));
+    $("replay-last").addEventListener("click", () => go(last));
+    $("replay-play").addEventListener("click", () => {
+      if (timer) {
+        clearInterval(timer);
+        timer = null;
+        return;
+      }
+      if (at >= last) go(0);
+      timer = setInterval(() => (at >= last ? clearInterval(timer) : go(at + 1)), 400);
+    });
+    await go(last);
+  }
+
+  if (new URLSearchParams(location.search).has("replay")) {
+    replay();
+  } else {
+    $("connection").textContent = T.connecting;
+    connect();
+  }
 })();

@@ -1,0 +1,85 @@
+"""An event's WebSocket: the live picture of a championship event.
+
+``/ws/events/<code>/`` (session login, origin checked; a private event only for its
+organizer and entrants) sends on connecting, and again whenever the event changes,
+
+    {"type": "event", "version": <the event's version>, "event": {...}}
+
+where ``event`` is :func:`tournaments.selectors.event_live` as this viewer sees it:
+status, round, the leaderboard, entries, every round's tables with their progress
+and, for a signed-in viewer, their seat (``me``). The services and the standings
+task send ``{"type": "event.changed", "version": N}`` to the event's group
+(:func:`tournaments.services.event_group`) when entries, rounds or standings change;
+a standings update keeps the event's version, so every ``event.changed`` is answered
+with a fresh picture. A client may send ``{"type": "refresh"}`` for one too.
+A missing or hidden event is answered with an ``error`` and closed with 4404.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from tournaments import selectors, services
+from tournaments.errors import EventNotFound
+
+logger = logging.getLogger("atu.websocket")
+
+CLOSE_NOT_FOUND = 4404
+
+
+class EventConsumer(AsyncJsonWebsocketConsumer):
+    event_id: uuid.UUID | None = None
+    viewer_id: int | None = None
+
+    async def connect(self) -> None:
+        await self.accept()
+        user = self.scope["user"]
+        self.viewer_id = user.pk if user.is_authenticated else None
+        code = self.scope["url_route"]["kwargs"]["code"]
+        try:
+            event = await database_sync_to_async(selectors.viewable_event)(code, self.viewer_id)
+        except EventNotFound as error:
+            await self._error(error.code, error.message)
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        # Join before reading: a change from here on is announced to this socket.
+        group = services.event_group(event.id)
+        self.groups.append(group)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.event_id = event.id
+        await self._send_event()
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        try:
+            content = None if text_data is None else await self.decode_json(text_data)
+        except ValueError:
+            content = None
+        if not isinstance(content, dict) or content.get("type") != "refresh":
+            await self._error("invalid_input", 'the only message is {"type": "refresh"}')
+        elif self.event_id is not None:
+            await self._send_event()
+
+    async def event_changed(self, message: dict[str, Any]) -> None:
+        """The group's news that the event changed: send the picture again."""
+        if self.event_id is not None:
+            await self._send_event()
+
+    async def _send_event(self) -> None:
+        assert self.event_id is not None
+        try:
+            live = await database_sync_to_async(selectors.event_live)(self.event_id, self.viewer_id)
+        except Exception:  # A bug must not cost the spectator their socket.
+            logger.exception("event %s could not be read", self.event_id)
+            await self._error("server_error", "something went wrong on our side")
+            return
+        await self.send_json({"type": "event", "version": live["version"], "event": live})
+
+    async def _error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})

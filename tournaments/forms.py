@@ -1,0 +1,198 @@
+"""The championship pages' forms: they parse what an organizer or a player typed; the
+services decide."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games.forms import PRESET_LABELS, NewGameForm
+from games.rules import PRESETS
+from games.services import MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from tournaments.models import Season
+from tournaments.points import PointsMethod
+from tournaments.services import MAX_NAME_LENGTH, MAX_ROUNDS, MAX_SPECTATOR_DELAY
+
+POINTS_LABELS = {
+    PointsMethod.RELATIVE.value: _("Relative: the score minus the table's average"),
+    PointsMethod.PLACEMENT.value: _("Placement: points for the place at the table"),
+    PointsMethod.RAW.value: _("Raw: the game score itself"),
+    PointsMethod.MATCHPOINTS.value: _("Matchpoints: duplicate deals compared seat by seat"),
+}
+FIRST_ROUND_LABELS = {
+    "random": _("at random"),
+    "rating": _("by rating (tables of similar strength)"),
+}
+# The rule changes an event may make to its preset: the lobby's own fields.
+RULE_FIELDS = (
+    "schedule",
+    "step",
+    "repeat_one_card_deals",
+    "repeat_eight_card_deals",
+    "one_card_mode",
+    "must_trump",
+    "scoring",
+)
+MAX_BOTS = 200
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=MAX_NAME_LENGTH)
+    season = forms.ChoiceField(
+        label=_("Season"),
+        required=False,
+        help_text=_("Its events make one leaderboard and one rating."),
+    )
+    preset = forms.ChoiceField(
+        label=_("Rules"),
+        choices=[(name, PRESET_LABELS.get(name, name)) for name in PRESETS],
+        initial="championship",
+    )
+    table_size = forms.TypedChoiceField(
+        label=_("Players per table"),
+        choices=[(n, str(n)) for n in range(3, 7)],
+        coerce=int,
+        initial=4,
+        help_text=_("Where the number of players allows; otherwise tables of 3 to 6."),
+    )
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS, initial=3)
+    points = forms.ChoiceField(
+        label=_("Tournament points"),
+        choices=list(POINTS_LABELS.items()),
+        initial=PointsMethod.RELATIVE.value,
+    )
+    duplicate = forms.BooleanField(
+        label=_("Duplicate deals"),
+        required=False,
+        help_text=_("Every table of a size plays the same deals; only with matchpoints."),
+    )
+    first_round = forms.ChoiceField(
+        label=_("Round 1 seats players"), choices=list(FIRST_ROUND_LABELS.items()), initial="random"
+    )
+    public = forms.BooleanField(
+        label=_("Public"),
+        required=False,
+        initial=True,
+        help_text=_("Anyone may watch it and enter; otherwise only its players see it."),
+    )
+    spectator_delay = forms.IntegerField(
+        label=_("Spectator delay (seconds)"),
+        min_value=0,
+        max_value=MAX_SPECTATOR_DELAY,
+        initial=0,
+    )
+    turn_seconds = forms.IntegerField(
+        label=_("Turn timer (seconds)"),
+        required=False,
+        min_value=MIN_TURN_SECONDS,
+        max_value=MAX_TURN_SECONDS,
+        help_text=_("Empty: no timer. When it runs out, a bot plays the seat's move."),
+    )
+    # The rule changes, as the lobby offers them.
+    schedule = NewGameForm.base_fields["schedule"]
+    step = NewGameForm.base_fields["step"]
+    repeat_one_card_deals = NewGameForm.base_fields["repeat_one_card_deals"]
+    repeat_eight_card_deals = NewGameForm.base_fields["repeat_eight_card_deals"]
+    one_card_mode = NewGameForm.base_fields["one_card_mode"]
+    must_trump = NewGameForm.base_fields["must_trump"]
+    scoring = NewGameForm.base_fields["scoring"]
+
+    def __init__(self, *args: Any, seasons: list[Season] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["season"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [("", _("none")), *((str(s.id), s.name) for s in seasons or [])]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        points, duplicate = data.get("points"), data.get("duplicate")
+        if points is not None and duplicate != (points == PointsMethod.MATCHPOINTS.value):
+            self.add_error(
+                "duplicate",
+                _("Duplicate deals are scored by matchpoints, and matchpoints need them."),
+            )
+        return data
+
+    def season_id(self) -> uuid.UUID | None:
+        season = self.cleaned_data["season"]
+        return uuid.UUID(season) if season else None
+
+    def rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in RULE_FIELDS]
+
+    def main_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name not in RULE_FIELDS]
+
+    def options(self) -> dict[str, Any]:
+        """The rule changes chosen over the preset's, as the rules library reads them."""
+        data = self.cleaned_data
+        chosen: dict[str, Any] = {}
+        for name in ("schedule", "one_card_mode", "scoring"):
+            if data[name]:
+                chosen[name] = data[name]
+        if data["step"]:
+            chosen["step"] = int(data["step"])
+        for name in ("repeat_one_card_deals", "repeat_eight_card_deals", "must_trump"):
+            if data[name]:
+                chosen[name] = data[name] == "yes"
+        return chosen
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(label=_("New season's name"), max_length=MAX_NAME_LENGTH)
+
+
+class BotsForm(forms.Form):
+    count = forms.IntegerField(label=_("Bots to add"), min_value=1, max_value=MAX_BOTS, initial=4)
+
+
+class RegisterPlayerForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+
+    def clean_username(self) -> User:
+        username = self.cleaned_data["username"].strip()
+        player = User.objects.filter(username__iexact=username).first()
+        if player is None:
+            raise forms.ValidationError(
+                _("There is no account named %(username)s."), params={"username": username}
+            )
+        return player
+
+
+class StartRoundForm(forms.Form):
+    # The event's version the organizer saw: a second click, or a change since, is
+    # refused instead of starting two rounds.
+    expected_version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+
+
+class CorrectionForm(forms.Form):
+    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=MAX_ROUNDS)
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    points = forms.DecimalField(
+        label=_("Points to add (negative to take away)"),
+        max_digits=8,
+        decimal_places=2,
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=500)
+
+    def __init__(
+        self, *args: Any, players: list[tuple[int, str]] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["player"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(player_id, name) for player_id, name in players or []]
+
+    def clean_points(self) -> float:
+        points = self.cleaned_data["points"]
+        if points == 0:
+            raise forms.ValidationError(_("A correction is a number of points other than 0."))
+        return float(points)
+
+
+class PauseForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=200, required=False)

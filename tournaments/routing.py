@@ -1,0 +1,11 @@
+"""The championships' WebSocket URL patterns, included by config/routing.py."""
+
+from django.urls import path
+
+from tournaments.consumers import EventConsumer
+
+websocket_urlpatterns = [
+    # An event's share code; the consumer closes with 4404 when there is no such event
+    # or the viewer may not see it.
+    path("ws/events/<str:code>/", EventConsumer.as_asgi()),
+]

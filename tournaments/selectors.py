@@ -1,0 +1,376 @@
+"""Reads of championship events and seasons for the pages and the event socket.
+
+Everything here reads the read models (and, for whose turn it is at a table, the
+games' cached tables); nothing writes. :func:`event_live` is the one picture of an
+event that the event page, its socket and ``live.json`` all show.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from games.errors import GameNotFound
+from games.models import Game
+from games.rules import Phase
+from games.selectors import load_table
+from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
+from tournaments.models import (
+    Entry,
+    Event,
+    RatingChange,
+    Season,
+    SeasonStanding,
+    Standing,
+    TableResult,
+)
+
+# An event's share code (or anything that could be one); the rest is no event of ours.
+EVENT_CODE = re.compile(r"[0-9A-Za-z]{1,8}")
+ACTING_PHASES = (Phase.CHOOSING_MODE, Phase.BIDDING, Phase.PLAYING)
+# How many players the season page charts.
+CHART_PLAYERS = 5
+CHART_COLOURS = ("#1565c0", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a")
+
+
+def points_text(value: float) -> str:
+    """Tournament points as people read them: 12, 12.5, -3.25 (never -0)."""
+    if abs(value) < 0.005:
+        return "0"
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return text
+
+
+# --- Finding events, and who may see them ------------------------------------------
+
+
+def find_event(code: str) -> Event:
+    if not isinstance(code, str) or not EVENT_CODE.fullmatch(code):
+        raise EventNotFound(code)
+    try:
+        return Event.objects.get(code=code.upper())
+    except Event.DoesNotExist:
+        raise EventNotFound(code) from None
+
+
+def is_entrant(event: Event, user_id: int | None) -> bool:
+    return (
+        user_id is not None and Entry.objects.filter(event_id=event.id, player_id=user_id).exists()
+    )
+
+
+def may_view(event: Event, user_id: int | None) -> bool:
+    """A public event: anyone; a private one: its organizer and its entrants."""
+    return event.public or event.organizer_id == user_id or is_entrant(event, user_id)
+
+
+def viewable_event(code: str, user_id: int | None) -> Event:
+    """The event, if this viewer may see it; otherwise it does not exist for them."""
+    event = find_event(code)
+    if not may_view(event, user_id):
+        raise EventNotFound(code)
+    return event
+
+
+def managed_event(code: str, user_id: int | None) -> Event:
+    """The event, for its organizer only (404 to those who may not even see it)."""
+    event = viewable_event(code, user_id)
+    if event.organizer_id != user_id:
+        raise NotOrganizer()
+    return event
+
+
+def events_list(user_id: int | None) -> QuerySet[Event]:
+    """Public events, and the viewer's own (organized or entered)."""
+    visible = Q(public=True)
+    if user_id is not None:
+        entered = Entry.objects.filter(player_id=user_id).values_list("event_id", flat=True)
+        visible |= Q(organizer_id=user_id) | Q(id__in=list(entered))
+    return Event.objects.filter(visible)
+
+
+def organizer_seasons(user_id: int | None) -> QuerySet[Season]:
+    return Season.objects.filter(organizer_id=user_id)
+
+
+def season_names(season_ids: Iterable[uuid.UUID | None]) -> dict[uuid.UUID, str]:
+    ids = {season_id for season_id in season_ids if season_id is not None}
+    return dict(Season.objects.filter(pk__in=ids).values_list("id", "name"))
+
+
+def event_game(event: Event, game_code: str) -> Game:
+    """A game of one of the event's tables, by its share code."""
+    game_ids = TableResult.objects.filter(event_id=event.id).values_list("game_id", flat=True)
+    game = Game.objects.filter(pk__in=list(game_ids), code=str(game_code).upper()).first()
+    if game is None:
+        raise GameNotFound(game_code)
+    return game
+
+
+# --- The live picture of an event ---------------------------------------------------
+
+
+def _turn(game: Game, names: list[str], now: Any) -> dict[str, Any] | None:
+    """Who is to act at a table in play, and for how long the table has waited."""
+    if game.status != Game.Status.PLAYING:
+        return None
+    state = load_table(game.id).game
+    if state.phase not in ACTING_PHASES:
+        return None
+    seat = state.turn
+    return {
+        "seat": seat,
+        "name": names[seat] if seat < len(names) else "",
+        "idle_seconds": max(0, int((now - game.updated_at).total_seconds())),
+    }
+
+
+def _table(
+    row: TableResult, game: Game | None, names: dict[int, str], now: Any, *, turns: bool
+) -> dict[str, Any]:
+    players = [int(player) for player in row.players]
+    seat_names = [names.get(player, str(player)) for player in players]
+    scores = list(game.scores) if game is not None and game.scores else list(row.scores)
+    if len(scores) != len(players):
+        scores = [0] * len(players)
+    status = game.status if game is not None else Game.Status.OPEN
+    total = game.hands_total if game is not None else row.hands_total
+    hand = 0 if game is None else min(game.hand + 1, total) if total else 0
+    if status == Game.Status.FINISHED:
+        hand = total
+    return {
+        "round": row.round,
+        "number": row.number,
+        "game_id": str(row.game_id),
+        "game_code": game.code if game is not None else "",
+        "status": status,
+        "paused": bool(getattr(game, "paused", False)),
+        "hand": hand,
+        "hands_total": total,
+        "hands_scored": row.hands_scored,
+        "finished": status == Game.Status.FINISHED,
+        # Whether the game's record may be read (a duplicate deal set's, once it is over).
+        "record": status == Game.Status.FINISHED,
+        "screened": False,
+        "players": [
+            {
+                "seat": seat,
+                "player_id": player,
+                "name": seat_names[seat],
+                "score": scores[seat],
+                "exact_bids": row.exact_bids[seat] if seat < len(row.exact_bids) else 0,
+            }
+            for seat, player in enumerate(players)
+        ],
+        "turn": _turn(game, seat_names, now) if turns and game is not None else None,
+    }
+
+
+def _screen(table: dict[str, Any]) -> None:
+    """A duplicate table's scores, kept from view while tables of its round still
+    play the same deals."""
+    for player in table["players"]:
+        player["score"] = None
+        player["exact_bids"] = None
+    table["screened"] = True
+
+
+def _leaderboard(event_id: uuid.UUID) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": row.rank,
+            "player_id": row.player_id,
+            "name": row.name,
+            "points": row.points,
+            "points_text": points_text(row.points),
+            "exact_bids": row.exact_bids,
+            "games": row.games,
+        }
+        for row in Standing.objects.filter(event_id=event_id)
+    ]
+
+
+def _me(user_id: int, entries: dict[int, Entry], current: list[dict[str, Any]]) -> dict[str, Any]:
+    entry = entries.get(user_id)
+    me: dict[str, Any] = {
+        "player_id": user_id,
+        "entered": entry is not None,
+        "checked_in": bool(entry and entry.checked_in and not entry.withdrawn),
+        "withdrawn": bool(entry and entry.withdrawn),
+        "seat": None,
+    }
+    for table in current:
+        for player in table["players"]:
+            if player["player_id"] == user_id:
+                me["seat"] = {
+                    "round": table["round"],
+                    "table": table["number"],
+                    "seat": player["seat"] + 1,
+                    "game_code": table["game_code"],
+                    "status": table["status"],
+                    "tablemates": [
+                        other["name"] for other in table["players"] if other["player_id"] != user_id
+                    ],
+                }
+    return me
+
+
+def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, Any]:
+    """The event as its page shows it: status, leaderboard, entries, the tables of
+    every round so far (the current one's with their progress) and, for a signed-in
+    viewer, where they sit. JSON-ready.
+
+    Only the organizer sees whose turn it is at each table (the slow seats). In a
+    duplicate event, while the current round plays, everyone else sees neither the
+    tables' scores nor the standings: they would tell the tables still playing how
+    the same deals went elsewhere (``screened``)."""
+    event = Event.objects.get(pk=event_id)
+    organizer = viewer_id is not None and viewer_id == event.organizer_id
+    entries = {entry.player_id: entry for entry in Entry.objects.filter(event_id=event_id)}
+    names = {player: entry.name for player, entry in entries.items()}
+    rows = list(TableResult.objects.filter(event_id=event_id))
+    games = Game.objects.in_bulk([row.game_id for row in rows])
+    now = timezone.now()
+    by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        current = row.round == event.rounds_started
+        table = _table(row, games.get(row.game_id), names, now, turns=organizer and current)
+        by_round[row.round].append(table)
+    current_tables = by_round.get(event.rounds_started, [])
+    round_playing = any(not table["finished"] for table in current_tables)
+    screened = event.duplicate and round_playing and not organizer
+    for table in current_tables:
+        if event.duplicate and round_playing:
+            table["record"] = False
+        if screened:
+            _screen(table)
+    live = {
+        "id": str(event.id),
+        "code": event.code,
+        "name": event.name,
+        "status": event.status,
+        "version": event.version,
+        "public": event.public,
+        "points": event.points,
+        "round": event.rounds_started,
+        "rounds_total": event.rounds_total,
+        "provisional": event.status in (Event.Status.REGISTRATION, Event.Status.RUNNING),
+        "round_playing": round_playing,
+        "screened": screened,
+        "leaderboard": [] if screened else _leaderboard(event_id),
+        "entries": [
+            {
+                "player_id": entry.player_id,
+                "name": entry.name,
+                "checked_in": entry.checked_in and not entry.withdrawn,
+                "withdrawn": entry.withdrawn,
+            }
+            for entry in entries.values()
+        ],
+        "tables": current_tables,
+        "rounds": [{"number": number, "tables": by_round[number]} for number in sorted(by_round)],
+        "me": None,
+    }
+    if viewer_id is not None:
+        live["me"] = _me(viewer_id, entries, current_tables)
+    return live
+
+
+# --- Results ----------------------------------------------------------------------
+
+
+def standings_screened(event: Event, viewer_id: int | None) -> bool:
+    """Whether this viewer may not see the standings now: a duplicate event's round
+    in play, for anyone but the organizer (see :func:`event_live`)."""
+    if not event.duplicate or viewer_id == event.organizer_id or not event.rounds_started:
+        return False
+    current = TableResult.objects.filter(event_id=event.id, round=event.rounds_started)
+    game_ids = list(current.values_list("game_id", flat=True))
+    return Game.objects.filter(pk__in=game_ids).exclude(status=Game.Status.FINISHED).exists()
+
+
+def final_standings(event_id: uuid.UUID) -> list[Standing]:
+    rows = list(Standing.objects.filter(event_id=event_id))
+    for row in rows:
+        row.points_text = points_text(row.points)  # type: ignore[attr-defined]
+    return rows
+
+
+# --- Seasons ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChartLine:
+    name: str
+    colour: str
+    points: str
+    last_rating: float
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    width: int
+    height: int
+    lines: list[ChartLine]
+    low: float
+    high: float
+    games: int
+
+
+def find_season(season_id: uuid.UUID) -> Season:
+    try:
+        return Season.objects.get(pk=season_id)
+    except Season.DoesNotExist:
+        raise SeasonNotFound(season_id) from None
+
+
+def season_events(season_id: uuid.UUID, viewer_id: int | None) -> list[Event]:
+    return [
+        event
+        for event in Event.objects.filter(season_id=season_id).order_by("created_at")
+        if may_view(event, viewer_id)
+    ]
+
+
+def season_standings(season_id: uuid.UUID) -> list[SeasonStanding]:
+    return list(SeasonStanding.objects.filter(season_id=season_id))
+
+
+def rating_chart(
+    season_id: uuid.UUID, leaders: list[SeasonStanding], width: int = 640, height: int = 240
+) -> RatingChart | None:
+    """Each of the top players' rating, table by table, as SVG polylines."""
+    top = leaders[:CHART_PLAYERS]
+    players = [row.player_id for row in top]
+    history: dict[int, list[float]] = defaultdict(list)
+    for change in RatingChange.objects.filter(season_id=season_id, player_id__in=players):
+        if not history[change.player_id]:
+            history[change.player_id].append(change.before)
+        history[change.player_id].append(change.after)
+    values = [value for series in history.values() for value in series]
+    if not values:
+        return None
+    low, high = min(values), max(values)
+    if high - low < 1:
+        low, high = low - 1, high + 1
+    games = max(len(series) for series in history.values()) - 1
+    pad = 8
+    lines = []
+    for row, colour in zip(top, CHART_COLOURS, strict=False):
+        series = history.get(row.player_id, [])
+        if not series:
+            continue
+        coordinates = []
+        for index, value in enumerate(series):
+            x = pad + (width - 2 * pad) * (index / games if games else 0)
+            y = pad + (height - 2 * pad) * (1 - (value - low) / (high - low))
+            coordinates.append(f"{x:.1f},{y:.1f}")
+        lines.append(ChartLine(row.name, colour, " ".join(coordinates), series[-1]))
+    return RatingChart(width, height, lines, round(low), round(high), games)

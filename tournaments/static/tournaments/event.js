@@ -1,0 +1,349 @@
+// The event pages (public, organizer's, "my table"): draws the live picture of a
+// championship event from what the event's WebSocket sends ({"type": "event", ...}),
+// without reloading the page, and reconnects by itself. No build step.
+"use strict";
+(() => {
+  const page = JSON.parse(document.getElementById("atu-event").textContent);
+  const T = page.text;
+  const manage = page.mode === "manage";
+  const $ = (id) => document.getElementById(id);
+  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
+  // Seconds a seat may think before the organizer's page marks the table slow.
+  const SLOW_SECONDS = 60;
+
+  let live = null;
+  let receivedAt = Date.now();
+  let socket = null;
+  let retries = 0;
+  let seatKey; // the seat last shown ("round:game"), undefined before the first picture
+
+  function node(tag, attributes = {}, children = []) {
+    const element = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "text") element.textContent = String(value);
+      else element.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children) if (child !== null && child !== undefined) element.append(child);
+    return element;
+  }
+
+  const score = (player) => (player.score === null ? "–" : String(player.score));
+  const withCode = (template, code) => template.replace("CODE", encodeURIComponent(code));
+
+  function postForm(action, label, className) {
+    return node("form", { method: "post", class: "inline", action }, [
+      node("input", { type: "hidden", name: "csrfmiddlewaretoken", value: page.csrf }),
+      node("button", { type: "submit", class: className, text: label }),
+    ]);
+  }
+
+  // --- the socket -------------------------------------------------------------
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    socket = new WebSocket(`${scheme}//${location.host}${page.socket}`);
+    socket.addEventListener("open", () => {
+      retries = 0;
+      setConnection("");
+    });
+    socket.addEventListener("message", (message) => {
+      const data = JSON.parse(message.data);
+      if (data.type === "event") show(data.event);
+    });
+    socket.addEventListener("close", (closed) => {
+      if (closed.code === 4404) return;
+      setConnection(T.reconnecting);
+      setTimeout(connect, Math.min(5000, 250 * 2 ** retries++));
+    });
+  }
+
+  function setConnection(text) {
+    const element = $("connection");
+    if (element) element.textContent = text;
+  }
+
+  // The organizer's page also asks now and then: whose turn it is changes with every
+  // move, which the event's socket does not announce.
+  async function poll() {
+    try {
+      const response = await fetch(page.poll, { credentials: "same-origin" });
+      if (response.ok) show(await response.json());
+    } catch (error) {
+      // The socket's reconnection says the connection is lost.
+    }
+  }
+
+  // --- drawing ------------------------------------------------------------------
+
+  function show(data) {
+    const before = live;
+    live = data;
+    receivedAt = Date.now();
+    document.body.dataset.eventVersion = String(data.version);
+    document.body.dataset.eventStatus = data.status;
+    drawStatus();
+    drawLeaderboard(before);
+    drawTables();
+    drawRounds();
+    drawEntries();
+    drawMe();
+    for (const input of document.querySelectorAll("input[name=expected_version]")) {
+      input.value = String(data.version);
+    }
+  }
+
+  function drawStatus() {
+    const element = $("event-status");
+    if (!element) return;
+    const round = live.round
+      ? fmt(T.round_of, { round: live.round, total: live.rounds_total })
+      : T.no_round;
+    element.textContent = `${T.status[live.status] || live.status} · ${round}`;
+    element.dataset.status = live.status;
+  }
+
+  function drawLeaderboard(before) {
+    const body = document.querySelector("#leaderboard tbody");
+    if (!body) return;
+    const previous = new Map();
+    if (before) for (const row of before.leaderboard) previous.set(row.player_id, row.points_text);
+    const rows = live.leaderboard.map((row) => {
+      const changed = before && previous.get(row.player_id) !== row.points_text;
+      return node("tr", { "data-player": row.player_id, class: changed ? "changed" : null }, [
+        node("td", { text: row.rank }),
+        node("td", { text: row.name }),
+        node("td", { class: "points", text: row.points_text }),
+        node("td", { text: row.exact_bids }),
+        node("td", { text: row.games }),
+      ]);
+    });
+    if (!rows.length) {
+      const empty = live.screened ? T.screened : T.no_standings;
+      rows.push(node("tr", { class: "empty" }, [node("td", { colspan: 5, text: empty })]));
+    }
+    body.replaceChildren(...rows);
+    const note = $("standings-note");
+    if (note) note.textContent = live.provisional ? T.provisional : T.final;
+  }
+
+  function tableState(table) {
+    if (table.finished) return T.finished;
+    if (table.paused) return T.paused;
+    if (table.status !== "playing") return T.waiting_start;
+    return fmt(T.deal_of, { hand: table.hand, total: table.hands_total });
+  }
+
+  function idle(turn) {
+    return turn.idle_seconds + Math.floor((Date.now() - receivedAt) / 1000);
+  }
+
+  function turnLine(turn) {
+    const seconds = idle(turn);
+    return node("p", {
+      class: seconds >= SLOW_SECONDS ? "turn slow" : "turn",
+      "data-idle": turn.idle_seconds,
+      "data-name": turn.name,
+      text: fmt(T.to_act, { name: turn.name, seconds }),
+    });
+  }
+
+  function tableLinks(table, tag) {
+    const links = node(tag, { class: "links" }, [
+      node("a", {
+        href: withCode(page.game_url, table.game_code),
+        text: table.finished ? T.replay : T.watch,
+      }),
+    ]);
+    if (table.record) {
+      links.append(" · ", node("a", { href: withCode(page.record_url, table.game_code), text: T.record }));
+    }
+    return links;
+  }
+
+  function tableCard(table) {
+    const toAct = table.turn ? table.turn.seat : null;
+    const seats = node(
+      "ol",
+      { class: "seats" },
+      table.players.map((player) =>
+        node("li", { "data-player": player.player_id, class: player.seat === toAct ? "to-act" : null }, [
+          node("span", { class: "name", text: player.name }),
+          " ",
+          node("span", { class: "score", text: score(player) }),
+        ]),
+      ),
+    );
+    const children = [
+      node("h3", { text: fmt(T.table, { number: table.number }) }),
+      node("p", { class: "state", text: tableState(table) }),
+      seats,
+    ];
+    if (manage && table.turn) children.push(turnLine(table.turn));
+    children.push(tableLinks(table, "p"));
+    if (manage && page.pause_url && table.status === "playing") {
+      children.push(
+        table.paused
+          ? postForm(withCode(page.resume_url, table.game_code), T.resume, "resume")
+          : postForm(withCode(page.pause_url, table.game_code), T.pause, "pause"),
+      );
+    }
+    const status = table.paused ? "paused" : table.status;
+    return node("article", { class: "table-card", "data-game": table.game_code, "data-status": status }, children);
+  }
+
+  function drawTables() {
+    const box = $("tables");
+    if (!box) return;
+    const cards = live.tables.map(tableCard);
+    box.replaceChildren(...(cards.length ? cards : [node("p", { class: "hint", text: T.no_tables })]));
+  }
+
+  function drawRounds() {
+    const box = $("rounds");
+    if (!box) return;
+    const rounds = live.rounds.slice().reverse().map((round) =>
+      node("section", { class: "round", "data-round": round.number }, [
+        node("h3", { text: fmt(T.round, { round: round.number }) }),
+        node("table", { class: "list" }, [
+          node(
+            "tbody",
+            {},
+            round.tables.map((table) =>
+              node("tr", { "data-game": table.game_code }, [
+                node("td", { text: fmt(T.table, { number: table.number }) }),
+                node("td", {
+                  text: table.players.map((player) => `${player.name} ${score(player)}`).join(", "),
+                }),
+                tableLinks(table, "td"),
+              ]),
+            ),
+          ),
+        ]),
+      ]),
+    );
+    box.replaceChildren(...(rounds.length ? rounds : [node("p", { class: "hint", text: T.no_round })]));
+  }
+
+  function entryState(entry) {
+    if (entry.withdrawn) return T.withdrawn;
+    return entry.checked_in ? T.checked_in : T.registered;
+  }
+
+  function drawEntries() {
+    const list = $("entries");
+    if (list) {
+      list.replaceChildren(
+        ...live.entries.map((entry) =>
+          node("li", { "data-player": entry.player_id }, [
+            entry.name,
+            " ",
+            node("span", { class: "hint", text: entryState(entry) }),
+          ]),
+        ),
+      );
+    }
+    const body = document.querySelector("#manage-entries tbody");
+    if (!manage || !body || !live.entries.length) return;
+    body.replaceChildren(
+      ...live.entries.map((entry) => {
+        const forms = node("td");
+        const player = `/players/${entry.player_id}/`;
+        if (entry.withdrawn || !entry.checked_in) {
+          forms.append(postForm(page.check_in_url.replace("/players/0/", player), T.check_in, "check-in"), " ");
+        }
+        if (!entry.withdrawn) {
+          forms.append(postForm(page.withdraw_url.replace("/players/0/", player), T.withdraw, "withdraw"));
+        }
+        return node("tr", { "data-player": entry.player_id }, [
+          node("td", { text: entry.name }),
+          node("td", { text: entryState(entry) }),
+          forms,
+        ]);
+      }),
+    );
+  }
+
+  function drawMe() {
+    const me = live.me;
+    if (!me) return;
+    const seat = me.seat;
+    const key = seat ? `${seat.round}:${seat.game_code}` : null;
+    if (seatKey !== undefined && key && key !== seatKey) announce(seat);
+    seatKey = key;
+    const box = $("my-seat");
+    if (!box) return;
+    let children;
+    if (!me.entered) {
+      children = [node("p", { text: T.not_entered })];
+    } else if (!seat) {
+      children = [node("p", { text: T.no_seat })];
+    } else {
+      children = [
+        node("h2", { text: fmt(T.seat_title, { round: seat.round, table: seat.table, seat: seat.seat }) }),
+      ];
+      if (seat.tablemates.length) {
+        children.push(node("p", { text: fmt(T.tablemates, { names: seat.tablemates.join(", ") }) }));
+      }
+      children.push(
+        node("p", {}, [
+          node("a", {
+            class: "button",
+            id: "go-to-table",
+            href: withCode(page.game_url, seat.game_code),
+            text: T.go_to_table,
+          }),
+        ]),
+      );
+    }
+    box.replaceChildren(...children);
+  }
+
+  // The "notification when seated": a banner on the page, and the browser's own
+  // notification when the player allowed it.
+  function announce(seat) {
+    const text = fmt(T.seated_banner, { round: seat.round, table: seat.table });
+    const banner = $("seated-banner");
+    if (banner) {
+      banner.replaceChildren(
+        text,
+        " ",
+        node("a", { href: withCode(page.game_url, seat.game_code), text: T.go_to_table }),
+      );
+      banner.hidden = false;
+    }
+    if ("Notification" in window && Notification.permission === "granted") {
+      try {
+        new Notification(T.notify_title, { body: text });
+      } catch (error) {
+        // Some browsers only notify from a service worker; the banner is there.
+      }
+    }
+  }
+
+  function offerNotifications() {
+    const button = $("notify");
+    if (!button || !("Notification" in window) || Notification.permission !== "default") return;
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      await Notification.requestPermission();
+      button.hidden = Notification.permission === "default" ? false : true;
+    });
+  }
+
+  function tick() {
+    for (const element of document.querySelectorAll(".table-card .turn[data-idle]")) {
+      const seconds = idle({ idle_seconds: Number(element.dataset.idle) });
+      element.textContent = fmt(T.to_act, { name: element.dataset.name, seconds });
+      element.classList.toggle("slow", seconds >= SLOW_SECONDS);
+    }
+  }
+
+  show(page.live);
+  offerNotifications();
+  connect();
+  if (manage) {
+    setInterval(tick, 1000);
+    if (page.poll) setInterval(poll, 5000);
+  }
+})();

@@ -1,0 +1,40 @@
+from django.urls import path
+
+from tournaments import views
+
+app_name = "tournaments"
+
+manage = "events/<str:code>/manage/"
+
+urlpatterns = [
+    path("events/", views.events_list, name="list"),
+    path("events/new/", views.event_new, name="new"),
+    path("seasons/new/", views.season_new, name="season-new"),
+    path("seasons/<uuid:season_id>/", views.season_page, name="season"),
+    path("events/<str:code>/", views.event_page, name="event"),
+    path("events/<str:code>/live.json", views.event_live, name="live"),
+    path("events/<str:code>/my-table/", views.my_table, name="my-table"),
+    path("events/<str:code>/register/", views.register_self, name="register"),
+    path("events/<str:code>/check-in/", views.check_in_self, name="check-in"),
+    path("events/<str:code>/withdraw/", views.withdraw_self, name="withdraw"),
+    path("events/<str:code>/standings.csv", views.standings_csv, name="csv"),
+    path("events/<str:code>/results/", views.results, name="results"),
+    path(manage, views.manage, name="manage"),
+    path(f"{manage}players/", views.register_player, name="register-player"),
+    path(
+        f"{manage}players/<int:player_id>/check-in/",
+        views.check_in_player,
+        name="check-in-player",
+    ),
+    path(
+        f"{manage}players/<int:player_id>/withdraw/",
+        views.withdraw_player,
+        name="withdraw-player",
+    ),
+    path(f"{manage}bots/", views.add_bots, name="bots"),
+    path(f"{manage}rounds/", views.start_round, name="start-round"),
+    path(f"{manage}corrections/", views.correct_result, name="correct"),
+    path(f"{manage}publish/", views.publish_results, name="publish"),
+    path(f"{manage}tables/<str:game_code>/pause/", views.pause_table, name="pause"),
+    path(f"{manage}tables/<str:game_code>/resume/", views.resume_table, name="resume"),
+]

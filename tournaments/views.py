@@ -1,0 +1,664 @@
+"""The championship pages: the events list, creating an event, its public page, the
+organizer's page, a player's "my table", results (printable and CSV) and seasons.
+
+Views parse a form and call one service each (reads go through
+``tournaments.selectors``); a refused command comes back as the page it was sent
+from, with the reason and the error's 4xx status. The live parts are drawn in the
+browser from the event's WebSocket (tournaments/static/tournaments/event.js).
+"""
+
+from __future__ import annotations
+
+import csv
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
+
+from config.errors import DomainError
+from games import services as games
+from games.forms import PRESET_LABELS
+from tournaments import selectors, services
+from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
+from tournaments.forms import (
+    POINTS_LABELS,
+    BotsForm,
+    CorrectionForm,
+    EventForm,
+    PauseForm,
+    RegisterPlayerForm,
+    SeasonForm,
+    StartRoundForm,
+)
+from tournaments.models import Entry, Event, Season
+
+# Pausing a table is the games' own service; it may not exist in older trees.
+CAN_PAUSE = hasattr(games, "game_pause") and hasattr(games, "game_resume")
+
+
+def _user_id(request: HttpRequest) -> int | None:
+    return request.user.pk if request.user.is_authenticated else None
+
+
+def _may_organize(request: HttpRequest) -> bool:
+    user = request.user
+    return bool(user.is_authenticated and (user.can_organize or user.is_superuser))
+
+
+# --- The words the pages and their script show ----------------------------------------
+
+
+def status_labels() -> dict[str, str]:
+    return {
+        Event.Status.REGISTRATION: _("Registration open"),
+        Event.Status.RUNNING: _("In play"),
+        Event.Status.FINISHED: _("Finished"),
+        Event.Status.PUBLISHED: _("Results published"),
+    }
+
+
+def event_text() -> dict[str, Any]:
+    """What event.js writes, in the reader's language."""
+    return {
+        "status": status_labels(),
+        "round_of": _("Round %(round)s of %(total)s"),
+        "no_round": _("No round has started yet."),
+        "provisional": _("Provisional: tables are still playing."),
+        "final": _("Final standings."),
+        "no_standings": _("No hand has been scored yet."),
+        "screened": _(
+            "Duplicate deals: the standings show once every table of the round has finished."
+        ),
+        "rank": _("Rank"),
+        "player": _("Player"),
+        "points": _("Points"),
+        "exact_bids": _("Exact bids"),
+        "games": _("Games"),
+        "table": _("Table %(number)s"),
+        "deal_of": _("Deal %(hand)s of %(total)s"),
+        "waiting_start": _("Starting"),
+        "playing": _("Playing"),
+        "finished": _("Finished"),
+        "paused": _("Paused"),
+        "watch": _("Watch"),
+        "replay": _("Replay"),
+        "record": _("Record (JSON)"),
+        "to_act": _("%(name)s to act for %(seconds)s s"),
+        "no_tables": _("No table is playing."),
+        "round": _("Round %(round)s"),
+        "checked_in": _("checked in"),
+        "withdrawn": _("withdrawn"),
+        "registered": _("registered"),
+        "check_in": _("Check in"),
+        "withdraw": _("Withdraw"),
+        "pause": _("Pause"),
+        "resume": _("Resume"),
+        "reconnecting": _("Connection lost; reconnecting…"),
+        "no_seat": _("You have no seat yet: the page shows it as soon as the round starts."),
+        "not_entered": _("You are not entered in this event."),
+        "seat_title": _("Round %(round)s: table %(table)s, seat %(seat)s"),
+        "tablemates": _("At your table: %(names)s"),
+        "go_to_table": _("Go to your table"),
+        "seated_banner": _("Round %(round)s has started: you sit at table %(table)s."),
+        "notify_title": _("Your table is ready"),
+    }
+
+
+def _refusal(error: DomainError, overrides: dict[str, str] | None = None) -> str:
+    """A refusal in the reader's language; the services word theirs in English for
+    the API, so the pages say them again by their stable code."""
+    text = {
+        "event_not_found": _("There is no such championship event."),
+        "season_not_found": _("There is no such season."),
+        "not_organizer": _("Only the event's organizer may do that."),
+        "not_entered": _("That player is not entered in this event."),
+        "already_entered": _("That player is already entered in this event."),
+        "round_in_progress": _("The current round is still being played."),
+        "event_over": _("Every round of this event has started: entries are closed."),
+        "not_enough_players": _("A round needs at least 3 checked-in players."),
+        "version_conflict": _(
+            "The event changed since this page was loaded: check it and try again."
+        ),
+        "game_not_found": _("There is no such table in this event."),
+        "not_your_seat": _("Only the organizer may pause or resume a table."),
+        **(overrides or {}),
+    }
+    if error.code in text:
+        return text[error.code]
+    return _("Not accepted: %(reason)s") % {"reason": error.message}
+
+
+def _refused(request: HttpRequest, error: DomainError) -> HttpResponse:
+    """A page that says no, when there is no form to show the reason beside."""
+    return render(
+        request,
+        "tournaments/refused.html",
+        {"message": _refusal(error)},
+        status=error.status,
+    )
+
+
+def _page_config(
+    request: HttpRequest, event: Event, live: dict[str, Any], mode: str
+) -> dict[str, Any]:
+    config: dict[str, Any] = {
+        "mode": mode,
+        "socket": f"/ws/events/{event.code}/",
+        "live": live,
+        "text": event_text(),
+        "game_url": reverse("games:table", args=["CODE"]),
+        "record_url": reverse("api-game-record", args=["CODE"]),
+    }
+    if mode == "manage":
+        config["csrf"] = get_token(request)
+        config["poll"] = reverse("tournaments:live", args=[event.code])
+        config["check_in_url"] = reverse("tournaments:check-in-player", args=[event.code, 0])
+        config["withdraw_url"] = reverse("tournaments:withdraw-player", args=[event.code, 0])
+        if CAN_PAUSE:
+            config["pause_url"] = reverse("tournaments:pause", args=[event.code, "CODE"])
+            config["resume_url"] = reverse("tournaments:resume", args=[event.code, "CODE"])
+    return config
+
+
+def _event_context(event: Event) -> dict[str, Any]:
+    season = Season.objects.filter(pk=event.season_id).first() if event.season_id else None
+    return {
+        "event": event,
+        "season": season,
+        "status_label": status_labels().get(event.status, event.status),
+        "points_label": POINTS_LABELS.get(event.points, event.points),
+        "preset_label": PRESET_LABELS.get(event.preset, event.preset or _("custom rules")),
+        "rounds_left": event.rounds_started < event.rounds_total,
+    }
+
+
+# --- The list, and creating events and seasons ----------------------------------------
+
+
+@require_GET
+def events_list(request: HttpRequest) -> HttpResponse:
+    events = list(selectors.events_list(_user_id(request)))
+    names = selectors.season_names(event.season_id for event in events)
+    labels = status_labels()
+    for event in events:
+        event.season_name = names.get(event.season_id, "")  # type: ignore[arg-type, attr-defined]
+        event.status_label = labels.get(event.status, event.status)  # type: ignore[attr-defined]
+    return render(
+        request,
+        "tournaments/events_list.html",
+        {"events": events, "may_organize": _may_organize(request)},
+    )
+
+
+def _new_event_page(
+    request: HttpRequest,
+    *,
+    form: EventForm | None = None,
+    season_form: SeasonForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    seasons = list(selectors.organizer_seasons(_user_id(request)))
+    if form is None:
+        chosen = request.GET.get("season", "")
+        initial = {"season": chosen} if any(str(s.id) == chosen for s in seasons) else {}
+        form = EventForm(seasons=seasons, initial=initial)
+    context = {"form": form, "season_form": season_form or SeasonForm()}
+    return render(request, "tournaments/event_new.html", context, status=status)
+
+
+@login_required
+def event_new(request: HttpRequest) -> HttpResponse:
+    if not _may_organize(request):
+        return _refused(request, NotOrganizer())
+    if request.method != "POST":
+        return _new_event_page(request)
+    seasons = list(selectors.organizer_seasons(_user_id(request)))
+    form = EventForm(request.POST, seasons=seasons)
+    if not form.is_valid():
+        return _new_event_page(request, form=form, status=400)
+    data = form.cleaned_data
+    try:
+        event = services.event_create(
+            organizer=request.user,
+            name=data["name"],
+            season_id=form.season_id(),
+            preset_name=data["preset"],
+            options=form.options(),
+            table_size=data["table_size"],
+            rounds=data["rounds"],
+            points=data["points"],
+            public=data["public"],
+            spectator_delay=data["spectator_delay"],
+            duplicate=data["duplicate"],
+            first_round=data["first_round"],
+            turn_seconds=data["turn_seconds"],
+        )
+    except DomainError as error:
+        form.add_error(None, _refusal(error))
+        return _new_event_page(request, form=form, status=error.status)
+    return redirect("tournaments:manage", event.code)
+
+
+@require_POST
+@login_required
+def season_new(request: HttpRequest) -> HttpResponse:
+    if not _may_organize(request):
+        return _refused(request, NotOrganizer())
+    form = SeasonForm(request.POST)
+    if not form.is_valid():
+        return _new_event_page(request, season_form=form, status=400)
+    try:
+        season = services.season_create(organizer=request.user, name=form.cleaned_data["name"])
+    except DomainError as error:
+        form.add_error(None, _refusal(error))
+        return _new_event_page(request, season_form=form, status=error.status)
+    messages.success(request, _("Season %(name)s created.") % {"name": season.name})
+    return redirect(f"{reverse('tournaments:new')}?season={season.id}")
+
+
+# --- The public page, its live picture and a player's own page --------------------------
+
+
+def _viewable(request: HttpRequest, code: str) -> Event:
+    try:
+        return selectors.viewable_event(code, _user_id(request))
+    except EventNotFound:
+        raise Http404(_("There is no such championship event.")) from None
+
+
+def _event_page(
+    request: HttpRequest, event: Event, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    user_id = _user_id(request)
+    live = selectors.event_live(event.id, user_id)
+    context = {
+        **_event_context(event),
+        "live": live,
+        "me": live["me"],
+        "is_organizer": event.organizer_id == user_id,
+        "error": error,
+        "page": _page_config(request, event, live, "public"),
+    }
+    return render(request, "tournaments/event.html", context, status=status)
+
+
+@require_GET
+def event_page(request: HttpRequest, code: str) -> HttpResponse:
+    return _event_page(request, _viewable(request, code))
+
+
+@require_GET
+def event_live(request: HttpRequest, code: str) -> JsonResponse:
+    event = _viewable(request, code)
+    return JsonResponse(selectors.event_live(event.id, _user_id(request)))
+
+
+@require_GET
+@login_required
+def my_table(request: HttpRequest, code: str) -> HttpResponse:
+    event = _viewable(request, code)
+    live = selectors.event_live(event.id, _user_id(request))
+    context = {
+        **_event_context(event),
+        "me": live["me"],
+        "page": _page_config(request, event, live, "my-table"),
+    }
+    return render(request, "tournaments/my_table.html", context)
+
+
+def _player_action(
+    request: HttpRequest, code: str, run: Callable[[Event], object], done: str
+) -> HttpResponse:
+    """A player's own command from the event page: back to it, or the page again
+    with the reason."""
+    event = _viewable(request, code)
+    try:
+        run(event)
+    except DomainError as error:
+        return _event_page(request, event, error=_refusal(error), status=error.status)
+    messages.success(request, done)
+    return redirect("tournaments:event", event.code)
+
+
+@require_POST
+@login_required
+def register_self(request: HttpRequest, code: str) -> HttpResponse:
+    return _player_action(
+        request,
+        code,
+        lambda event: services.event_register(event_id=event.id, actor=request.user),
+        _("You are entered. Check in when you are ready to play."),
+    )
+
+
+@require_POST
+@login_required
+def check_in_self(request: HttpRequest, code: str) -> HttpResponse:
+    return _player_action(
+        request,
+        code,
+        lambda event: services.event_check_in(event_id=event.id, actor=request.user),
+        _("You are checked in for the next round."),
+    )
+
+
+@require_POST
+@login_required
+def withdraw_self(request: HttpRequest, code: str) -> HttpResponse:
+    return _player_action(
+        request,
+        code,
+        lambda event: services.event_withdraw(event_id=event.id, actor=request.user),
+        _("You are withdrawn from the rounds to come."),
+    )
+
+
+# --- The organizer's page -------------------------------------------------------------
+
+
+def _managed(request: HttpRequest, code: str) -> Event:
+    try:
+        return selectors.managed_event(code, _user_id(request))
+    except EventNotFound:
+        raise Http404(_("There is no such championship event.")) from None
+
+
+def _players(event: Event) -> list[tuple[int, str]]:
+    return [(entry.player_id, entry.name) for entry in Entry.objects.filter(event_id=event.id)]
+
+
+def _manage_page(
+    request: HttpRequest,
+    event: Event,
+    *,
+    error: str = "",
+    status: int = 200,
+    **forms: Any,
+) -> HttpResponse:
+    live = selectors.event_live(event.id, _user_id(request))
+    context = {
+        **_event_context(event),
+        "live": live,
+        "entries": Entry.objects.filter(event_id=event.id),
+        "error": error,
+        "can_pause": CAN_PAUSE,
+        "bots_form": forms.get("bots_form") or BotsForm(),
+        "register_form": forms.get("register_form") or RegisterPlayerForm(),
+        "correction_form": forms.get("correction_form")
+        or CorrectionForm(players=_players(event), initial={"round": event.rounds_started or 1}),
+        "start_form": StartRoundForm(initial={"expected_version": event.version}),
+        "page": _page_config(request, event, live, "manage"),
+    }
+    return render(request, "tournaments/manage.html", context, status=status)
+
+
+def _organizer_action(
+    request: HttpRequest,
+    code: str,
+    run: Callable[[Event], str],
+    *,
+    overrides: dict[str, str] | None = None,
+) -> HttpResponse:
+    """An organizer's command: ``run`` parses its form and calls its one service,
+    returning what to tell the organizer; a refusal shows the page again with the
+    reason and the error's status."""
+    try:
+        event = _managed(request, code)
+    except NotOrganizer as error:
+        return _refused(request, error)
+    try:
+        done = run(event)
+    except InvalidForm as invalid:
+        return _manage_page(request, event, error=invalid.message, status=400, **invalid.forms)
+    except DomainError as error:
+        return _manage_page(
+            request,
+            Event.objects.get(pk=event.id),
+            error=_refusal(error, overrides),
+            status=error.status,
+        )
+    messages.success(request, done)
+    return redirect("tournaments:manage", event.code)
+
+
+class InvalidForm(Exception):
+    """A form that did not validate, to show again with its errors."""
+
+    def __init__(self, message: str = "", **forms: Any) -> None:
+        super().__init__(message or "invalid form")
+        self.message = message
+        self.forms = forms
+
+
+@login_required
+@require_GET
+def manage(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        event = _managed(request, code)
+    except NotOrganizer as error:
+        return _refused(request, error)
+    return _manage_page(request, event)
+
+
+@require_POST
+@login_required
+def add_bots(request: HttpRequest, code: str) -> HttpResponse:
+    def run(event: Event) -> str:
+        form = BotsForm(request.POST)
+        if not form.is_valid():
+            raise InvalidForm(bots_form=form)
+        count = form.cleaned_data["count"]
+        services.event_add_bots(event_id=event.id, actor=request.user, count=count)
+        return ngettext(
+            "%(count)s bot entered and checked in.",
+            "%(count)s bots entered and checked in.",
+            count,
+        ) % {"count": count}
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def register_player(request: HttpRequest, code: str) -> HttpResponse:
+    def run(event: Event) -> str:
+        form = RegisterPlayerForm(request.POST)
+        if not form.is_valid():
+            raise InvalidForm(register_form=form)
+        player = form.cleaned_data["username"]
+        services.event_register(event_id=event.id, actor=request.user, player=player)
+        return _("%(name)s is entered.") % {"name": player.display}
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def check_in_player(request: HttpRequest, code: str, player_id: int) -> HttpResponse:
+    def run(event: Event) -> str:
+        services.event_check_in(event_id=event.id, actor=request.user, player_id=player_id)
+        return _("Player checked in.")
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def withdraw_player(request: HttpRequest, code: str, player_id: int) -> HttpResponse:
+    def run(event: Event) -> str:
+        services.event_withdraw(event_id=event.id, actor=request.user, player_id=player_id)
+        return _("Player withdrawn from the rounds to come.")
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def start_round(request: HttpRequest, code: str) -> HttpResponse:
+    def run(event: Event) -> str:
+        form = StartRoundForm(request.POST)
+        if not form.is_valid():
+            raise InvalidForm(_("The page sent a broken form: reload it and try again."))
+        result = services.event_start_round(
+            event_id=event.id,
+            actor=request.user,
+            expected_version=form.cleaned_data["expected_version"],
+        )
+        number = Event.objects.values_list("rounds_started", flat=True).get(pk=result.event_id)
+        return _("Round %(round)s started.") % {"round": number}
+
+    return _organizer_action(
+        request,
+        code,
+        run,
+        overrides={"event_over": _("Every round of this event has been played.")},
+    )
+
+
+@require_POST
+@login_required
+def correct_result(request: HttpRequest, code: str) -> HttpResponse:
+    def run(event: Event) -> str:
+        form = CorrectionForm(request.POST, players=_players(event))
+        if not form.is_valid():
+            raise InvalidForm(correction_form=form)
+        data = form.cleaned_data
+        services.event_correct_result(
+            event_id=event.id,
+            actor=request.user,
+            round_number=data["round"],
+            player_id=data["player"],
+            points=data["points"],
+            reason=data["reason"],
+        )
+        return _("Correction recorded.")
+
+    return _organizer_action(
+        request,
+        code,
+        run,
+        overrides={"not_entered": _("That player did not play that round.")},
+    )
+
+
+@require_POST
+@login_required
+def publish_results(request: HttpRequest, code: str) -> HttpResponse:
+    def run(event: Event) -> str:
+        services.event_publish_results(event_id=event.id, actor=request.user)
+        return _("The results are published.")
+
+    return _organizer_action(
+        request,
+        code,
+        run,
+        overrides={"event_over": _("Every round must be played before the results are published.")},
+    )
+
+
+def _table_action(request: HttpRequest, code: str, game_code: str, pause: bool) -> HttpResponse:
+    if not CAN_PAUSE:
+        raise Http404(_("Tables cannot be paused here."))
+
+    def run(event: Event) -> str:
+        game = selectors.event_game(event, game_code)
+        if pause:
+            form = PauseForm(request.POST)
+            reason = form.cleaned_data["reason"] if form.is_valid() else ""
+            games.game_pause(game_id=game.id, actor=request.user, reason=reason)
+            return _("Table %(code)s paused.") % {"code": game.code}
+        games.game_resume(game_id=game.id, actor=request.user)
+        return _("Table %(code)s resumed.") % {"code": game.code}
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def pause_table(request: HttpRequest, code: str, game_code: str) -> HttpResponse:
+    return _table_action(request, code, game_code, pause=True)
+
+
+@require_POST
+@login_required
+def resume_table(request: HttpRequest, code: str, game_code: str) -> HttpResponse:
+    return _table_action(request, code, game_code, pause=False)
+
+
+# --- Results ------------------------------------------------------------------------
+
+
+def _csv_text(value: str) -> str:
+    """A name a spreadsheet must not take for a formula (players choose their names)."""
+    return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+@require_GET
+def standings_csv(request: HttpRequest, code: str) -> HttpResponse:
+    event = _viewable(request, code)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="atu-{event.code}-standings.csv"'
+    writer = csv.writer(response, lineterminator="\n")
+    writer.writerow(
+        [_("Rank"), _("Player"), _("Points"), _("Exact bids"), _("Best game"), _("Games")]
+    )
+    screened = selectors.standings_screened(event, _user_id(request))
+    for row in [] if screened else selectors.final_standings(event.id):
+        writer.writerow(
+            [
+                row.rank,
+                _csv_text(row.name),
+                row.points_text,  # type: ignore[attr-defined]
+                row.exact_bids,
+                "" if row.best_game is None else row.best_game,
+                row.games,
+            ]
+        )
+    return response
+
+
+@require_GET
+def results(request: HttpRequest, code: str) -> HttpResponse:
+    event = _viewable(request, code)
+    live = selectors.event_live(event.id, _user_id(request))
+    context = {
+        **_event_context(event),
+        "standings": [] if live["screened"] else selectors.final_standings(event.id),
+        "screened": live["screened"],
+        "rounds": live["rounds"],
+        "final": event.status in (Event.Status.FINISHED, Event.Status.PUBLISHED),
+    }
+    return render(request, "tournaments/results.html", context)
+
+
+# --- Seasons ------------------------------------------------------------------------
+
+
+@require_GET
+def season_page(request: HttpRequest, season_id: uuid.UUID) -> HttpResponse:
+    try:
+        season = selectors.find_season(season_id)
+    except SeasonNotFound:
+        raise Http404(_("There is no such season.")) from None
+    standings = selectors.season_standings(season.id)
+    events = selectors.season_events(season.id, _user_id(request))
+    labels = status_labels()
+    for event in events:
+        event.status_label = labels.get(event.status, event.status)  # type: ignore[attr-defined]
+    context = {
+        "season": season,
+        "standings": standings,
+        "chart": selectors.rating_chart(season.id, standings),
+        "events": events,
+        "is_organizer": season.organizer_id == _user_id(request),
+    }
+    return render(request, "tournaments/season.html", context)
