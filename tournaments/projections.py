@@ -35,6 +35,7 @@ def rebuild_standings() -> tuple[int, int]:
     """Drop every season, event, entry, table, standing and rating row and derive them
     again from the streams, as the write path and the tasks did. Returns how many
     events and seasons were rebuilt."""
+    standings.forget_tables()
     with transaction.atomic():
         for model in (RatingChange, SeasonStanding, Standing, TableResult, Entry, Event, Season):
             model.objects.all().delete()

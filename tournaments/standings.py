@@ -9,12 +9,14 @@ from the tables' figures, with the event's corrections.
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Count, Max
 
 from games.domain import stream_of
 from games.models import Game, StoredEvent
@@ -74,12 +76,26 @@ def read_figures(game_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, GameFigures]:
     return figures
 
 
-def _counted(method: points.PointsMethod, finished: bool, hands_scored: int) -> bool:
-    # Matchpoints compare tables deal by deal, so only finished games compare fairly;
-    # the other methods count a game in play by its score so far (live standings).
-    if method is points.PointsMethod.MATCHPOINTS:
-        return finished
-    return hands_scored > 0
+# Each table's tournament points, by (game, version read, method): a table that did
+# not move on is not scored again (per process; the figures come from the log).
+_TABLE_POINTS: dict[tuple[uuid.UUID, int, str], tuple[points.TableResult, list[float]]] = {}
+_TABLE_POINTS_LIMIT = 50_000
+
+
+def _scored_table(
+    row: TableResult, method: points.PointsMethod
+) -> tuple[points.TableResult, list[float]]:
+    key = (row.game_id, row.version, method.value)
+    scored = _TABLE_POINTS.get(key)
+    if scored is None:
+        result = points.TableResult(
+            tuple(row.players), tuple(row.scores), tuple(row.exact_bids), row.number
+        )
+        scored = (result, points.table_points(result, method))
+        if len(_TABLE_POINTS) >= _TABLE_POINTS_LIMIT:
+            _TABLE_POINTS.clear()
+        _TABLE_POINTS[key] = scored
+    return scored
 
 
 def compute_standings(
@@ -88,24 +104,24 @@ def compute_standings(
     """The standings from the tables' figures and the event's corrections."""
     settings = championship.settings
     method = points.PointsMethod(settings.points)
-    # A duplicate deal set is compared only once all its tables are over: a partial
-    # comparison would change later and tell of deals still in play.
-    unfinished_sets = {(row.round, len(row.players)) for row in tables if not row.finished}
-    by_round: dict[int, list[points.TableResult]] = defaultdict(list)
-    for row in tables:
-        if method is points.PointsMethod.MATCHPOINTS and (
-            (row.round, len(row.players)) in unfinished_sets
-        ):
-            continue
-        if _counted(method, row.finished, row.hands_scored):
-            by_round[row.round].append(
-                points.TableResult(
-                    tuple(row.players), tuple(row.scores), tuple(row.exact_bids), row.number
-                )
-            )
     scored: list[tuple[points.TableResult, Sequence[float]]] = []
-    for number in sorted(by_round):
-        scored += points.round_points(by_round[number], method)
+    if method is points.PointsMethod.MATCHPOINTS:
+        # A duplicate deal set is compared only once all its tables are over: a
+        # partial comparison would change later and tell of deals still in play.
+        unfinished = {(row.round, len(row.players)) for row in tables if not row.finished}
+        by_round: dict[int, list[points.TableResult]] = defaultdict(list)
+        for row in tables:
+            if (row.round, len(row.players)) not in unfinished:
+                by_round[row.round].append(
+                    points.TableResult(
+                        tuple(row.players), tuple(row.scores), tuple(row.exact_bids), row.number
+                    )
+                )
+        for number in sorted(by_round):
+            scored += points.round_points(by_round[number], method)
+    else:
+        # A game in play counts by its score so far: live standings.
+        scored = [_scored_table(row, method) for row in tables if row.hands_scored > 0]
     adjustments: dict[int, float] = defaultdict(float)
     for correction in championship.corrections:
         adjustments[correction.player_id] += correction.points
@@ -147,39 +163,56 @@ def _fill(row: TableResult, figures: GameFigures | None) -> None:
         )
 
 
-def refresh_tables(event_id: uuid.UUID) -> list[TableResult]:
+# Each event's table rows as last read, by event, with the standings events they go
+# with (count, last sequence): a new round or correction reads them all again. Finished
+# tables never change; the others are checked against their game's version each time.
+_ROWS: dict[uuid.UUID, tuple[tuple[int, int], dict[uuid.UUID, TableResult]]] = {}
+_ROWS_LOCK = threading.Lock()
+
+
+def forget_tables() -> None:
+    """Drop this process's memo of table rows (their read models are being rebuilt)."""
+    with _ROWS_LOCK:
+        _ROWS.clear()
+        _VIEWS.clear()
+
+
+def refresh_tables(event_id: uuid.UUID, marker: tuple[int, int] | None = None) -> list[TableResult]:
     """The event's table rows, each re-read from its game's log if the game moved on
-    since it was last read; returns them all."""
-    rows = list(TableResult.objects.filter(event_id=event_id))
-    # A finished game never changes again: only the others are asked for their version.
-    playing = [row.game_id for row in rows if not row.finished]
+    since it was last read (and saved so); returns them all."""
+    with _ROWS_LOCK:
+        memo = _ROWS.get(event_id)
+    if marker is not None and memo is not None and memo[0] == marker:
+        by_game = memo[1]
+    else:
+        by_game = {row.game_id: row for row in TableResult.objects.filter(event_id=event_id)}
+    playing = [game_id for game_id, row in by_game.items() if not row.finished]
     versions = dict(Game.objects.filter(pk__in=playing).values_list("id", "version"))
     stale = [
-        row for row in rows if not row.finished and versions.get(row.game_id, 0) != row.version
+        by_game[game_id]
+        for game_id in playing
+        if versions.get(game_id, 0) != by_game[game_id].version
     ]
     figures = read_figures(row.game_id for row in stale)
-    changed = []
     for row in stale:
-        before = (row.scores, row.exact_bids, row.hands_scored, row.finished, row.version)
         _fill(row, figures.get(row.game_id))
         row.version = versions.get(row.game_id, 0)
-        if (row.scores, row.exact_bids, row.hands_scored, row.finished, row.version) != before:
-            changed.append(row)
     TableResult.objects.bulk_update(
-        changed, ["scores", "exact_bids", "hands_scored", "finished", "version"]
+        stale, ["scores", "exact_bids", "hands_scored", "finished", "version"]
     )
-    return rows
+    if marker is not None:
+        with _ROWS_LOCK:
+            _ROWS[event_id] = (marker, by_game)
+    return sorted(by_game.values(), key=lambda row: (row.round, row.number))
 
 
 def write_standings(event_id: uuid.UUID, ranked: Sequence[points.Standing]) -> bool:
-    """Bring the event's standing rows to ``ranked``; whether anything changed.
-
-    One result moves the ranks of many players, so when anything changed the rows
-    are written afresh: one DELETE and one INSERT beat an UPDATE per row."""
+    """Bring the event's standing rows to ``ranked``, rewriting only the rows that
+    changed (one DELETE and one INSERT, however many); whether any did."""
     names = dict(Entry.objects.filter(event_id=event_id).values_list("player_id", "name"))
     fields = ("player_id", "name", "rank", "points", "exact_bids", "best_game", "games")
-    wanted = [
-        (
+    wanted = {
+        line.player: (
             line.player,
             names.get(line.player, str(line.player)),
             line.rank,
@@ -189,13 +222,20 @@ def write_standings(event_id: uuid.UUID, ranked: Sequence[points.Standing]) -> b
             line.games,
         )
         for line in ranked
+    }
+    stored = {
+        values[1]: (values[0], values[1:])
+        for values in Standing.objects.filter(event_id=event_id).values_list("pk", *fields)
+    }
+    gone = [pk for player, (pk, values) in stored.items() if wanted.get(player) != values]
+    new = [
+        values for player, values in wanted.items() if stored.get(player, (0, None))[1] != values
     ]
-    stored = Standing.objects.filter(event_id=event_id).order_by("rank", "player_id")
-    if list(stored.values_list(*fields)) == sorted(wanted, key=lambda row: (row[2], row[0])):
+    if not gone and not new:
         return False
-    stored.delete()
+    Standing.objects.filter(pk__in=gone).delete()
     Standing.objects.bulk_create(
-        Standing(event_id=event_id, **dict(zip(fields, row, strict=True))) for row in wanted
+        Standing(event_id=event_id, **dict(zip(fields, values, strict=True))) for values in new
     )
     return True
 
@@ -205,21 +245,33 @@ def write_standings(event_id: uuid.UUID, ranked: Sequence[points.Standing]) -> b
 STANDINGS_EVENTS = ("EventCreated", "RoundStarted", "ResultCorrected")
 
 
-def _standings_view(event_id: uuid.UUID) -> Championship:
-    rows = (
-        StoredEvent.objects.filter(stream=event_stream(event_id), type__in=STANDINGS_EVENTS)
-        .order_by("sequence")
-        .values_list("type", "payload")
-    )
-    return fold(Championship(), [decode(kind, payload) for kind, payload in rows])
+_VIEWS: dict[uuid.UUID, tuple[tuple[int, int], Championship]] = {}
+
+
+def _standings_view(event_id: uuid.UUID) -> tuple[Championship, tuple[int, int]]:
+    """The event as far as the standings need it, and a marker of those events (how
+    many, and the last one's number) that changes whenever they do; decoded again
+    only when it does (a round's seating is most of it)."""
+    events = StoredEvent.objects.filter(stream=event_stream(event_id), type__in=STANDINGS_EVENTS)
+    counted = events.aggregate(count=Count("sequence"), last=Max("sequence"))
+    marker = (counted["count"], counted["last"] or 0)
+    with _ROWS_LOCK:
+        known = _VIEWS.get(event_id)
+    if known is not None and known[0] == marker:
+        return known[1], marker
+    rows = events.order_by("sequence").values_list("type", "payload")
+    championship = fold(Championship(), [decode(kind, payload) for kind, payload in rows])
+    with _ROWS_LOCK:
+        _VIEWS[event_id] = (marker, championship)
+    return championship, marker
 
 
 def update_event_standings(event_id: uuid.UUID) -> bool:
     """Re-read the tables that moved on and rewrite the standings; whether they
     changed. Idempotent: a second run finds nothing to do."""
     with transaction.atomic():
-        championship = _standings_view(event_id)
-        rows = refresh_tables(event_id)
+        championship, marker = _standings_view(event_id)
+        rows = refresh_tables(event_id, marker)
         changed = write_standings(event_id, compute_standings(championship, rows))
         # The last table of the last round finishing ends the event.
         if (
