@@ -810,10 +810,11 @@ async def test_with_state_each_events_message_carries_the_view_it_brings_its_vie
 async def test_a_player_hands_their_seat_to_a_bot_over_the_socket_and_takes_it_back(
     open_socket: Opener,
 ) -> None:
-    # Given the socket of a seated player whose turn it is not (a bot would move at once)
+    # Given the socket of a seated player who did not create the game (its creator may
+    # give any seat) and whose turn it is not (a bot would move at once)
     game_id, users = await seated()
     turn = (await database_sync_to_async(load_table)(game_id)).game.turn
-    seat, other = (turn + 1) % 4, (turn + 2) % 4
+    seat, other = [number for number in range(1, 4) if number != turn][:2]
     socket = await open_socket(game_id, users[seat], query="?with_state=1")
 
     # When they give their seat to the heuristic bot
