@@ -164,9 +164,9 @@ class Watch:
         return shown
 
     def _refresh_viewer(self) -> None:
-        # A duplicate table's spectator is unscreened once the whole deal set is over.
-        if self.table.deal_set and self.viewer.seat is None:
-            self.viewer = viewer_of(self.table, self.user_id)
+        # The viewer as the table now makes them: a seat handed to a substitute, or a
+        # duplicate table's spectator unscreened once the whole deal set is over.
+        self.viewer = viewer_of(self.table, self.user_id)
 
     @property
     def stream(self) -> str:
@@ -202,8 +202,18 @@ class Watch:
         if not records:
             return None
         self._seat_new(records)
+        views: list[dict[str, Any]] = []
+        start = 0
+        for index, record in enumerate(records):
+            if record.type == "SeatTaken":
+                # A seat changed hands: what follows is seen as the viewer is now (the
+                # player who left, as a spectator; the substitute, as the player).
+                views += event_views_from(self.table, records[start : index + 1], self.viewer)
+                self.viewer = viewer_of(self.table, self.user_id)
+                start = index + 1
+        views += event_views_from(self.table, records[start:], self.viewer)
         self._refresh_viewer()
-        return self._events(event_views_from(self.table, records, self.viewer))
+        return self._events(views)
 
     def resync(self) -> dict[str, Any]:
         """The whole state as the log has it now (a lost broadcast is caught up too)."""

@@ -72,6 +72,16 @@ class DealRevealed:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatTaken:
+    """A substitute takes over a seat in play (the organizer's choice): they play it,
+    and see it, from now on; the player who left no longer does."""
+
+    seat: int
+    user_id: int
+    alias: str
+
+
+@dataclass(frozen=True, slots=True)
 class GamePaused:
     """Nobody may move, and no bot or timer acts, until the game is resumed."""
 
@@ -91,6 +101,7 @@ TableEvent = (
     | DealRevealed
     | GamePaused
     | GameResumed
+    | SeatTaken
 )
 AnyEvent = TableEvent | rules.Event
 
@@ -202,6 +213,11 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
             table.commitments = event.commitments
         elif isinstance(event, DealRevealed):
             table.revealed += (event.secret,)
+        elif isinstance(event, SeatTaken):
+            seats = list(table.seats)
+            left = seats[event.seat]
+            seats[event.seat] = Seat(event.user_id, event.alias, left.zero_play if left else False)
+            table.seats = tuple(seats)
         elif isinstance(event, GamePaused | GameResumed):
             table.paused = isinstance(event, GamePaused)
         else:

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from games import rules
-from games.domain import PlayerSeated, Table, fold
+from games.domain import PlayerSeated, SeatTaken, Table, fold
 from games.eventstore import Recorded
 from games.rules import (
     Card,
@@ -135,7 +135,7 @@ def event_views_from(
         )
         fold(table, [event])
         payload = record.payload
-        if isinstance(event, PlayerSeated):
+        if isinstance(event, PlayerSeated | SeatTaken):
             # Players are known at the table by their aliases only.
             payload = {key: value for key, value in payload.items() if key != "user_id"}
         elif isinstance(event, rules.HandDealt):

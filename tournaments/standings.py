@@ -209,8 +209,20 @@ def refresh_tables(event_id: uuid.UUID, marker: tuple[int, int] | None = None) -
 def write_standings(event_id: uuid.UUID, ranked: Sequence[points.Standing]) -> bool:
     """Bring the event's standing rows to ``ranked``, rewriting only the rows that
     changed (one DELETE and one INSERT, however many); whether any did."""
-    names = dict(Entry.objects.filter(event_id=event_id).values_list("player_id", "name"))
     fields = ("player_id", "name", "rank", "points", "exact_bids", "best_game", "games")
+    stored = {
+        values[1]: (values[0], values[1:])
+        for values in Standing.objects.filter(event_id=event_id).values_list("pk", *fields)
+    }
+    # Names are read only for players new to the standings (an entry's name is fixed).
+    names = {player: values[1] for player, (_, values) in stored.items()}
+    missing = [line.player for line in ranked if line.player not in names]
+    if missing:
+        names |= dict(
+            Entry.objects.filter(event_id=event_id, player_id__in=missing).values_list(
+                "player_id", "name"
+            )
+        )
     wanted = {
         line.player: (
             line.player,
@@ -222,10 +234,6 @@ def write_standings(event_id: uuid.UUID, ranked: Sequence[points.Standing]) -> b
             line.games,
         )
         for line in ranked
-    }
-    stored = {
-        values[1]: (values[0], values[1:])
-        for values in Standing.objects.filter(event_id=event_id).values_list("pk", *fields)
     }
     gone = [pk for player, (pk, values) in stored.items() if wanted.get(player) != values]
     new = [

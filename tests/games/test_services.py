@@ -382,3 +382,47 @@ def test_a_deal_set_reveals_its_secrets_only_once_every_table_is_over() -> None:
     assert revealed(second) == hands
     table = load_table(first)
     assert [commitment(bytes.fromhex(s)) for s in table.revealed] == list(table.commitments)
+
+
+# --- Substitutes --------------------------------------------------------------------------
+
+
+def test_a_substitute_takes_over_a_seat_in_play_and_the_player_who_left_no_longer_acts() -> None:
+    # Given a game in play, and a substitute for the player to act
+    game_id, users = seated_game(players=3)
+    actor, table = acting(game_id, users)
+    seat = table.game.turn
+    substitute = UserFactory.create()
+
+    # When the game's creator hands the seat over
+    services.game_substitute(
+        game_id=game_id, actor=users[0], seat=seat, user=substitute, alias="Sub"
+    )
+
+    # Then the substitute holds the seat and plays it; the player who left may not
+    after = load_table(game_id)
+    assert after.seats[seat] is not None
+    assert (after.seats[seat].user_id, after.seats[seat].alias) == (substitute.pk, "Sub")
+    with pytest.raises(NotYourSeat):
+        services.game_place_bid(game_id=game_id, actor=actor, bid=0)
+    services.game_place_bid(game_id=game_id, actor=substitute, bid=0)
+    assert load_table(game_id).game.bids[seat] == 0
+    taken = [r.payload for r in read(stream_of(game_id)) if r.type == "SeatTaken"]
+    assert taken == [{"seat": seat, "user_id": substitute.pk, "alias": "Sub"}]
+
+
+def test_only_the_creator_hands_a_seat_over_and_never_to_someone_seated() -> None:
+    game_id, users = seated_game(players=3)
+
+    with pytest.raises(NotYourSeat):
+        services.game_substitute(
+            game_id=game_id, actor=users[1], seat=2, user=UserFactory.create(), alias="Sub"
+        )
+    with pytest.raises(AlreadySeated):
+        services.game_substitute(
+            game_id=game_id, actor=users[0], seat=2, user=users[1], alias="Sub"
+        )
+    with pytest.raises(InvalidInput, match="the alias 'player 1' is taken at this table"):
+        services.game_substitute(
+            game_id=game_id, actor=users[0], seat=2, user=UserFactory.create(), alias="player 1"
+        )
