@@ -33,6 +33,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
@@ -215,6 +216,21 @@ class Watch:
         self._refresh_viewer()
         return self._events(views)
 
+    def catch_up_from(self, rows: list[Any]) -> dict[str, Any] | None:
+        """The records a broadcast carried, as an ``events`` message, when they are
+        exactly what comes next and showing them needs no database (no delay, no deal
+        set); None otherwise, and :meth:`catch_up` reads the log. It may run on the
+        event loop."""
+        if self.lag or self.table.deal_set:
+            return None
+        records = [eventstore.record_from_message(row) for row in rows]
+        if not records or records[0].sequence != self.version + 1:
+            return None
+        if any(record.type == "SeatTaken" for record in records):
+            return None  # A seat changing hands changes the viewer: see catch_up.
+        self._seat_new(records)
+        return self._events(event_views_from(self.table, records, self.viewer))
+
     def resync(self) -> dict[str, Any]:
         """The whole state as the log has it now (a lost broadcast is caught up too)."""
         records = self._released(eventstore.read(self.stream, after=self.version))
@@ -291,6 +307,15 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.wake = None
         await self.game_events({"version": MAX_VERSION})
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections before every handler, a hop to
+        # the database thread per message (a broadcast reaches every socket). Every
+        # read and write here goes through database_sync_to_async, which does it itself.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
@@ -353,7 +378,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         version = message.get("version")
         if self.watch is None or not isinstance(version, int) or version <= self.watch.version:
             return
-        reply = await database_sync_to_async(self.watch.catch_up)()
+        records = message.get("records")
+        # The broadcast's own records when they are what comes next: no read of the
+        # log, no hop to the database thread; the log answers for anything else.
+        reply = self.watch.catch_up_from(records) if isinstance(records, list) else None
+        if reply is None:
+            reply = await database_sync_to_async(self.watch.catch_up)()
         if reply is not None:
             await self.send_json(reply)
         self._wake_when_due()

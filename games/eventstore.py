@@ -34,6 +34,22 @@ class Recorded:
         return decode(self.type, self.payload)
 
 
+def record_to_message(record: Recorded) -> list[Any]:
+    """A record as plain values a channel layer carries (msgpack knows no datetime)."""
+    return [
+        record.sequence,
+        record.type,
+        record.payload,
+        record.actor_id,
+        record.recorded_at.isoformat(),
+    ]
+
+
+def record_from_message(values: list[Any]) -> Recorded:
+    sequence, type_name, payload, actor_id, recorded_at = values
+    return Recorded(sequence, type_name, payload, actor_id, datetime.fromisoformat(recorded_at))
+
+
 def read(stream: str, after: int = 0) -> list[Recorded]:
     rows = (
         StoredEvent.objects.filter(stream=stream, sequence__gt=after)

@@ -11,7 +11,7 @@ import hashlib
 import random
 import secrets
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -604,7 +604,7 @@ def _execute(
         finished = any(isinstance(event, rules.GameFinished) for event in events)
         if table.deal_set and finished and len(table.revealed) == len(table.game.results):
             _reveal_deal_set(table.deal_set, game_id)
-        transaction.on_commit(partial(publish, game_id, table.version), robust=True)
+        transaction.on_commit(partial(publish, game_id, table.version, recorded), robust=True)
         transaction.on_commit(partial(schedule_automatic_move, game_id, table), robust=True)
         transaction.on_commit(
             partial(
@@ -652,16 +652,16 @@ def project_game(
         Game.objects.create(pk=game_id, created_at=created_at or updated_at, **values)
 
 
-def publish(game_id: uuid.UUID, version: int) -> None:
-    """Tell the game's watchers that its log grew to ``version``; each reads what it
-    missed from the log, as its own view."""
+def publish(game_id: uuid.UUID, version: int, records: Sequence[eventstore.Recorded] = ()) -> None:
+    """Tell the game's watchers that its log grew to ``version``, with the new
+    ``records``: a socket that has sent everything before them folds them as they
+    come instead of reading the log; any other reads what it missed from the log."""
     layer = get_channel_layer()
     if layer is not None:
-        run_on_server_loop(
-            partial(
-                layer.group_send, group_name(game_id), {"type": "game.events", "version": version}
-            )
-        )
+        message: dict[str, Any] = {"type": "game.events", "version": version}
+        if records:
+            message["records"] = [eventstore.record_to_message(r) for r in records]
+        run_on_server_loop(partial(layer.group_send, group_name(game_id), message))
 
 
 def _new_code() -> str:

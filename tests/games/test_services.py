@@ -229,7 +229,10 @@ def test_watchers_are_told_of_new_events_only_after_commit(
 
     # The broadcast, the check for a bot's turn, and the news for other apps.
     assert published == 3
-    assert message == {"type": "game.events", "version": table.version + 1}
+    assert message["type"] == "game.events"
+    assert message["version"] == table.version + 1
+    # The new records ride along, so that watchers need not read the log.
+    assert [record[:2] for record in message["records"]] == [[table.version + 1, "BidPlaced"]]
 
 
 def test_zero_play_announced_on_joining_is_recorded_before_the_first_deal() -> None:

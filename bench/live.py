@@ -1,0 +1,980 @@
+"""Benchmark of live tables over real WebSockets, against the production setup:
+uvicorn server processes, the Redis pub/sub channel layer and PostgreSQL.
+
+Run (PostgreSQL and Redis on 127.0.0.1, as in the README's production mode; about
+5 minutes at 500 tables; one run at a time, as it drops its database)::
+
+    .venv/bin/python bench/live.py --tables 500
+
+It drops and recreates its own database (``atu_bench``; ``--database-url`` may
+name another whose name contains "bench"), migrates it, starts ``--servers``
+uvicorn processes on free ports (default 2, one per core: on these 2-core
+machines 1 carried less, 3 or 4 no clearly more) with Redis db 5 as the layer, and seeds
+``--tables`` 4-player Championship tables through the ORM (users, sessions,
+``game_create`` and ``game_join``; no bot seats, so every move comes from a
+socket). Each table then gets 5 sockets from this one asyncio process: its 4
+players (``sessionid`` cookie) and an anonymous spectator, all with
+``?with_state=1`` as the table page connects, spread over the servers one socket
+at a time as a load balancer would (``--placement table`` keeps a table on one).
+A player moves when its state says it is its turn, at random from ``state.legal``.
+
+Printed, as medians of ``--repeat`` windows of ``--seconds``:
+
+1. Baselines, in the same run while the servers are idle: the bare WebSocket
+   echo round trip through uvicorn (a Channels-free ASGI echo app,
+   ``bench.live:echo_app``, served by one more uvicorn process with the same
+   flags); the ``/ws/health/`` ping round trip through a Django server (Channels,
+   then a ``group_send`` over Redis answered by ``pong``: the layer's hop, not a
+   bare echo); and the bare Channels group broadcast rate, groups of 5, in this
+   process: ``group_send`` then one ``receive`` on each of the group's 5
+   channels, ``--broadcast-groups`` groups at once, on the pub/sub layer and, to
+   compare, the core layer.
+2. Paced: each table moves once every ``--interval`` seconds, the tables evenly
+   staggered. Plays per second, and p50/p99 latency from a move's send to the
+   receipt, by the last of the table's 5 sockets, of the ``events`` message that
+   holds the move's first sequence (a move not delivered within 5 s of its window
+   counts as infinitely late). Target at 500 tables: p99 under 100 ms.
+3. Saturation: each player moves as soon as its state says it is its turn.
+   Plays per second against the bare pub/sub broadcast rate. Target: 0.4x.
+
+With each window: the CPU (100% = one core) of the servers, this process,
+PostgreSQL (this database's backends), Redis and "other" (anything else, such as
+other people's test runs on the machine), and the servers' CPU per play, which
+such neighbours disturb less than plays per second. Moves never delivered to all
+5 sockets, errors answered and sockets lost are reported, and so is anything the
+servers logged (their logs are then kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/atu_bench"
+# Redis db 5: the tests use db 0.
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/5"
+PRESET = "championship"
+SEATS = 4
+# Sockets per table: the 4 players and 1 spectator.
+SOCKETS = SEATS + 1
+P99_TARGET_MS = 100.0
+P99_TARGET_TABLES = 500
+RATIO_TARGET = 0.4
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# A PostgreSQL backend's process title names its client: "127.0.0.1(52044)".
+BACKEND = re.compile(r"\(\d+\)|\[local\]")
+# How long after a window closes its last moves may still arrive.
+GRACE_SECONDS = 5.0
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "NOT met"
+
+
+# --- The bare echo app ---------------------------------------------------------------
+
+
+async def echo_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """A WebSocket echo with nothing behind it: uvicorn's own round trip."""
+    if scope["type"] == "websocket":
+        while True:
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.accept"})
+            elif message["type"] == "websocket.receive":
+                await send(
+                    {
+                        "type": "websocket.send",
+                        "text": message.get("text"),
+                        "bytes": message.get("bytes"),
+                    }
+                )
+            else:
+                return
+    elif scope["type"] == "http":
+        await send({"type": "http.response.start", "status": 404, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+
+# --- Database, Redis, seeding --------------------------------------------------------
+
+
+def prepare_database(url: str) -> None:
+    """Drop and recreate the bench database; refuse any name without "bench"."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    if "bench" not in name:
+        raise SystemExit(f"refusing to drop database {name!r}: its name must contain 'bench'")
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def setup_django(environ: dict[str, str]) -> None:
+    os.environ.update(environ)
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+    # Seeding publishes each join; no socket listens yet, so an in-memory layer
+    # saves a Redis connection (and an event loop) per service call.
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+@dataclass(frozen=True)
+class SeededTable:
+    game_id: str
+    # The players' session keys, seat by seat.
+    sessions: tuple[str, ...]
+
+
+def seed_tables(count: int) -> list[SeededTable]:
+    """``count`` Championship tables whose 4 seats are taken (the game has started)."""
+    from datetime import timedelta
+
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+    from django.utils.crypto import get_random_string
+
+    from accounts.models import User
+    from games import services
+
+    password = make_password(None)
+    users = User.objects.bulk_create(
+        User(username=f"live-{number}", password=password) for number in range(count * SEATS)
+    )
+    store = SessionStore()
+    expires = timezone.now() + timedelta(days=1)
+    sessions = [
+        Session(
+            session_key=get_random_string(32),
+            session_data=store.encode(
+                {
+                    SESSION_KEY: str(user.pk),
+                    BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+                    HASH_SESSION_KEY: user.get_session_auth_hash(),
+                }
+            ),
+            expire_date=expires,
+        )
+        for user in users
+    ]
+    Session.objects.bulk_create(sessions)
+    tables = []
+    for number in range(count):
+        players = users[number * SEATS : (number + 1) * SEATS]
+        game = services.game_create(creator=players[0], player_count=SEATS, preset=PRESET)
+        for seat, player in enumerate(players):
+            services.game_join(game_id=game.id, user=player, alias=f"P{seat}")
+        keys = tuple(s.session_key for s in sessions[number * SEATS : (number + 1) * SEATS])
+        tables.append(SeededTable(str(game.id), keys))
+    return tables
+
+
+# --- Server processes ----------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Server:
+    app: str
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+
+
+def start_server(app: str, environ: dict[str, str], lifespan: str, logs: Path) -> Server:
+    port = free_port()
+    log = logs / f"uvicorn-{port}.log"
+    command = [
+        str(ROOT / ".venv" / "bin" / "uvicorn"),
+        app,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--lifespan",
+        lifespan,
+        # Logging every connection would be part of what we measure.
+        "--log-level",
+        "warning",
+        "--no-access-log",
+    ]
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env={**os.environ, **environ}, stdout=output, stderr=output
+        )
+    return Server(app, port, process, log)
+
+
+def wait_until_listening(servers: Sequence[Server], timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    for server in servers:
+        while True:
+            if server.process.poll() is not None:
+                raise SystemExit(f"{server.app} on {server.port} exited:\n{server.log.read_text()}")
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", server.port)) == 0:
+                    break
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{server.app} on {server.port} did not start in {timeout:g} s")
+            time.sleep(0.1)
+
+
+def stop_servers(servers: Sequence[Server]) -> None:
+    for server in servers:
+        if server.process.poll() is None:
+            server.process.terminate()
+    for server in servers:
+        try:
+            server.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait()
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process so far (not its children's: PostgreSQL's
+    postmaster reaps the backends of every database); 0 if it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def services_cpu(database: str) -> dict[int, tuple[str, float]]:
+    """CPU seconds so far of Redis and of PostgreSQL's processes, by pid; the
+    backends serving other databases (other people's test runs) count as "other"."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            name = (entry / "comm").read_text().strip()
+            title = (entry / "cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if name == "redis-server":
+            found[int(entry.name)] = ("Redis", process_cpu_seconds(int(entry.name)))
+        elif name == "postgres" and (f" {database} " in title or not BACKEND.search(title)):
+            # A backend's title is "postgres: 15/main: user database host(port) state";
+            # the server's own processes (checkpointer, WAL writer...) have no client.
+            found[int(entry.name)] = ("PostgreSQL", process_cpu_seconds(int(entry.name)))
+    return found
+
+
+@dataclass
+class CpuSample:
+    wall: float
+    servers: float
+    own: float
+    services: dict[int, tuple[str, float]]
+    busy: int
+    total: int
+
+
+class CpuMeter:
+    """Where the CPU went between ``start`` and ``stop``: the uvicorn servers, this
+    process, PostgreSQL, Redis and everything else (other people's runs share the
+    machine), in % of one core; the machine has ``os.cpu_count()`` of them."""
+
+    def __init__(self, servers: Sequence[Server], database: str) -> None:
+        self.servers = servers
+        self.database = database
+        self.begin: CpuSample | None = None
+
+    def _sample(self) -> CpuSample:
+        own = os.times()
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        idle = values[3] + values[4]
+        return CpuSample(
+            time.perf_counter(),
+            sum(process_cpu_seconds(server.process.pid) for server in self.servers),
+            own.user + own.system,
+            services_cpu(self.database),
+            sum(values) - idle,
+            sum(values),
+        )
+
+    def start(self) -> None:
+        self.begin = self._sample()
+
+    def stop(self) -> dict[str, float]:
+        """% of one core used since ``start``, by "servers", "load generator",
+        "PostgreSQL", "Redis" and "other"."""
+        assert self.begin is not None
+        begin, end = self.begin, self._sample()
+        wall = end.wall - begin.wall
+        cores = os.cpu_count() or 1
+        machine = (end.busy - begin.busy) / max(1, end.total - begin.total) * 100 * cores
+        used = {"servers": end.servers - begin.servers, "load generator": end.own - begin.own}
+        for pid, (name, seconds) in end.services.items():
+            before = begin.services.get(pid, (name, 0.0))[1]
+            used[name] = used.get(name, 0.0) + seconds - before
+        shares = {name: seconds / wall * 100 for name, seconds in used.items()}
+        shares["other"] = max(0.0, machine - sum(shares.values()))
+        return shares
+
+
+def cpu_text(shares: dict[str, float]) -> str:
+    parts = ", ".join(f"{name} {share:.0f}%" for name, share in shares.items())
+    return f"cpu (100% = 1 core of {os.cpu_count()}): {parts}"
+
+
+# --- Clients -------------------------------------------------------------------------
+
+
+@dataclass
+class Pending:
+    sent: float
+    # The table's sockets (0-3 its players, 4 its spectator) still to receive the move.
+    missing: set[int]
+
+
+@dataclass
+class Window:
+    start: float
+    end: float
+    latencies: list[float] = field(default_factory=list)
+    sent: int = 0
+    completed: int = 0
+    # Moves sent in the window and never delivered to all 5 sockets.
+    lost: int = 0
+    cpu: dict[str, float] = field(default_factory=dict)
+
+    def rate(self) -> float:
+        return self.completed / (self.end - self.start)
+
+    def server_ms_per_play(self) -> float:
+        """CPU the servers spent per play (ms): a figure that other processes
+        competing for the cores change less than plays/s."""
+        return self.cpu.get("servers", 0.0) * 10 / max(self.rate(), 1e-9)
+
+    def all_latencies(self) -> list[float]:
+        return self.latencies + [float("inf")] * self.lost
+
+
+class Run:
+    """What the tables do now: wait, move at a pace, or move at once; and the
+    measurement window moves are counted in."""
+
+    def __init__(self) -> None:
+        self.active = asyncio.Event()
+        self.interval = 0.0
+        self.window: Window | None = None
+        self.errors: Counter[str] = Counter()
+        # Commands sent and not answered yet (an ack or an error).
+        self.in_flight = 0
+        # Set when the bench closes the sockets itself.
+        self.closing = False
+        self.finished: set[int] = set()
+
+    def completed(self, pending: Pending, now: float) -> None:
+        window = self.window
+        if window is None:
+            return
+        if window.start <= pending.sent < window.end:
+            window.latencies.append(now - pending.sent)
+        if window.start <= now < window.end:
+            window.completed += 1
+
+
+class Table:
+    def __init__(self, number: int, seeded: SeededTable, run: Run, rng: random.Random) -> None:
+        self.number = number
+        self.seeded = seeded
+        self.run = run
+        self.rng = rng
+        self.pending: dict[int, Pending] = {}
+        self.turn: tuple[Any, dict[str, Any]] | None = None
+        self.ready = asyncio.Event()
+        # Cleared: the table makes no move (it sits out the saturation run).
+        self.enabled = asyncio.Event()
+        self.enabled.set()
+        self.acted_version = 0
+        self.next_at = 0.0
+        self.sockets: list[Any] = []
+
+    def received(self, index: int, sequences: list[int], now: float) -> None:
+        for sequence in sequences:
+            pending = self.pending.get(sequence)
+            if pending is None:
+                continue
+            pending.missing.discard(index)
+            if not pending.missing:
+                del self.pending[sequence]
+                self.run.completed(pending, now)
+
+    def offer(self, ws: Any, state: dict[str, Any]) -> None:
+        """A player's latest state: if it is its turn, the table's driver moves."""
+        hand = state.get("hand")
+        if state.get("status") == "finished":
+            self.run.finished.add(self.number)
+        if hand is None or state.get("you") != hand.get("turn"):
+            return
+        if state["version"] <= self.acted_version:
+            return
+        self.turn = (ws, state)
+        self.ready.set()
+
+    def choose(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        legal = state["legal"]
+        version = state["version"]
+        if legal["cards"]:
+            return {
+                "type": "play",
+                "card": self.rng.choice(legal["cards"]),
+                "expected_version": version,
+            }
+        if legal["hidden_card"]:
+            return {"type": "play", "card": None, "expected_version": version}
+        if legal["bids"]:
+            return {
+                "type": "bid",
+                "bid": self.rng.choice(legal["bids"]),
+                "expected_version": version,
+            }
+        if legal["modes"]:
+            mode = self.rng.choice(legal["modes"])
+            return {"type": "one_card_mode", "mode": mode, "expected_version": version}
+        return None
+
+    async def drive(self) -> None:
+        """Make the table's moves, one at a time, as the run says."""
+        run = self.run
+        while True:
+            await self.ready.wait()
+            self.ready.clear()
+            if self.turn is None:
+                continue
+            ws, state = self.turn
+            self.turn = None
+            await run.active.wait()
+            await self.enabled.wait()
+            if run.interval:
+                delay = self.next_at - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+            command = self.choose(state)
+            if command is None:
+                continue
+            now = time.perf_counter()
+            if run.interval:
+                # Keep the pace: a move a little late does not push back the next.
+                late = now - self.next_at
+                self.next_at = (self.next_at if late < run.interval else now) + run.interval
+            self.acted_version = state["version"]
+            self.pending[state["version"] + 1] = Pending(now, set(range(SOCKETS)))
+            window = run.window
+            if window is not None and window.start <= now < window.end:
+                window.sent += 1
+            run.in_flight += 1
+            await ws.send(json.dumps(command))
+
+
+async def read_socket(ws: Any, table: Table, index: int) -> None:
+    """Take in what the server sends socket ``index`` of ``table``; a player's state
+    may make its move."""
+    run = table.run
+    player = index < SEATS
+    try:
+        async for raw in ws:
+            now = time.perf_counter()
+            message = json.loads(raw)
+            kind = message.get("type")
+            state = None
+            if kind == "events":
+                table.received(index, [event["sequence"] for event in message["events"]], now)
+                state = message.get("state")
+            elif kind == "state":
+                state = message["state"]
+            elif kind == "ack":
+                run.in_flight -= 1
+            elif kind == "error":
+                run.errors[message.get("code", "?")] += 1
+                if message.get("command") is not None:
+                    run.in_flight -= 1
+            if player and state is not None:
+                table.offer(ws, state)
+    except Exception as error:  # A socket lost mid-run is counted, not fatal.
+        run.errors[f"socket lost: {type(error).__name__}"] += 1
+    else:
+        if not run.closing:
+            run.errors[f"socket closed by the server ({ws.close_code})"] += 1
+
+
+async def connect_tables(
+    seeded: Sequence[SeededTable],
+    ports: Sequence[int],
+    run: Run,
+    placement: str,
+    deflate: bool,
+    concurrency: int = 50,
+) -> tuple[list[Table], list[asyncio.Task[None]]]:
+    """Open every table's 5 sockets, ``concurrency`` handshakes at a time."""
+    from websockets.asyncio.client import connect
+
+    tables = [Table(n, s, run, random.Random(n)) for n, s in enumerate(seeded)]
+    gate = asyncio.Semaphore(concurrency)
+    tasks: list[asyncio.Task[None]] = []
+
+    async def open_socket(table: Table, index: int) -> None:
+        if placement == "table":
+            port = ports[table.number % len(ports)]
+        else:
+            port = ports[(table.number * SOCKETS + index) % len(ports)]
+        player = index < SEATS
+        headers = {"Cookie": f"sessionid={table.seeded.sessions[index]}"} if player else {}
+        uri = f"ws://127.0.0.1:{port}/ws/games/{table.seeded.game_id}/?with_state=1"
+        async with gate:
+            ws = await connect(
+                uri,
+                origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
+                additional_headers=headers,
+                # Browsers offer permessage-deflate and uvicorn accepts it by default.
+                compression="deflate" if deflate else None,
+                # Browsers do not ping; pings every 20 s per socket would be noise.
+                ping_interval=None,
+                open_timeout=120,
+                max_size=2**22,
+            )
+        table.sockets.append(ws)
+        tasks.append(asyncio.create_task(read_socket(ws, table, index)))
+
+    await asyncio.gather(
+        *(open_socket(table, index) for table in tables for index in range(SOCKETS))
+    )
+    tasks.extend(asyncio.create_task(table.drive()) for table in tables)
+    return tables, tasks
+
+
+# --- Baselines -----------------------------------------------------------------------
+
+
+async def round_trips(
+    uri: str, origin: str, message: str, answer: str, count: int, skip_first: bool
+) -> list[float]:
+    """Seconds per round trip of ``count`` messages sent one after another."""
+    from websockets.asyncio.client import connect
+
+    async with connect(uri, origin=origin, ping_interval=None) as ws:  # type: ignore[arg-type]
+        if skip_first:
+            await ws.recv()
+        timings = []
+        for number in range(count + count // 10):
+            start = time.perf_counter()
+            await ws.send(message)
+            reply = await ws.recv()
+            if answer not in str(reply):
+                raise RuntimeError(f"unexpected reply {reply!r}")
+            if number >= count // 10:  # the first tenth warms up
+                timings.append(time.perf_counter() - start)
+        return timings
+
+
+async def broadcast_rate(layer: Any, groups: int, seconds: float) -> float:
+    """Group sends per second with ``groups`` groups of 5 channels at once, each
+    waiting for its 5 receipts before it sends again."""
+    members = []
+    for number in range(groups):
+        group = f"bench.{number}"
+        channels = [await layer.new_channel() for _ in range(SOCKETS)]
+        for channel in channels:
+            await layer.group_add(group, channel)
+        members.append((group, channels))
+    counting = False
+    stopping = False
+    count = 0
+
+    async def one_group(group: str, channels: list[str]) -> None:
+        nonlocal count
+        version = 0
+        while not stopping:
+            version += 1
+            await layer.group_send(group, {"type": "game.events", "version": version})
+            await asyncio.gather(*(layer.receive(channel) for channel in channels))
+            if counting:
+                count += 1
+
+    tasks = [asyncio.create_task(one_group(g, c)) for g, c in members]
+    await asyncio.sleep(1.0)  # warm-up
+    counting = True
+    start = time.perf_counter()
+    await asyncio.sleep(seconds)
+    counting = False
+    elapsed = time.perf_counter() - start
+    # Each loop ends after its round: cancelling the pub/sub layer's receive makes it
+    # unsubscribe while its reader uses the connection, which hung here.
+    stopping = True
+    await asyncio.gather(*tasks)
+    await layer.flush()
+    return count / elapsed
+
+
+@dataclass
+class Baselines:
+    echo: list[float]
+    health: list[float]
+    pubsub: list[float]
+    core: list[float]
+
+
+async def measure_baselines(
+    echo_port: int, server_port: int, redis_url: str, args: argparse.Namespace
+) -> Baselines:
+    from channels_redis.core import RedisChannelLayer
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    echo = await round_trips(
+        f"ws://127.0.0.1:{echo_port}/", f"http://127.0.0.1:{echo_port}", "ping", "ping", 2000, False
+    )
+    health = await round_trips(
+        f"ws://127.0.0.1:{server_port}/ws/health/",
+        f"http://127.0.0.1:{server_port}",
+        '{"type": "ping"}',
+        "pong",
+        2000,
+        True,
+    )
+    pubsub, core = [], []
+    for _ in range(args.repeat):
+        pubsub.append(
+            await broadcast_rate(
+                RedisPubSubChannelLayer(hosts=[redis_url]), args.broadcast_groups, args.seconds / 2
+            )
+        )
+        core_layer = RedisChannelLayer(hosts=[redis_url])
+        core.append(await broadcast_rate(core_layer, args.broadcast_groups, args.seconds / 2))
+        await core_layer.close_pools()
+    return Baselines(echo, health, pubsub, core)
+
+
+# --- The load ------------------------------------------------------------------------
+
+
+async def measure_windows(
+    run: Run, meter: CpuMeter, tables: Sequence[Table], args: argparse.Namespace, label: str
+) -> list[Window]:
+    windows = []
+    for number in range(args.repeat):
+        meter.start()
+        start = time.perf_counter()
+        window = Window(start, start + args.seconds)
+        run.window = window
+        await asyncio.sleep(args.seconds)
+        window.cpu = meter.stop()
+        # Let the window's last moves arrive before reading its latencies.
+        deadline = time.perf_counter() + GRACE_SECONDS
+        while time.perf_counter() < deadline and any(
+            p.sent < window.end for t in tables for p in t.pending.values()
+        ):
+            await asyncio.sleep(0.05)
+        lost = sum(1 for t in tables for p in t.pending.values() if p.sent < window.end)
+        window.lost = lost
+        latencies = window.all_latencies()
+        print(
+            f"  {label} window {number + 1}: {window.rate():,.1f} plays/s, "
+            f"latency p50 {percentile(latencies, 0.5) * 1000:.1f} ms, "
+            f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms "
+            f"({len(window.latencies)} moves, {lost} not delivered in {GRACE_SECONDS:g} s), "
+            f"servers {window.server_ms_per_play():.2f} ms CPU per play; {cpu_text(window.cpu)}",
+            flush=True,
+        )
+        windows.append(window)
+    run.window = None
+    return windows
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Medians over a mode's windows."""
+
+    rate: float
+    p50_ms: float
+    p99_ms: float
+    server_ms_per_play: float
+
+    @classmethod
+    def of(cls, windows: Sequence[Window]) -> Figures:
+        return cls(
+            statistics.median(w.rate() for w in windows),
+            statistics.median(percentile(w.all_latencies(), 0.5) * 1000 for w in windows),
+            statistics.median(percentile(w.all_latencies(), 0.99) * 1000 for w in windows),
+            statistics.median(w.server_ms_per_play() for w in windows),
+        )
+
+    def text(self) -> str:
+        return (
+            f"{self.rate:,.1f} plays/s, latency p50 {self.p50_ms:.1f} ms, "
+            f"p99 {self.p99_ms:.1f} ms; servers {self.server_ms_per_play:.2f} ms CPU per play"
+        )
+
+
+async def load(
+    seeded: Sequence[SeededTable], servers: Sequence[Server], args: argparse.Namespace
+) -> tuple[Figures, Figures, int]:
+    run = Run()
+    meter = CpuMeter(servers, urlsplit(args.database_url).path.lstrip("/"))
+    started = time.perf_counter()
+    ports = [server.port for server in servers]
+    tables, tasks = await connect_tables(seeded, ports, run, args.placement, args.deflate == "on")
+    print(
+        f"Connected {len(tables) * SOCKETS:,} sockets ({len(tables)} tables) "
+        f"in {time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
+
+    # Paced: table n's first move comes n/N of an interval in, so the load is even.
+    now = time.perf_counter()
+    for table in tables:
+        table.next_at = now + args.interval * table.number / len(tables)
+    run.interval = args.interval
+    run.active.set()
+    print(
+        f"Paced: {len(tables)} tables, one move per {args.interval:g} s per table "
+        f"(offered {len(tables) / args.interval:,.0f} plays/s)",
+        flush=True,
+    )
+    await asyncio.sleep(args.warmup)
+    paced = Figures.of(await measure_windows(run, meter, tables, args, "paced"))
+
+    saturated = tables[: args.saturation_tables] if args.saturation_tables else tables
+    for table in tables[len(saturated) :]:
+        table.enabled.clear()
+    run.interval = 0.0
+    print(f"Saturation: {len(saturated)} tables, each move as soon as it is a turn", flush=True)
+    await asyncio.sleep(args.warmup)
+    satur = Figures.of(await measure_windows(run, meter, saturated, args, "saturation"))
+
+    # Closing a socket whose command is still running makes the server log a
+    # traceback for its ack: let every answer and broadcast arrive first.
+    run.active.clear()
+    deadline = time.perf_counter() + GRACE_SECONDS
+    while time.perf_counter() < deadline and (
+        run.in_flight > 0 or any(table.pending for table in tables)
+    ):
+        await asyncio.sleep(0.05)
+    never = [(t, seq, p) for t in tables for seq, p in t.pending.items()]
+    if never:
+        table, sequence, pending = never[0]
+        print(
+            f"  {len(never)} moves never reached all {SOCKETS} sockets; first: game "
+            f"{table.seeded.game_id} sequence {sequence}, sockets {sorted(pending.missing)}"
+        )
+    run.closing = True
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*(ws.close() for t in tables for ws in t.sockets), return_exceptions=True)
+    if run.errors:
+        print(f"  errors: {dict(run.errors)}")
+    return paced, satur, len(run.finished)
+
+
+# --- Main ----------------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=500, help="tables (5 sockets each)")
+    parser.add_argument("--servers", type=int, default=2, help="uvicorn processes")
+    parser.add_argument(
+        "--placement",
+        choices=("socket", "table"),
+        default="socket",
+        help="spread sockets over the servers one by one (as a load balancer would), "
+        "or keep a table's 5 sockets on one server",
+    )
+    parser.add_argument("--interval", type=float, default=2.0, help="paced: seconds per move")
+    parser.add_argument("--seconds", type=float, default=20.0, help="seconds per window")
+    parser.add_argument("--repeat", type=int, default=3, help="windows per measurement")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before each mode")
+    parser.add_argument(
+        "--saturation-tables", type=int, default=0, help="tables moving at saturation (0: all)"
+    )
+    parser.add_argument("--broadcast-groups", type=int, default=50, help="groups sending at once")
+    parser.add_argument(
+        "--lifespan",
+        choices=("on", "off"),
+        default="off",
+        help="uvicorn's --lifespan (on: publishes are handed to the server's loop)",
+    )
+    parser.add_argument(
+        "--deflate",
+        choices=("on", "off"),
+        default="on",
+        help="offer permessage-deflate as browsers do (off: as if the server refused it)",
+    )
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.servers < 1 or args.repeat < 1:
+        parser.error("--tables, --servers and --repeat must be at least 1")
+    return args
+
+
+def raise_open_files_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def run_async(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
+    """Run on uvloop when it is there, as uvicorn does."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main())
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    raise_open_files_limit()
+    environ = {
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        # Servers and this process sign sessions with the same key.
+        "SECRET_KEY": "bench-live-secret-key-not-for-production-0123456789",
+        "DEBUG": "false",
+    }
+    print(
+        f"Live tables benchmark: {args.tables} tables x {SOCKETS} sockets, {args.servers} "
+        f"uvicorn process(es) (lifespan {args.lifespan}), sockets placed by {args.placement}, "
+        f"permessage-deflate {args.deflate}, "
+        f"{os.cpu_count()} CPUs; windows of {args.seconds:g} s x {args.repeat}",
+        flush=True,
+    )
+    started = time.perf_counter()
+    prepare_database(args.database_url)
+    setup_django(environ)
+    seeded = seed_tables(args.tables)
+    print(f"Seeded {args.tables} tables in {time.perf_counter() - started:.1f} s", flush=True)
+
+    logs = Path(tempfile.mkdtemp(prefix="atu-live-"))
+    servers = [
+        start_server("config.asgi:application", environ, args.lifespan, logs)
+        for _ in range(args.servers)
+    ]
+    echo = start_server("bench.live:echo_app", environ, "off", logs)
+    try:
+        wait_until_listening([*servers, echo])
+        return run_async(lambda: measure(seeded, servers, echo, args))
+    finally:
+        stop_servers([*servers, echo])
+        report_server_errors(servers, logs)
+
+
+def report_server_errors(servers: Sequence[Server], logs: Path) -> None:
+    """Say what the servers logged (kept in ``logs`` if anything); else drop the logs."""
+    logged = False
+    for server in servers:
+        lines = server.log.read_text(errors="replace").splitlines()
+        tracebacks = sum(1 for line in lines if line.startswith("Traceback"))
+        if lines:
+            logged = True
+            last = next((line for line in reversed(lines) if line and line[0] != " "), "")
+            print(f"  server {server.port} logged {len(lines)} lines, {tracebacks} tracebacks")
+            print(f"    last: {last[:200]}")
+    if logged:
+        print(f"  server logs kept in {logs}")
+    else:
+        shutil.rmtree(logs, ignore_errors=True)
+
+
+async def measure(
+    seeded: Sequence[SeededTable], servers: Sequence[Server], echo: Server, args: argparse.Namespace
+) -> int:
+    base = await measure_baselines(echo.port, servers[0].port, args.redis_url, args)
+    pubsub = statistics.median(base.pubsub)
+    core = statistics.median(base.core)
+    print("Baselines (servers idle):")
+    print(
+        f"  bare WebSocket echo round trip (uvicorn, ASGI echo app): "
+        f"p50 {percentile(base.echo, 0.5) * 1000:.3f} ms, "
+        f"p99 {percentile(base.echo, 0.99) * 1000:.3f} ms"
+    )
+    print(
+        f"  /ws/health/ ping round trip (Channels + pub/sub group send): "
+        f"p50 {percentile(base.health, 0.5) * 1000:.3f} ms, "
+        f"p99 {percentile(base.health, 0.99) * 1000:.3f} ms"
+    )
+    print(
+        f"  bare group broadcast, groups of {SOCKETS}, {args.broadcast_groups} at once, "
+        "in this process: "
+        f"pub/sub layer {pubsub:,.0f} sends/s, core layer {core:,.0f} sends/s "
+        f"(pub/sub {pubsub / core:.1f}x core)",
+        flush=True,
+    )
+
+    paced, satur, finished = await load(seeded, servers, args)
+    print("Results (medians of the windows):")
+    print(f"  paced, {args.tables} tables: {paced.text()}")
+    target = f"p99 under {P99_TARGET_MS:g} ms at {P99_TARGET_TABLES} tables"
+    if args.tables >= P99_TARGET_TABLES:
+        met = verdict(paced.p99_ms < P99_TARGET_MS)
+        print(f"    target: {target} -> {met} ({paced.p99_ms:.1f} ms)")
+    else:
+        print(f"    target: {target} -> not measured (only {args.tables} tables)")
+    ratio = satur.rate / pubsub
+    print(f"  saturation: {satur.text()}")
+    print(
+        f"    = {ratio:.3f}x the bare pub/sub broadcast ({pubsub:,.0f} sends/s); "
+        f"target: at least {RATIO_TARGET:g}x -> {verdict(ratio >= RATIO_TARGET)}"
+    )
+    if finished:
+        print(f"  ({finished} games finished during the run)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
