@@ -47,4 +47,4 @@ fmt: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix .
 
 bench: $(VENV)/.installed
-	$(PYTHON) bench/rules.py
+	$(PYTHON) -m bench.rules

@@ -1,4 +1,4 @@
-"""Benchmark of the bots (``games.bots``): run ``python bench/bots.py``.
+"""Benchmark of the bots (``games.bots``): run ``python -m bench.bots``.
 
 What it measures, on one core when the OS allows pinning, after a warm-up, as
 medians over ``--repeat`` runs made in the same process:
@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import platform
 import random
 import statistics
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bench.timing import on_one_core, time_each, verdict
 from games.bots import choose_command
 from games.rules import (
     PRESETS,
@@ -99,36 +97,12 @@ def bot(name: str) -> Callable[[Position, random.Random], object]:
     return run
 
 
-def time_each(
+def timed(
     decide_one: Callable[[Position, random.Random], object], positions: Sequence[Position]
 ) -> list[float]:
+    """Seconds per decision; every runner draws from the same seeded generator."""
     rng = random.Random(0)
-    clock = time.perf_counter
-    timings = []
-    for position in positions:
-        start = clock()
-        decide_one(position, rng)
-        timings.append(clock() - start)
-    return timings
-
-
-@contextmanager
-def on_one_core() -> Iterator[int | None]:
-    """Pin the process to one CPU while measuring (where the OS allows it)."""
-    if not hasattr(os, "sched_setaffinity"):
-        yield None
-        return
-    previous = os.sched_getaffinity(0)
-    cpu = min(previous)
-    os.sched_setaffinity(0, {cpu})
-    try:
-        yield cpu
-    finally:
-        os.sched_setaffinity(0, previous)
-
-
-def verdict(passed: bool) -> str:
-    return "PASS" if passed else "FAIL"
+    return time_each(lambda position: decide_one(position, rng), positions)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -155,13 +129,13 @@ def measure(game_count: int, repeat: int) -> None:
     positions = [p for n in range(game_count) for p in record_positions(b"bench-bots-%d" % n)]
     runners = {"heuristic": bot("heuristic"), "random": bot("random"), "bare": bare}
     for runner in runners.values():  # warm-up
-        time_each(runner, positions[:500])
+        timed(runner, positions[:500])
     runs: dict[str, list[float]] = {name: [] for name in runners}
     each: dict[str, list[float]] = {name: [] for name in runners}
     for _ in range(repeat):
         gc.collect()
         for name, runner in runners.items():
-            timings = time_each(runner, positions)
+            timings = timed(runner, positions)
             runs[name].append(sum(timings))
             each[name].extend(timings)
 

@@ -4,7 +4,7 @@ uvicorn server processes, the Redis pub/sub channel layer and PostgreSQL.
 Run (PostgreSQL and Redis on 127.0.0.1, as in the README's production mode; about
 5 minutes at 500 tables; one run at a time, as it drops its database)::
 
-    .venv/bin/python bench/live.py --tables 500
+    .venv/bin/python -m bench.live --tables 500
 
 It drops and recreates its own database (``atu_bench``; ``--database-url`` may
 name another whose name contains "bench"), migrates it, starts ``--servers``
@@ -68,6 +68,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.timing import percentile
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -86,13 +88,6 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 BACKEND = re.compile(r"\(\d+\)|\[local\]")
 # How long after a window closes its last moves may still arrive.
 GRACE_SECONDS = 5.0
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def verdict(met: bool) -> str:

@@ -1,4 +1,4 @@
-"""Benchmark of the rules engine (``games.rules``): run ``python bench/rules.py``.
+"""Benchmark of the rules engine (``games.rules``): run ``python -m bench.rules``.
 
 What it measures, on one core when the OS allows pinning, with the garbage
 collector left enabled (real conditions), after a warm-up, as medians over
@@ -23,16 +23,14 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import platform
 import random
 import statistics
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bench.timing import on_one_core, time_each, verdict
 from games.rules import (
     PRESETS,
     Command,
@@ -104,32 +102,6 @@ def bare_fold(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return acc
 
 
-def time_each(run: Callable[[Any], object], inputs: Sequence[Any]) -> list[float]:
-    """Seconds taken by ``run`` on each input, one after another."""
-    timings = []
-    clock = time.perf_counter
-    for item in inputs:
-        start = clock()
-        run(item)
-        timings.append(clock() - start)
-    return timings
-
-
-@contextmanager
-def on_one_core() -> Iterator[int | None]:
-    """Pin the process to one CPU while measuring (where the OS allows it)."""
-    if not hasattr(os, "sched_setaffinity"):
-        yield None
-        return
-    previous = os.sched_getaffinity(0)
-    cpu = min(previous)
-    os.sched_setaffinity(0, {cpu})
-    try:
-        yield cpu
-    finally:
-        os.sched_setaffinity(0, previous)
-
-
 @dataclass
 class Samples:
     """Per-run totals (seconds) and, for whole games, every game's time."""
@@ -140,10 +112,6 @@ class Samples:
     def add(self, timings: list[float]) -> None:
         self.runs.append(sum(timings))
         self.each.extend(timings)
-
-
-def verdict(passed: bool) -> str:
-    return "PASS" if passed else "FAIL"
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -18,7 +18,7 @@ Printed: seconds and events per second (events in the log / seconds), medians of
 ``--repeat`` runs, the ratio to the baseline, and the targets: full rebuild under
 10 s, incremental update under 50 ms.
 
-Run: ``.venv/bin/python bench/standings.py [--players 1000 --rounds 10]``.
+Run: ``.venv/bin/python -m bench.standings [--players 1000 --rounds 10]``.
 """
 
 from __future__ import annotations

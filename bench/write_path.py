@@ -10,7 +10,7 @@ the same run. Printed: median and 95th percentile milliseconds per command over
 all commands and over the last quarter of each game (the longest logs), and the
 ratio baseline / cached.
 
-Run: ``.venv/bin/python bench/write_path.py [--games N]``.
+Run: ``.venv/bin/python -m bench.write_path [--games N]``.
 """
 
 from __future__ import annotations
@@ -26,13 +26,10 @@ from pathlib import Path
 
 import django
 
+from bench.timing import percentile
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def play_game(seed: int, before_each: Callable[[], None]) -> list[float]:

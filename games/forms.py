@@ -93,17 +93,22 @@ class NewGameForm(forms.Form):
 
     def options(self) -> dict[str, Any]:
         """The options chosen over the preset's, as the rules library reads them."""
-        data = self.cleaned_data
-        chosen: dict[str, Any] = {}
-        for name in ("schedule", "one_card_mode", "scoring"):
-            if data[name]:
-                chosen[name] = data[name]
-        if data["step"]:
-            chosen["step"] = int(data["step"])
-        for name in ("repeat_one_card_deals", "repeat_eight_card_deals", "must_trump"):
-            if data[name]:
-                chosen[name] = data[name] == "yes"
-        return chosen
+        return rule_changes(self.cleaned_data)
+
+
+def rule_changes(data: dict[str, Any]) -> dict[str, Any]:
+    """The rule options a form's cleaned ``data`` changes from its preset's (the
+    lobby's and the championship form's rule fields), as the rules library reads them."""
+    chosen: dict[str, Any] = {}
+    for name in ("schedule", "one_card_mode", "scoring"):
+        if data[name]:
+            chosen[name] = data[name]
+    if data["step"]:
+        chosen["step"] = int(data["step"])
+    for name in ("repeat_one_card_deals", "repeat_eight_card_deals", "must_trump"):
+        if data[name]:
+            chosen[name] = data[name] == "yes"
+    return chosen
 
 
 class JoinForm(forms.Form):

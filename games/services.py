@@ -116,7 +116,7 @@ def game_create(
         raise InvalidInput(f"a spectator delay is 0 to {MAX_SPECTATOR_DELAY} seconds")
     game_id = uuid.uuid4()
     created = GameCreated(
-        _new_code(),
+        new_code(),
         player_count,
         chosen.to_dict(),
         preset or "",
@@ -664,8 +664,9 @@ def publish(game_id: uuid.UUID, version: int, records: Sequence[eventstore.Recor
         run_on_server_loop(partial(layer.group_send, group_name(game_id), message))
 
 
-def _new_code() -> str:
+def new_code(model: type[Game] | type[Any] = Game) -> str:
+    """A share code no row of ``model`` (games, or championship events) has yet."""
     while True:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        if not Game.objects.filter(code=code).exists():
+        if not model.objects.filter(code=code).exists():
             return code

@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.forms import PRESET_LABELS, NewGameForm
+from games.forms import PRESET_LABELS, NewGameForm, rule_changes
 from games.rules import PRESETS
 from games.services import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from tournaments.models import Season
@@ -129,17 +129,7 @@ class EventForm(forms.Form):
 
     def options(self) -> dict[str, Any]:
         """The rule changes chosen over the preset's, as the rules library reads them."""
-        data = self.cleaned_data
-        chosen: dict[str, Any] = {}
-        for name in ("schedule", "one_card_mode", "scoring"):
-            if data[name]:
-                chosen[name] = data[name]
-        if data["step"]:
-            chosen["step"] = int(data["step"])
-        for name in ("repeat_one_card_deals", "repeat_eight_card_deals", "must_trump"):
-            if data[name]:
-                chosen[name] = data[name] == "yes"
-        return chosen
+        return rule_changes(self.cleaned_data)
 
 
 class SeasonForm(forms.Form):

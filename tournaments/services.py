@@ -154,7 +154,7 @@ def event_create(
         _check_whole(turn_seconds, "a turn timer", games.MIN_TURN_SECONDS, games.MAX_TURN_SECONDS)
     created = EventCreated(
         name=_name(name),
-        code=_new_code(),
+        code=games.new_code(Event),
         organizer_id=organizer.pk,
         season_id=str(season_id) if season_id else None,
         preset=preset_name,
@@ -610,10 +610,3 @@ def _name(name: str) -> str:
     if not 1 <= len(name) <= MAX_NAME_LENGTH:
         raise InvalidEventInput(f"a name is 1 to {MAX_NAME_LENGTH} characters")
     return name
-
-
-def _new_code() -> str:
-    while True:
-        code = "".join(secrets.choice(games.CODE_ALPHABET) for _ in range(games.CODE_LENGTH))
-        if not Event.objects.filter(code=code).exists():
-            return code

@@ -30,7 +30,8 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from games.rules.cards import SUIT_BY_LETTER, SUITS, Card, Suit, card, parse_card
+from games.rules import payloads
+from games.rules.cards import SUITS, Card, Suit, card
 from games.rules.commands import DealHand, PlayCard
 from games.rules.errors import (
     GameOver,
@@ -42,6 +43,7 @@ from games.rules.errors import (
     WrongPhase,
 )
 from games.rules.events import CardPlayed, TrickTaken
+from games.rules.payloads import EventCodec
 from games.rules.play import check_play, legal_cards, winning_index
 from games.rules.shuffle import draw, shuffled
 
@@ -298,65 +300,24 @@ ClassicEvent = (
     MatchStarted | HandDealt | CardPlayed | TrickTaken | HandScored | GameWon | MatchFinished
 )
 
-EVENT_TYPES: dict[str, type[ClassicEvent]] = {
-    cls.__name__: cls for cls in typing.get_args(ClassicEvent)
-}
+_CODEC: EventCodec[ClassicEvent] = EventCodec(
+    typing.get_args(ClassicEvent), {ClassicOptions: options_from_dict}
+)
+EVENT_TYPES: dict[str, type[ClassicEvent]] = _CODEC.types
 
 
 def event_type(event: ClassicEvent) -> str:
     return type(event).__name__
 
 
-def _encode(value: Any) -> Any:
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Suit):
-        return value.letter
-    if isinstance(value, ClassicOptions):
-        return value.to_dict()
-    if isinstance(value, tuple):
-        return [_encode(item) for item in value]
-    return value
-
-
 def to_payload(event: ClassicEvent) -> dict[str, Any]:
     """The event as a JSON-ready dict (cards in the compact notation, suits by letter)."""
-    return {f.name: _encode(getattr(event, f.name)) for f in fields(event)}
-
-
-def _decode_suit(value: Any) -> Suit:
-    return SUIT_BY_LETTER[value]
-
-
-def _decoder(hint: Any) -> Callable[[Any], Any]:
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if hint is Card:
-        return parse_card
-    if hint is Suit:
-        return _decode_suit
-    if hint is ClassicOptions:
-        return options_from_dict
-    if origin is tuple:
-        item = _decoder(args[0])
-        return lambda value: tuple(item(v) for v in value)
-    if type(None) in args:
-        inner = _decoder(next(arg for arg in args if arg is not type(None)))
-        return lambda value: None if value is None else inner(value)
-    return lambda value: value
-
-
-_DECODERS: dict[str, dict[str, Callable[[Any], Any]]] = {
-    name: {key: _decoder(hint) for key, hint in typing.get_type_hints(cls).items()}
-    for name, cls in EVENT_TYPES.items()
-}
+    return payloads.to_payload(event)
 
 
 def from_payload(type_name: str, payload: Mapping[str, Any]) -> ClassicEvent:
     """Rebuild an event from :func:`event_type` and :func:`to_payload`."""
-    decoders = _DECODERS[type_name]
-    return EVENT_TYPES[type_name](
-        **{name: decode(payload[name]) for name, decode in decoders.items()}
-    )
+    return _CODEC.from_payload(type_name, payload)
 
 
 # --- state --------------------------------------------------------------------

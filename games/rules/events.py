@@ -6,11 +6,13 @@ Hand and trick numbers count from 0; seats are numbered clockwise from 0.
 from __future__ import annotations
 
 import typing
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from games.rules.cards import Card, parse_card
+from games.rules import payloads
+from games.rules.cards import Card
 from games.rules.options import RuleOptions, Visibility, options_from_dict
+from games.rules.payloads import EventCodec
 
 SCHEMA_VERSION = 1
 
@@ -102,57 +104,19 @@ Event = (
     | GameFinished
 )
 
-EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in typing.get_args(Event)}
+_CODEC: EventCodec[Event] = EventCodec(typing.get_args(Event), {RuleOptions: options_from_dict})
+EVENT_TYPES: dict[str, type[Event]] = _CODEC.types
 
 
 def event_type(event: Event) -> str:
     return type(event).__name__
 
 
-def _encode(value: Any) -> Any:
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Visibility):
-        return value.value
-    if isinstance(value, RuleOptions):
-        return value.to_dict()
-    if isinstance(value, tuple):
-        return [_encode(item) for item in value]
-    return value
-
-
 def to_payload(event: Event) -> dict[str, Any]:
     """The event as a JSON-ready dict (cards in the compact notation)."""
-    return {f.name: _encode(getattr(event, f.name)) for f in fields(event)}
-
-
-def _decoder(hint: Any) -> typing.Callable[[Any], Any]:
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if hint is Card:
-        return parse_card
-    if hint is Visibility:
-        return Visibility
-    if hint is RuleOptions:
-        return options_from_dict
-    if origin is tuple:
-        item = _decoder(args[0])
-        return lambda value: tuple(item(v) for v in value)
-    if type(None) in args:
-        inner = _decoder(next(arg for arg in args if arg is not type(None)))
-        return lambda value: None if value is None else inner(value)
-    return lambda value: value
-
-
-_DECODERS: dict[str, dict[str, typing.Callable[[Any], Any]]] = {
-    name: {field: _decoder(hint) for field, hint in typing.get_type_hints(cls).items()}
-    for name, cls in EVENT_TYPES.items()
-}
+    return payloads.to_payload(event)
 
 
 def from_payload(type_name: str, payload: dict[str, Any]) -> Event:
     """Rebuild an event from :func:`event_type` and :func:`to_payload`."""
-    decoders = _DECODERS[type_name]
-    return EVENT_TYPES[type_name](
-        **{name: decode(payload[name]) for name, decode in decoders.items()}
-    )
+    return _CODEC.from_payload(type_name, payload)
