@@ -12,7 +12,12 @@ from typing import Any
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import generics, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
@@ -23,13 +28,14 @@ from rest_framework.views import APIView
 from accounts.models import User
 from config.api_docs import errors
 from games import eventstore, services
-from games.domain import Table, fold, stream_of
+from games.domain import CLASSIC, ROMANIAN, Table, fold, stream_of
 from games.errors import RecordNotReady
 from games.models import Game
 from games.record import game_record, record_filename
 from games.selectors import find_game, games_list, load_table, rule_presets
 from games.serializers import (
     BidSerializer,
+    ClassicGameStateSerializer,
     CommandResponseSerializer,
     EventsQuerySerializer,
     EventsResponseSerializer,
@@ -162,7 +168,14 @@ class GameView(APIView):
         "forehead: everyone else's); spectators and anonymous visitors see no hidden card.",
         parameters=[REF_PARAMETER, StateQuerySerializer],
         responses={
-            200: GameStateSerializer,
+            200: PolymorphicProxySerializer(
+                component_name="AnyGameState",
+                serializers={
+                    ROMANIAN: GameStateSerializer,
+                    CLASSIC: ClassicGameStateSerializer,
+                },
+                resource_type_field_name="kind",
+            ),
             **errors(400, 401, 404, 409, codes={409: ["game_not_finished"]}),
         },
     )

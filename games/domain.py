@@ -2,7 +2,9 @@
 fold of a game's whole stream, table and rules events alike, into one state.
 
 The rules themselves stay in :mod:`games.rules`; this module only knows who sits
-where and which deal secrets were promised and revealed.
+where and which deal secrets were promised and revealed, and which of the two
+games a table plays: Romanian Whist (:mod:`games.rules`) or classic partnership
+Whist (:mod:`games.rules.classic`).
 """
 
 from __future__ import annotations
@@ -12,9 +14,23 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from games import rules
-from games.rules import Card, GameState, Phase, RuleOptions, options_from_dict
+from games.rules import Card, GameState, RuleOptions, classic, options_from_dict
+from games.rules.classic import ClassicOptions, ClassicState
 
 STREAM_PREFIX = "game:"
+# The phases, in both games, in which a player must act (the others are the server's).
+ACTING_PHASES = frozenset({"choosing-mode", "bidding", "playing"})
+ROMANIAN = "romanian"
+CLASSIC = "classic"
+GAME_KINDS = (ROMANIAN, CLASSIC)
+# Stored type names of classic Whist's own events carry this prefix, since some
+# share a name with Romanian events (HandDealt, HandScored); the events of the
+# shared trick-taking core (CardPlayed, TrickTaken) are the same in both games.
+CLASSIC_TYPE_PREFIX = "classic."
+_CLASSIC_ONLY = tuple(
+    cls for cls in classic.EVENT_TYPES.values() if cls not in (rules.CardPlayed, rules.TrickTaken)
+)
+CLASSIC_STORED_TYPES = frozenset(CLASSIC_TYPE_PREFIX + cls.__name__ for cls in _CLASSIC_ONLY)
 
 
 def stream_of(game_id: object) -> str:
@@ -34,6 +50,8 @@ class GameCreated:
     spectator_delay: int = 0
     # Tables of one deal set play the same deals (a duplicate championship round).
     deal_set: str | None = None
+    # Which game the table plays: ROMANIAN or CLASSIC.
+    kind: str = ROMANIAN
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +121,7 @@ TableEvent = (
     | GameResumed
     | SeatTaken
 )
-AnyEvent = TableEvent | rules.Event
+AnyEvent = TableEvent | rules.Event | classic.ClassicEvent
 
 TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
     cls.__name__: cls for cls in typing.get_args(TableEvent)
@@ -119,11 +137,15 @@ def encode(event: AnyEvent) -> tuple[str, dict[str, Any]]:
         if isinstance(event, DealsCommitted):
             payload["commitments"] = list(event.commitments)
         return type(event).__name__, payload
+    if isinstance(event, _CLASSIC_ONLY):
+        return CLASSIC_TYPE_PREFIX + classic.event_type(event), classic.to_payload(event)
     return rules.event_type(event), rules.to_payload(event)
 
 
 def decode(type_name: str, payload: dict[str, Any]) -> AnyEvent:
     table_type = TABLE_EVENT_TYPES.get(type_name)
+    if type_name.startswith(CLASSIC_TYPE_PREFIX):
+        return classic.from_payload(type_name.removeprefix(CLASSIC_TYPE_PREFIX), payload)
     if table_type is None:
         return rules.from_payload(type_name, payload)
     # A field added to an event type since it was stored takes its default.
@@ -145,8 +167,9 @@ class Table:
     """Everything a game's stream says, folded: the lobby and the rules state."""
 
     code: str = ""
+    kind: str = ROMANIAN
     player_count: int = 0
-    options: RuleOptions = field(default_factory=RuleOptions)
+    options: RuleOptions | ClassicOptions = field(default_factory=RuleOptions)
     preset: str = ""
     creator_id: int | None = None
     turn_seconds: int | None = None
@@ -159,7 +182,7 @@ class Table:
     seed: str = ""
     commitments: tuple[str, ...] = ()
     revealed: tuple[str, ...] = ()
-    game: GameState = field(default_factory=GameState)
+    game: GameState | ClassicState = field(default_factory=GameState)
     # The cards played so far in the current hand, in order (what bots may know).
     played: tuple[Card, ...] = ()
     version: int = 0
@@ -170,9 +193,20 @@ class Table:
 
     @property
     def status(self) -> str:
-        if self.game.phase is Phase.NOT_STARTED:
+        # Both games name their phases alike.
+        phase = self.game.phase.value
+        if phase == "not-started":
             return "open"
-        return "finished" if self.game.phase is Phase.FINISHED else "playing"
+        return "finished" if phase == "finished" else "playing"
+
+    @property
+    def is_classic(self) -> bool:
+        return self.kind == CLASSIC
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose move the game waits for (a choice, a bid or a card), if any."""
+        return self.game.turn if self.game.phase.value in ACTING_PHASES else None
 
     def clone(self) -> Table:
         copy = Table(**{f.name: getattr(self, f.name) for f in fields(self)})
@@ -191,8 +225,13 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
     for event in events:
         if isinstance(event, GameCreated):
             table.code = event.code
+            table.kind = event.kind
             table.player_count = event.player_count
-            table.options = options_from_dict(event.options)
+            if event.kind == CLASSIC:
+                table.options = classic.options_from_dict(event.options)
+                table.game = ClassicState()
+            else:
+                table.options = options_from_dict(event.options)
             table.preset = event.preset
             table.creator_id = event.creator_id
             table.turn_seconds = event.turn_seconds
@@ -221,10 +260,13 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
         elif isinstance(event, GamePaused | GameResumed):
             table.paused = isinstance(event, GamePaused)
         else:
-            if isinstance(event, rules.HandDealt):
+            if isinstance(event, rules.HandDealt | classic.HandDealt):
                 table.played = ()
             elif isinstance(event, rules.CardPlayed):
                 table.played += (event.card,)
-            table.game = rules.evolve(table.game, [event], in_place=True)
+            if isinstance(table.game, ClassicState):
+                classic.evolve(table.game, [event], in_place=True)
+            else:
+                table.game = rules.evolve(table.game, [event], in_place=True)
         table.version += 1
     return table

@@ -69,6 +69,17 @@ class RecordNotReady(GameError):
         super().__init__("a game's full record is published once the game is finished")
 
 
+class RecordNotKept(GameError):
+    code = "record_not_kept"
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__(
+            "a checkable game record is kept for Romanian Whist; "
+            "a classic Whist game's log is read through its events"
+        )
+
+
 class InvalidInput(GameError):
     code = "invalid_input"
 

@@ -94,6 +94,8 @@ class Game(models.Model):
     id = models.UUIDField(primary_key=True)
     code = models.CharField(max_length=8, unique=True)
     status = models.CharField(max_length=10, choices=Status.choices, db_index=True)
+    # Which game the table plays: "romanian" or "classic" (games.domain.GAME_KINDS).
+    kind = models.CharField(max_length=10, default="romanian")
     player_count = models.PositiveSmallIntegerField()
     preset = models.CharField(max_length=40, blank=True)
     options = models.JSONField()

@@ -23,7 +23,7 @@ from games.domain import (
     fold,
     stream_of,
 )
-from games.errors import GameNotFound, RecordNotReady
+from games.errors import GameNotFound, RecordNotKept, RecordNotReady
 from games.rules import (
     BidPlaced,
     Card,
@@ -72,6 +72,8 @@ def build_record(game_id: uuid.UUID, records: Sequence[eventstore.Recorded]) -> 
     """The record of the game whose whole log is ``records``."""
     events = [record.event for record in records]
     table = fold(Table(), events)
+    if table.is_classic:
+        raise RecordNotKept()
     if table.game.phase is not Phase.FINISHED:
         raise RecordNotReady()
     n = table.player_count

@@ -13,9 +13,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.bots import BOTS
-from games.domain import TABLE_EVENT_TYPES
+from games.domain import CLASSIC, CLASSIC_STORED_TYPES, GAME_KINDS, ROMANIAN, TABLE_EVENT_TYPES
 from games.models import Game
-from games.rules import EVENT_TYPES, PRESETS, Phase, Visibility
+from games.rules import EVENT_TYPES, PRESETS, Phase, Visibility, classic
 from games.rules.options import (
     OneCardMode,
     OneCardRuns,
@@ -95,12 +95,18 @@ class RuleOptionsField(serializers.DictField):
 
 
 class GameCreateSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        list(GAME_KINDS),
+        default=ROMANIAN,
+        help_text="The game: Romanian Whist, or classic partnership Whist (4 players).",
+    )
     player_count = serializers.IntegerField(help_text="3 to 6 (otherwise `invalid_player_count`).")
     preset = serializers.ChoiceField(
-        list(PRESETS),
+        [*PRESETS, *classic.PRESETS],
         required=False,
         allow_null=True,
-        help_text="The rules to start from; the defaults (romanian-standard) if left out.",
+        help_text="The rules to start from, a preset of the chosen game; the defaults "
+        "(romanian-standard, or a classic game to 5) if left out.",
     )
     options = RuleOptionsField(required=False, help_text="Options changed from the preset.")
     turn_seconds = serializers.IntegerField(
@@ -248,10 +254,14 @@ class GameSummarySerializer(serializers.Serializer):
 
     id = serializers.UUIDField()
     code = serializers.CharField(help_text="The short code to share, like the id.")
+    kind = serializers.ChoiceField(list(GAME_KINDS))
     status = serializers.ChoiceField(STATUS_CHOICES)
     player_count = serializers.IntegerField()
     preset = serializers.CharField()
-    options = RuleOptionsSerializer()
+    options = serializers.DictField(
+        help_text="The game's rule options: those of Romanian Whist (see `/rules/`) "
+        "or of classic Whist."
+    )
     seats = SeatViewSerializer(many=True, help_text="The seats taken.")
     hand = serializers.IntegerField(help_text="Hands played so far.")
     hands_total = serializers.IntegerField()
@@ -333,10 +343,11 @@ class LegalSerializer(serializers.Serializer):
 
 
 class GameStateSerializer(serializers.Serializer):
-    """A game as the requesting viewer may see it."""
+    """A game of Romanian Whist as the requesting viewer may see it."""
 
     id = serializers.UUIDField()
     code = serializers.CharField()
+    kind = serializers.CharField(help_text=f"`{ROMANIAN}`")
     status = serializers.ChoiceField(STATUS_CHOICES)
     version = serializers.IntegerField()
     player_count = serializers.IntegerField()
@@ -371,9 +382,111 @@ class GameStateSerializer(serializers.Serializer):
     legal = LegalSerializer()
 
 
+class ClassicOptionsSerializer(serializers.Serializer):
+    trumps = serializers.ChoiceField(_choices(classic.TrumpMethod))
+    no_trump_every_fifth = serializers.BooleanField()
+    honours = serializers.BooleanField()
+    target = serializers.ChoiceField(list(classic.GAME_TARGETS))
+    rubber = serializers.BooleanField()
+    deals = serializers.IntegerField(
+        allow_null=True, help_text="The tournament form's number of deals; null: play to points."
+    )
+
+
+class ClassicResultSerializer(serializers.Serializer):
+    """One hand's score, by side (0: seats 0 and 2; 1: seats 1 and 3)."""
+
+    hand = serializers.IntegerField()
+    game = serializers.IntegerField(help_text="The game of the rubber the hand belongs to.")
+    tricks = serializers.ListField(child=serializers.IntegerField())
+    trick_points = serializers.ListField(child=serializers.IntegerField())
+    honours = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Honours held by each side."
+    )
+    honour_points = serializers.ListField(child=serializers.IntegerField())
+    totals = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Each side's points in the game."
+    )
+
+
+class GameWonSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    side = serializers.IntegerField()
+    scores = serializers.ListField(child=serializers.IntegerField())
+    games = serializers.ListField(child=serializers.IntegerField())
+
+
+class ClassicHandViewSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    trump = serializers.ChoiceField(["C", "D", "H", "S"], allow_null=True)
+    trump_card = serializers.CharField(allow_null=True)
+    turned_up = serializers.CharField(
+        allow_null=True,
+        help_text="The turned trump, face up in the dealer's hand until the dealer plays.",
+    )
+    holdings = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(allow_null=True), allow_null=True),
+        help_text="By seat, the cards you may see: your own, and the turned-up trump.",
+    )
+    held = serializers.ListField(child=serializers.IntegerField())
+    tricks = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+    trick = TrickSerializer()
+    last_trick = LastTrickSerializer(allow_null=True)
+
+
+class ClassicLegalSerializer(serializers.Serializer):
+    cards = serializers.ListField(child=serializers.CharField())
+
+
+class ClassicGameStateSerializer(serializers.Serializer):
+    """A game of classic partnership Whist as the requesting viewer may see it."""
+
+    id = serializers.UUIDField()
+    code = serializers.CharField()
+    kind = serializers.CharField(help_text=f"`{CLASSIC}`")
+    status = serializers.ChoiceField(STATUS_CHOICES)
+    version = serializers.IntegerField()
+    player_count = serializers.IntegerField()
+    preset = serializers.CharField()
+    options = ClassicOptionsSerializer()
+    seats = SeatViewSerializer(many=True)
+    you = serializers.IntegerField(allow_null=True)
+    phase = serializers.ChoiceField(_choices(classic.Phase))
+    turn_seconds = serializers.IntegerField(allow_null=True)
+    paused = serializers.BooleanField()
+    spectator_delay = serializers.IntegerField()
+    screened = serializers.BooleanField()
+    bots = serializers.ListField(child=serializers.CharField(allow_null=True))
+    deals = DealsSerializer()
+    sides = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="The seats of each partnership: [[0, 2], [1, 3]].",
+    )
+    hands_total = serializers.IntegerField(allow_null=True)
+    game = serializers.IntegerField(help_text="The game of the rubber in play.")
+    scores = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Each side's points in the game in play."
+    )
+    games = serializers.ListField(child=serializers.IntegerField())
+    points = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Each side's points over the match."
+    )
+    seat_points = serializers.ListField(child=serializers.IntegerField())
+    places = serializers.ListField(child=serializers.IntegerField())
+    winner = serializers.IntegerField(allow_null=True)
+    results = ClassicResultSerializer(many=True)
+    game_results = GameWonSerializer(many=True)
+    hand = ClassicHandViewSerializer(allow_null=True)
+    legal = ClassicLegalSerializer()
+
+
 class EventViewSerializer(serializers.Serializer):
     sequence = serializers.IntegerField()
-    type = serializers.ChoiceField(sorted({*TABLE_EVENT_TYPES, *EVENT_TYPES}))
+    type = serializers.ChoiceField(
+        sorted({*TABLE_EVENT_TYPES, *EVENT_TYPES, *CLASSIC_STORED_TYPES})
+    )
     payload = serializers.DictField(
         child=serializers.JSONField(),
         help_text="The event's fields; cards you may not see are null.",

@@ -24,7 +24,11 @@ from accounts.models import User
 from config.lifespan import run_on_server_loop
 from games import eventstore, rules
 from games.bots import BOTS, choose_command
+from games.bots.classic import choose_classic_command
 from games.domain import (
+    CLASSIC,
+    GAME_KINDS,
+    ROMANIAN,
     AnyEvent,
     DealRevealed,
     DealsCommitted,
@@ -48,7 +52,7 @@ from games.errors import (
     VersionConflict,
 )
 from games.models import CommandReceipt, DealSecret, Game
-from games.rules import Phase, RuleOptions, Visibility, build_schedule, options_from_dict
+from games.rules import RuleOptions, Visibility, build_schedule, classic, options_from_dict
 from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
 from games.rules.shuffle import commitment
 from games.selectors import load_table, remember_table
@@ -88,18 +92,30 @@ def game_create(
     turn_seconds: int | None = None,
     spectator_delay: int = 0,
     deal_set: str | None = None,
+    kind: str = ROMANIAN,
 ) -> Game:
     """Open a table of ``player_count`` seats under a preset and/or explicit options;
     with ``turn_seconds``, a seat that has not acted by then is played by a bot.
 
+    ``kind``: the game the table plays, Romanian Whist (the default) or classic
+    partnership Whist (four seats, presets and options of :mod:`games.rules.classic`).
+
     ``spectator_delay``: seconds spectators lag behind the play. ``deal_set``: every
     table of the set plays the same deals, seat by seat (a duplicate round); their
     secrets are revealed once every table of the set has finished."""
-    base = rules.preset(preset) if preset else RuleOptions()
-    chosen = options_from_dict(options or {}, base)
+    if kind not in GAME_KINDS:
+        raise InvalidInput(f"there is no game {kind!r}; choose one of {', '.join(GAME_KINDS)}")
     if isinstance(player_count, bool) or not isinstance(player_count, int):
         raise InvalidInput("player_count must be a whole number from 3 to 6")
-    build_schedule(chosen, player_count)
+    chosen: RuleOptions | classic.ClassicOptions
+    if kind == CLASSIC:
+        base_classic = classic.preset(preset) if preset else classic.ClassicOptions()
+        chosen = classic.options_from_dict(options or {}, base_classic)
+        if player_count != classic.PLAYERS:
+            raise InvalidInput("classic whist is played by four, in two partnerships")
+    else:
+        chosen = options_from_dict(options or {}, rules.preset(preset) if preset else RuleOptions())
+        build_schedule(chosen, player_count)
     if turn_seconds is not None and (
         isinstance(turn_seconds, bool)
         or not isinstance(turn_seconds, int)
@@ -124,6 +140,7 @@ def game_create(
         turn_seconds,
         spectator_delay,
         deal_set,
+        kind,
     )
     _execute(
         game_id=game_id,
@@ -162,7 +179,7 @@ def game_join(
             raise TableFull()
         if any(s is not None and s.alias.lower() == alias.lower() for s in table.seats):
             raise InvalidInput(f"the alias {alias!r} is taken at this table")
-        if zero_play and table.options.zero_play is None:
+        if zero_play and (table.is_classic or table.options.zero_play is None):
             raise ZeroPlayNotAllowed("zero play is not played at this table")
         free = table.seats.index(None)
         events = _fold_all(table, [PlayerSeated(free, user.pk, alias, zero_play)])
@@ -399,10 +416,12 @@ def game_play_automatically(*, game_id: uuid.UUID, expected_version: int) -> Com
         seat = game.turn
         bot = table.bots[seat] or DEFAULT_BOT
         rng = random.Random(f"{game_id}:{table.version}")
-        command = choose_command(game, seat, rng, bot=bot, played=table.played)
-        events: list[AnyEvent] = list(rules.decide(game, command))
-        fold(table, events)
-        return events + _server_moves(game_id, table)
+        command: rules.Command
+        if isinstance(game, classic.ClassicState):
+            command = choose_classic_command(game, seat, rng, bot=bot, played=table.played)
+        else:
+            command = choose_command(game, seat, rng, bot=bot, played=table.played)
+        return _decide(table, command) + _server_moves(game_id, table)
 
     table = load_table(game_id)
     if table.version != expected_version or automatic_move_delay(table) is None:
@@ -434,9 +453,7 @@ def _rules_command(
         acting = _acting_seat(table, actor, seat)
         if table.paused:
             raise GamePausedError()
-        events: list[AnyEvent] = list(rules.decide(table.game, make(acting, table)))
-        fold(table, events)
-        return events + _server_moves(game_id, table)
+        return _decide(table, make(acting, table)) + _server_moves(game_id, table)
 
     return _execute(
         game_id=game_id,
@@ -446,6 +463,16 @@ def _rules_command(
         command=command,
         decide=decide,
     )
+
+
+def _decide(table: Table, command: rules.Command | classic.Command) -> list[AnyEvent]:
+    """The events of ``command`` under the rules of the table's game, folded into it."""
+    events: list[AnyEvent]
+    if isinstance(table.game, classic.ClassicState):
+        events = list(classic.decide(table.game, command))  # type: ignore[arg-type]
+    else:
+        events = list(rules.decide(table.game, command))  # type: ignore[arg-type]
+    return _fold_all(table, events)
 
 
 def _acting_seat(table: Table, actor: User | None, seat: int | None) -> int:
@@ -465,7 +492,11 @@ def _acting_seat(table: Table, actor: User | None, seat: int | None) -> int:
 def _start(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
     """Commit to every hand's secret, draw the first dealer, record the zero plays
     announced on joining, deal the first hand."""
-    hands = len(build_schedule(table.options, table.player_count))
+    if isinstance(table.options, classic.ClassicOptions):
+        # A game to points has no set number of hands: commit to as many as it can take.
+        hands = classic.max_hands(table.options)
+    else:
+        hands = len(build_schedule(table.options, table.player_count))
     vault = _vault(_vault_stream(game_id, table), hands)
     if table.deal_set:
         # The tables of a set draw the same first dealer; the seed follows from a
@@ -475,12 +506,16 @@ def _start(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
         seed = secrets.token_bytes(16)
     committed = DealsCommitted(seed.hex(), tuple(commitment(secret) for secret in vault))
     events = _fold_all(table, [committed])
-    start = rules.StartGame(table.player_count, table.options, seed)
-    events += _fold_all(table, list(rules.decide(table.game, start)))
+    if isinstance(table.options, classic.ClassicOptions):
+        return (
+            events
+            + _decide(table, classic.StartMatch(table.options, seed))
+            + _server_moves(game_id, table)
+        )
+    events += _decide(table, rules.StartGame(table.player_count, table.options, seed))
     for number, seat in enumerate(table.seats):
         if seat is not None and seat.zero_play:
-            announce = rules.AnnounceZeroPlay(number)
-            events += _fold_all(table, list(rules.decide(table.game, announce)))
+            events += _decide(table, rules.AnnounceZeroPlay(number))
     return events + _server_moves(game_id, table)
 
 
@@ -519,13 +554,11 @@ def _server_moves(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
         game = table.game
         if len(table.revealed) < len(game.results) and _may_reveal(game_id, table):
             hand = len(table.revealed)
-            new: list[AnyEvent] = [DealRevealed(hand, _secret(game_id, table, hand).hex())]
-        elif game.phase is Phase.DEALING:
-            secret = _secret(game_id, table, game.hand)
-            new = list(rules.decide(game, rules.DealHand(secret)))
+            events += _fold_all(table, [DealRevealed(hand, _secret(game_id, table, hand).hex())])
+        elif game.phase.value == "dealing":
+            events += _decide(table, rules.DealHand(_secret(game_id, table, game.hand)))
         else:
             return events
-        events += _fold_all(table, new)
 
 
 def _secret(game_id: uuid.UUID, table: Table, hand: int) -> bytes:
@@ -601,7 +634,9 @@ def _execute(
             )
         project_game(game_id, table, updated_at=recorded[-1].recorded_at)
         remember_table(game_id, table, recorded[-1])
-        finished = any(isinstance(event, rules.GameFinished) for event in events)
+        finished = any(
+            isinstance(event, rules.GameFinished | classic.MatchFinished) for event in events
+        )
         if table.deal_set and finished and len(table.revealed) == len(table.game.results):
             _reveal_deal_set(table.deal_set, game_id)
         transaction.on_commit(partial(publish, game_id, table.version, recorded), robust=True)
@@ -625,8 +660,16 @@ def project_game(
     """Bring the game's read model to ``table``, whose last event was recorded at
     ``updated_at`` (and first at ``created_at``, when the row is new)."""
     game = table.game
+    if isinstance(game, classic.ClassicState):
+        # Each player scores the points of their side; a match to points has no set
+        # number of hands.
+        scores, places = list(game.seat_points), list(game.places)
+        hands_total = game.options.deals or 0
+    else:
+        scores, places, hands_total = list(game.scores), list(game.places), len(game.schedule)
     values = {
         "code": table.code,
+        "kind": table.kind,
         "status": table.status,
         "player_count": table.player_count,
         "preset": table.preset,
@@ -638,9 +681,9 @@ def project_game(
             if seat is not None
         ],
         "hand": game.hand,
-        "hands_total": len(game.schedule),
-        "scores": list(game.scores),
-        "places": list(game.places),
+        "hands_total": hands_total,
+        "scores": scores,
+        "places": places,
         "version": table.version,
         "deal_set": table.deal_set or "",
         "paused": table.paused,

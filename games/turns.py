@@ -15,17 +15,14 @@ import uuid
 from django.conf import settings
 
 from games.domain import Table
-from games.rules import Phase
-
-ACTING_PHASES = (Phase.CHOOSING_MODE, Phase.BIDDING, Phase.PLAYING)
 
 
 def automatic_move_delay(table: Table) -> float | None:
     """Seconds until the seat to act is played by a bot, or None if nobody will be."""
-    game = table.game
-    if game.phase not in ACTING_PHASES or table.paused:
+    seat = table.to_act
+    if seat is None or table.paused:
         return None
-    if table.bots and table.bots[game.turn] is not None:
+    if table.bots and table.bots[seat] is not None:
         return float(settings.ATU_BOT_DELAY_SECONDS)
     if table.turn_seconds:
         return float(table.turn_seconds)

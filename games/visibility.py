@@ -5,6 +5,9 @@ A player sees their own cards when the rules let them (not on the forehead, not
 in a blind hand before the bidding is over), everyone else's only on the
 forehead, and a played card once it is played. A spectator sees no hidden card
 at all: on the forehead that would let them tell a player their own card.
+
+In classic Whist a player sees their own hand, and everyone sees the trump card
+the dealer turned until the dealer plays to the first trick.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from games.rules import (
     GameState,
     Phase,
     Visibility,
+    classic,
     legal_bids,
     legal_plays,
     visible_holdings,
@@ -88,9 +92,11 @@ def _cards(cards: Iterable[Card] | None) -> list[str] | None:
     return None if cards is None else [str(c) for c in cards]
 
 
-def _holdings(game: GameState, viewer: Viewer) -> list[list[str] | None]:
+def _holdings(game: GameState | classic.ClassicState, viewer: Viewer) -> list[list[str] | None]:
     if viewer.replay:
         return [_cards(cards) for cards in game.holdings]
+    if isinstance(game, classic.ClassicState):
+        return [_cards(cards) for cards in classic.visible_hands(game, viewer.seat)]
     return [_cards(cards) for cards in visible_holdings(game, viewer.seat)]
 
 
@@ -138,7 +144,7 @@ def event_views_from(
         if isinstance(event, PlayerSeated | SeatTaken):
             # Players are known at the table by their aliases only.
             payload = {key: value for key, value in payload.items() if key != "user_id"}
-        elif isinstance(event, rules.HandDealt):
+        elif isinstance(event, rules.HandDealt | classic.HandDealt):
             payload = {**payload, "hands": _holdings(table.game, viewer)}
             if viewer.screened:
                 payload["trump_card"] = None
@@ -171,12 +177,12 @@ def _trick(leader: int, cards: Sequence[Card]) -> dict[str, Any]:
     return {"leader": leader, "cards": _cards(cards)}
 
 
-def state_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, Any]:
-    """The whole current state of a game as ``viewer`` may see it."""
-    game = table.game
-    view: dict[str, Any] = {
+def _table_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, Any]:
+    """What every viewer of either game sees of the table around the cards."""
+    return {
         "id": str(game_id),
         "code": table.code,
+        "kind": table.kind,
         "status": table.status,
         "version": table.version,
         "player_count": table.player_count,
@@ -187,17 +193,32 @@ def state_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, An
             for number, seat in enumerate(table.seats)
         ],
         "you": viewer.seat,
-        "phase": game.phase.value,
-        "hands_total": len(game.schedule),
-        "schedule": [spec.cards for spec in game.schedule],
-        "scores": list(game.scores),
-        "places": list(game.places),
-        "zero_play": list(game.zero_play),
+        "phase": table.game.phase.value,
         "turn_seconds": table.turn_seconds,
         "paused": table.paused,
         "spectator_delay": table.spectator_delay,
         "screened": viewer.screened,
         "bots": list(table.bots),
+        "deals": {
+            "seed": table.seed,
+            "commitments": list(table.commitments),
+            "revealed": list(table.revealed),
+        },
+    }
+
+
+def state_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, Any]:
+    """The whole current state of a game as ``viewer`` may see it."""
+    game = table.game
+    if isinstance(game, classic.ClassicState):
+        return _classic_state_view(game_id, table, game, viewer)
+    view: dict[str, Any] = {
+        **_table_view(game_id, table, viewer),
+        "hands_total": len(game.schedule),
+        "schedule": [spec.cards for spec in game.schedule],
+        "scores": list(game.scores),
+        "places": list(game.places),
+        "zero_play": list(game.zero_play),
         "results": [
             {
                 "hand": result.hand,
@@ -210,15 +231,93 @@ def state_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, An
             }
             for result in game.results
         ],
-        "deals": {
-            "seed": table.seed,
-            "commitments": list(table.commitments),
-            "revealed": list(table.revealed),
-        },
         "hand": _hand_view(game, viewer),
         "legal": _legal_view(game, viewer),
     }
     return view
+
+
+def _classic_state_view(
+    game_id: uuid.UUID, table: Table, game: classic.ClassicState, viewer: Viewer
+) -> dict[str, Any]:
+    """Classic Whist's state: scores by side (seats 0 and 2 against 1 and 3), the
+    games of the rubber, and the hand in play."""
+    hand: dict[str, Any] | None = None
+    if game.phase is classic.Phase.PLAYING:
+        last = game.last_trick
+        hand = {
+            "number": game.hand,
+            "dealer": game.dealer,
+            "turn": game.turn,
+            "trump": None if game.trump is None else game.trump.letter,
+            "trump_card": _card(game.trump_card),
+            # The turned trump while it lies face up, until the dealer's first play.
+            "turned_up": _card(game.turned_up),
+            "holdings": _holdings(game, viewer),
+            "held": [len(cards) for cards in game.holdings],
+            "tricks": list(game.tricks),
+            "trick": _trick(game.trick_leader, game.trick),
+            "last_trick": None
+            if last is None
+            else {**_trick(last.leader, last.cards), "winner": last.winner},
+        }
+        if viewer.screened:
+            hand["trump_card"] = hand["turned_up"] = None
+            hand["holdings"] = [_screen(cards) for cards in hand["holdings"]]
+            hand["trick"]["cards"] = _screen(hand["trick"]["cards"])
+            if hand["last_trick"] is not None:
+                hand["last_trick"]["cards"] = _screen(hand["last_trick"]["cards"])
+    mine = viewer.seat is not None and viewer.seat == game.turn and not viewer.replay
+    return {
+        **_table_view(game_id, table, viewer),
+        "sides": [[0, 2], [1, 3]],
+        "hands_total": game.options.deals,
+        "game": game.game,
+        "scores": list(game.scores),
+        "games": list(game.games),
+        "points": list(game.points),
+        "seat_points": list(game.seat_points),
+        "places": list(game.places),
+        "winner": game.winner,
+        "results": [
+            {
+                "hand": result.hand,
+                "game": number,
+                "tricks": list(result.tricks),
+                "trick_points": list(result.trick_points),
+                "honours": list(result.honours),
+                "honour_points": list(result.honour_points),
+                "totals": list(result.totals),
+            }
+            for result, number in zip(game.results, _game_numbers(game), strict=True)
+        ],
+        "game_results": [
+            {
+                "game": won.game,
+                "side": won.side,
+                "scores": list(won.scores),
+                "games": list(won.games),
+            }
+            for won in game.game_results
+        ],
+        "hand": hand,
+        "legal": {"cards": _cards(classic.legal_plays(game)) if mine else []},
+    }
+
+
+def _game_numbers(game: classic.ClassicState) -> list[int]:
+    """The game of a rubber each scored hand belongs to: a game ends with the hand
+    that takes a side to the target (a tournament is all one game)."""
+    numbers, current = [], 0
+    for result in game.results:
+        numbers.append(current)
+        if not game.options.tournament and max(result.totals) >= game.options.target:
+            current += 1
+    return numbers
+
+
+def _card(card: Card | None) -> str | None:
+    return None if card is None else str(card)
 
 
 def _hand_view(game: GameState, viewer: Viewer) -> dict[str, Any] | None:

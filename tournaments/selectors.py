@@ -19,7 +19,6 @@ from django.utils import timezone
 
 from games.errors import GameNotFound
 from games.models import Game
-from games.rules import Phase
 from games.selectors import load_table
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.models import (
@@ -34,7 +33,6 @@ from tournaments.models import (
 
 # An event's share code (or anything that could be one); the rest is no event of ours.
 EVENT_CODE = re.compile(r"[0-9A-Za-z]{1,8}")
-ACTING_PHASES = (Phase.CHOOSING_MODE, Phase.BIDDING, Phase.PLAYING)
 # How many players the season page charts.
 CHART_PLAYERS = 5
 CHART_COLOURS = ("#1565c0", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a")
@@ -121,10 +119,9 @@ def _turn(game: Game, names: list[str], now: Any) -> dict[str, Any] | None:
     """Who is to act at a table in play, and for how long the table has waited."""
     if game.status != Game.Status.PLAYING:
         return None
-    state = load_table(game.id).game
-    if state.phase not in ACTING_PHASES:
+    seat = load_table(game.id).to_act
+    if seat is None:
         return None
-    seat = state.turn
     return {
         "seat": seat,
         "name": names[seat] if seat < len(names) else "",

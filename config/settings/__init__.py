@@ -160,6 +160,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "VisibilityEnum": "games.serializers.VISIBILITY_CHOICES",
         "GameStatusEnum": "games.serializers.STATUS_CHOICES",
+        "GameKindEnum": "games.domain.GAME_KINDS",
     },
 }
 

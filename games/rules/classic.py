@@ -38,8 +38,8 @@ from games.rules.errors import (
     InvalidOptions,
     InvalidSecret,
     NoSuchSeat,
+    NotInThisGame,
     NotYourTurn,
-    RuleError,
     WrongPhase,
 )
 from games.rules.events import CardPlayed, TrickTaken
@@ -54,6 +54,7 @@ __all__ = [
     "HONOUR_RANKS",
     "PLAYERS",
     "PRESETS",
+    "PRESET_TITLES",
     "TRICKS",
     "TRUMP_ROTATION",
     "CardPlayed",
@@ -80,6 +81,7 @@ __all__ = [
     "from_payload",
     "honours_held",
     "legal_plays",
+    "max_hands",
     "options_from_dict",
     "preset",
     "replay",
@@ -215,6 +217,22 @@ PRESETS: dict[str, ClassicOptions] = {
     # The text gives no number of deals; 24 is a common whist-drive length.
     "whist-drive": ClassicOptions(trumps=TrumpMethod.ROTATION, no_trump_every_fifth=True, deals=24),
 }
+
+
+PRESET_TITLES: dict[str, str] = {
+    "british": "British (5 points, rubber, honours)",
+    "american": "American (7 points)",
+    "long-whist": "Long Whist (9 points, honours)",
+    "whist-drive": "Whist drive (24 deals, rotating trumps)",
+}
+
+
+def max_hands(options: ClassicOptions) -> int:
+    """The most hands a match can take: every hand scores at least one odd trick, so
+    a game lasts at most ``2 * (target - 1) + 1`` hands, a rubber three games."""
+    if options.deals is not None:
+        return options.deals
+    return (3 if options.rubber else 1) * (2 * options.target - 1)
 
 
 def preset(name: str) -> ClassicOptions:
@@ -374,6 +392,25 @@ class ClassicState:
         """Each seat's score: that of their side."""
         a, b = self.scores
         return (a, b, a, b)
+
+    @property
+    def seat_points(self) -> tuple[int, int, int, int]:
+        """Each seat's points over the whole match: those of their side."""
+        a, b = self.points
+        return (a, b, a, b)
+
+    @property
+    def places(self) -> tuple[int, int, int, int]:
+        """Each seat's place: 1 for the side ahead (the winner, once there is one;
+        before, more games won, then more points), 2 for the other; level sides
+        share first place."""
+        if self.winner is not None:
+            ahead: int | None = self.winner
+        else:
+            a, b = (self.games[0], self.points[0]), (self.games[1], self.points[1])
+            ahead = None if a == b else (0 if a > b else 1)
+        first = (1, 2) if ahead == 0 else (2, 1) if ahead == 1 else (1, 1)
+        return (first[0], first[1], first[0], first[1])
 
     def clone(self) -> ClassicState:
         # Every field holds an immutable value, so a shallow copy is a full copy.
@@ -637,7 +674,9 @@ def decide(state: ClassicState, command: Command) -> tuple[ClassicEvent, ...]:
     """The events that ``command`` produces, or the :class:`RuleError` it breaks."""
     decider = _DECIDERS.get(type(command))
     if decider is None:
-        raise RuleError(f"{type(command).__name__} is not a command of classic whist")
+        raise NotInThisGame(
+            f"classic whist has no {type(command).__name__}: players only play cards"
+        )
     return decider(state, command)
 
 

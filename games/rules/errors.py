@@ -21,6 +21,12 @@ class InvalidCard(RuleError):
         super().__init__(f"{text!r} is not a card: write rank then suit, like AS, 10H or 7D")
 
 
+class NotInThisGame(RuleError):
+    """A command of the other game: a bid or a one-card choice in classic Whist."""
+
+    code = "not_in_this_game"
+
+
 class InvalidOptions(RuleError):
     code = "invalid_options"
 

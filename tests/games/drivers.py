@@ -10,7 +10,7 @@ from typing import Any
 from accounts.models import User
 from games import services
 from games.domain import Table
-from games.rules import Phase, Visibility, legal_bids, legal_plays
+from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
 from games.selectors import load_table
 from tests.accounts.factories import UserFactory
 
@@ -20,11 +20,12 @@ def seated_game(
     preset: str | None = "championship",
     options: Mapping[str, Any] | None = None,
     users: Sequence[User] | None = None,
+    kind: str = "romanian",
 ) -> tuple[uuid.UUID, list[User]]:
     """A started game whose seat ``i`` is held by ``users[i]``."""
     users = list(users) if users is not None else UserFactory.create_batch(players)
     game = services.game_create(
-        creator=users[0], player_count=players, preset=preset, options=options
+        creator=users[0], player_count=players, preset=preset, options=options, kind=kind
     )
     for number, user in enumerate(users):
         services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
@@ -41,11 +42,13 @@ def next_move(game_id: uuid.UUID, users: Sequence[User], rng: random.Random) -> 
     """Make one random legal move for whoever is to act; False once the game is over."""
     table = load_table(game_id)
     game = table.game
-    if game.phase is Phase.FINISHED:
+    if table.status == "finished":
         return False
     actor = user_to_act(table, users)
     common = {"game_id": game_id, "actor": actor, "expected_version": table.version}
-    if game.phase is Phase.BIDDING:
+    if isinstance(game, classic.ClassicState):
+        services.game_play_card(card=str(rng.choice(classic.legal_plays(game))), **common)
+    elif game.phase is Phase.BIDDING:
         services.game_place_bid(bid=rng.choice(legal_bids(game)), **common)
     elif game.phase is Phase.PLAYING:
         services.game_play_card(card=str(rng.choice(legal_plays(game))), **common)

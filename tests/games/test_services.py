@@ -22,7 +22,7 @@ from games.errors import (
 )
 from games.eventstore import read
 from games.models import Game, StoredEvent
-from games.rules import GameFinished, HandDealt, Phase, RuleError
+from games.rules import GameFinished, HandDealt, Phase, RuleError, classic
 from games.rules.errors import NotYourTurn, ZeroPlayNotAllowed
 from games.rules.shuffle import commitment
 from games.selectors import forget_tables, load_table, replay_table
@@ -429,3 +429,121 @@ def test_only_the_creator_hands_a_seat_over_and_never_to_someone_seated() -> Non
         services.game_substitute(
             game_id=game_id, actor=users[0], seat=2, user=UserFactory.create(), alias="player 1"
         )
+
+
+# --- classic partnership Whist on the same tables -----------------------------------
+
+
+def test_a_full_classic_table_commits_to_every_hand_a_match_can_take_and_deals_thirteen_each() -> (
+    None
+):
+    # Given four players at a classic table playing one game to 5
+    game_id, _ = seated_game(kind="classic", preset=None, options={"target": 5})
+
+    # Then the game started, committed to the 9 hands a game to 5 can take at most,
+    # and dealt the first hand
+    records = read(stream_of(game_id))
+    assert [r.type for r in records[5:]] == [
+        "DealsCommitted",
+        "classic.MatchStarted",
+        "classic.HandDealt",
+    ]
+    committed = records[5].event
+    assert isinstance(committed, DealsCommitted)
+    assert len(committed.commitments) == 9
+    table = load_table(game_id)
+    assert isinstance(table.game, classic.ClassicState)
+    assert [len(cards) for cards in table.game.holdings] == [13, 13, 13, 13]
+    assert table.to_act == (table.game.dealer + 1) % 4
+    game = Game.objects.get(pk=game_id)
+    assert (game.kind, game.status, game.hands_total) == ("classic", "playing", 0)
+
+
+def test_a_classic_tournament_match_projects_each_players_side_points_and_reveals_its_deals() -> (
+    None
+):
+    # Given a classic table playing the tournament form of two deals
+    game_id, users = seated_game(kind="classic", preset="whist-drive", options={"deals": 2})
+
+    # When it is played to the end through the services
+    play_to_end(game_id, users, seed=3)
+
+    # Then each player scores their side's odd tricks, and both secrets are revealed
+    table = load_table(game_id)
+    state = table.game
+    assert isinstance(state, classic.ClassicState)
+    a, b = state.points
+    assert a + b == sum(max(r.tricks) - 6 for r in state.results)
+    game = Game.objects.get(pk=game_id)
+    assert (game.status, game.hands_total, game.scores) == ("finished", 2, [a, b, a, b])
+    assert game.places == list(state.places)
+    revealed = [r.event for r in read(stream_of(game_id)) if r.type == "DealRevealed"]
+    committed = next(r.event for r in read(stream_of(game_id)) if r.type == "DealsCommitted")
+    assert isinstance(committed, DealsCommitted)
+    assert [commitment(bytes.fromhex(e.secret)) for e in revealed] == list(committed.commitments)
+
+
+def test_a_bid_or_a_zero_play_at_a_classic_table_is_refused_as_not_in_this_game() -> None:
+    game_id, users = seated_game(kind="classic", preset="american")
+    actor = next(
+        u for u in users if load_table(game_id).seat_of(u.pk) == load_table(game_id).to_act
+    )
+    version = load_table(game_id).version
+
+    with pytest.raises(RuleError) as refused:
+        services.game_place_bid(game_id=game_id, actor=actor, bid=3)
+
+    assert refused.value.code == "not_in_this_game"
+    assert refused.value.message == "classic whist has no PlaceBid: players only play cards"
+    with pytest.raises(ZeroPlayNotAllowed):
+        services.game_join(
+            game_id=services.game_create(creator=users[0], player_count=4, kind="classic").id,
+            user=users[1],
+            alias="Ana",
+            zero_play=True,
+        )
+    assert load_table(game_id).version == version
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        ({"player_count": 3}, InvalidInput, "classic whist is played by four, in two partnerships"),
+        ({"preset": "championship"}, RuleError, "unknown preset 'championship'"),
+        ({"options": {"rubber": True, "deals": 8}}, RuleError, "not a rubber"),
+        ({"kind": "bridge"}, InvalidInput, "there is no game 'bridge'"),
+    ],
+)
+def test_a_classic_table_is_for_four_with_its_own_presets_and_options(
+    arguments: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    creator = UserFactory.create()
+    given = {"player_count": 4, "kind": "classic", **arguments}
+
+    with pytest.raises(error, match=message):
+        services.game_create(creator=creator, **given)
+
+    assert not Game.objects.exists()
+
+
+def test_a_bot_plays_a_classic_seat_through_the_automatic_move() -> None:
+    # Given a classic table where the seat to play has handed its seat to a bot
+    game_id, users = seated_game(kind="classic", preset="british")
+    table = load_table(game_id)
+    seat = table.to_act
+    assert seat is not None
+    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="heuristic")
+    table = load_table(game_id)
+    assert automatic_move_delay(table) is not None
+
+    # When the automatic move comes due
+    result = services.game_play_automatically(game_id=game_id, expected_version=table.version)
+
+    # Then the bot played one of the seat's legal cards, and a second run does nothing
+    assert result is not None
+    played = read(stream_of(game_id), after=table.version)[0].event
+    assert isinstance(played, classic.CardPlayed)
+    assert played.seat == seat
+    assert isinstance(table.game, classic.ClassicState)
+    assert played.card in classic.legal_plays(table.game)
+    assert services.game_play_automatically(game_id=game_id, expected_version=table.version) is None

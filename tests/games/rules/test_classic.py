@@ -47,8 +47,8 @@ from games.rules.errors import (
     InvalidSecret,
     MustFollowSuit,
     NoSuchSeat,
+    NotInThisGame,
     NotYourTurn,
-    RuleError,
     WrongPhase,
 )
 from games.rules.shuffle import draw
@@ -344,7 +344,7 @@ def test_play_errors_are_typed() -> None:
         decide(started(), PlayCard(NORTH, parse_card("2S")))
     with pytest.raises(WrongPhase, match="already started"):
         decide(state, StartMatch(ClassicOptions(), b"seed"))
-    with pytest.raises(RuleError, match="not a command of classic whist"):
+    with pytest.raises(NotInThisGame, match="classic whist has no PlaceBid: players only play"):
         decide(state, PlaceBid(NORTH, 1))  # type: ignore[arg-type]
 
 
