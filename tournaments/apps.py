@@ -3,7 +3,9 @@ from typing import Any
 from django.apps import AppConfig
 
 # The events whose arrival changes an event's standings (see tournaments.standings).
-SCORE_EVENTS = ("HandScored", "GameFinished")
+SCORE_EVENTS = ("HandScored", "GameFinished", "classic.HandScored", "classic.MatchFinished")
+# The events that end a game, Romanian or classic.
+FINISH_EVENTS = ("GameFinished", "classic.MatchFinished")
 
 
 class TournamentsConfig(AppConfig):
@@ -29,5 +31,5 @@ def _game_recorded(*, game_id: Any, types: list[str], **kwargs: Any) -> None:
     if event_id is None:
         return
     schedule_standings(event_id)
-    if "GameFinished" in types:
+    if any(kind in FINISH_EVENTS for kind in types):
         advance_event.delay(str(event_id))

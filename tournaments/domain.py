@@ -56,6 +56,12 @@ class EventCreated:
     turn_seconds: int | None = None
     # The next round starts by itself once every table of the last one is over.
     auto_advance: bool = False
+    # The game every table plays: "romanian", or "classic" (a whist drive).
+    kind: str = "romanian"
+    # How a whist drive's players change tables between rounds: "progressive" (the
+    # winning pair moves up a table and partners change), or "swiss" as in Romanian
+    # events; empty for a Romanian event.
+    movement: str = ""
 
 
 @dataclass(frozen=True, slots=True)

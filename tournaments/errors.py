@@ -73,5 +73,16 @@ class NotEnoughPlayers(EventError):
         super().__init__(f"a round needs at least 3 checked-in players, not {present}")
 
 
+class PlayersNotInFours(EventError):
+    code = "players_not_in_fours"
+    status = 409
+
+    def __init__(self, present: int) -> None:
+        super().__init__(
+            f"a whist drive seats its players in fours, and {present} are checked in: "
+            "the round needs a multiple of 4, at least 4"
+        )
+
+
 class InvalidEventInput(EventError):
     code = "invalid_input"

@@ -569,3 +569,44 @@ class _Search:
                             break
                         self._swap(*best)
                         improved = True
+
+
+# --- Whist drives --------------------------------------------------------------------------
+
+PARTNERSHIP_TABLE = 4
+
+
+def progressive_movement(
+    tables: Sequence[Sequence[int]], winners: Sequence[int]
+) -> list[list[int]]:
+    """The next round of a progressive whist drive, from the last one's ``tables``
+    (four players each, by seat: partners in seats 0 and 2, and in 1 and 3; table 1
+    first) and each table's winning side (0: seats 0 and 2; 1: seats 1 and 3).
+
+    The winning pair moves up a table; the top table's winners stay there and its
+    losers go down to the last table; every other losing pair stays. Partners then
+    change: at each table a player who stayed partners a player who arrived, so
+    nobody keeps their partner of the last round. The stayers take seats 0 and 1,
+    the arrivals seats 2 and 3.
+    """
+    if len(winners) != len(tables):
+        raise SeatingError("every table needs its winning side")
+    pairs: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for players, side in zip(tables, winners, strict=True):
+        if len(players) != PARTNERSHIP_TABLE:
+            raise SeatingError(f"a whist drive's table seats 4 players, not {len(players)}")
+        if side not in (0, 1):
+            raise SeatingError(f"a side is 0 or 1, not {side!r}")
+        won = (players[side], players[side + 2])
+        lost = (players[1 - side], players[3 - side])
+        pairs.append((won, lost))
+    last = len(tables) - 1
+    moved = []
+    for number, (won, lost) in enumerate(pairs):
+        if number == 0:
+            stay, arrive = won, pairs[1][0] if last else lost
+        else:
+            stay = lost
+            arrive = pairs[number + 1][0] if number < last else pairs[0][1]
+        moved.append([stay[0], stay[1], arrive[0], arrive[1]])
+    return moved

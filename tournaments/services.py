@@ -24,9 +24,10 @@ from accounts.services import user_ensure_bot_players
 from config.lifespan import run_on_server_loop
 from games import eventstore
 from games import services as games
+from games.domain import CLASSIC, GAME_KINDS, ROMANIAN
 from games.errors import VersionConflict
 from games.models import Game
-from games.rules import RuleOptions, build_schedule, options_from_dict, preset
+from games.rules import RuleOptions, build_schedule, classic, options_from_dict, preset
 from games.rules.errors import RuleError
 from tournaments import domain, seating
 from tournaments.domain import (
@@ -37,6 +38,7 @@ from tournaments.domain import (
     PlayerWithdrew,
     ResultCorrected,
     ResultsPublished,
+    Round,
     RoundStarted,
     SeasonCreated,
     TournamentEvent,
@@ -51,6 +53,7 @@ from tournaments.errors import (
     NotEnoughPlayers,
     NotEntered,
     NotOrganizer,
+    PlayersNotInFours,
     RoundInProgress,
     SeasonNotFound,
 )
@@ -59,6 +62,8 @@ from tournaments.points import PointsMethod
 
 DEFAULT_TIE_BREAKS = ("exact_bids", "head_to_head", "best_game")
 FIRST_ROUND_METHODS = ("random", "rating")
+# How a whist drive's players change tables between rounds (see EventCreated.movement).
+MOVEMENTS = ("progressive", "swiss")
 MAX_ROUNDS = 20
 MAX_SPECTATOR_DELAY = 3600
 MAX_NAME_LENGTH = 120
@@ -121,7 +126,7 @@ def event_create(
     organizer: User,
     name: str,
     season_id: uuid.UUID | None = None,
-    preset_name: str = "championship",
+    preset_name: str | None = None,
     options: Mapping[str, Any] | None = None,
     table_size: int = 4,
     rounds: int = 3,
@@ -133,12 +138,33 @@ def event_create(
     first_round: str = "random",
     turn_seconds: int | None = None,
     auto_advance: bool = False,
+    kind: str = ROMANIAN,
+    movement: str = "progressive",
 ) -> Event:
-    """Open an event for entries; its rounds are started one by one by the organizer."""
+    """Open an event for entries; its rounds are started one by one by the organizer.
+
+    ``kind="classic"`` makes it a whist drive: tables of four play classic Whist's
+    tournament form (a fixed number of deals, from the ``whist-drive`` preset by
+    default), players score their side's odd tricks, and between rounds they move by
+    ``movement``: "progressive" (the winning pair moves up a table, partners change)
+    or "swiss"."""
     _require_organizer_account(organizer)
     if season_id is not None and _season(season_id).organizer_id != organizer.pk:
         raise NotOrganizer("only the season's organizer may add events to it")
-    chosen = _rules(preset_name, options)
+    if kind == CLASSIC:
+        preset_name = preset_name or "whist-drive"
+        chosen: RuleOptions | classic.ClassicOptions = _drive_rules(preset_name, options)
+        if table_size != seating.PARTNERSHIP_TABLE:
+            raise InvalidEventInput("a whist drive seats its players in fours")
+        if movement not in MOVEMENTS:
+            raise InvalidEventInput(f"a whist drive moves players by {' or '.join(MOVEMENTS)}")
+        if duplicate:
+            raise InvalidEventInput("a whist drive does not play duplicate deals")
+    elif kind == ROMANIAN:
+        preset_name = preset_name or "championship"
+        chosen, movement = _rules(preset_name, options), ""
+    else:
+        raise InvalidEventInput(f"an event plays {' or '.join(GAME_KINDS)}, not {kind!r}")
     _check_whole(table_size, "the table size", 3, 6)
     _check_whole(rounds, "the number of rounds", 1, MAX_ROUNDS)
     _check_whole(spectator_delay, "the spectator delay", 0, MAX_SPECTATOR_DELAY)
@@ -170,6 +196,8 @@ def event_create(
         seed=secrets.token_hex(16),
         turn_seconds=turn_seconds,
         auto_advance=bool(auto_advance),
+        kind=kind,
+        movement=movement,
     )
     event_id = uuid.uuid4()
     _execute(event_id, organizer, 0, lambda championship: [created], Championship())
@@ -257,7 +285,8 @@ def event_start_round(
     *, event_id: uuid.UUID, actor: User, expected_version: int | None = None
 ) -> EventResult:
     """Seat every checked-in player at tables of 3 to 6 and open their games: round 1
-    at random (or by rating), later rounds Swiss, avoiding repeated tablemates."""
+    at random (or by rating), later rounds Swiss, avoiding repeated tablemates. A
+    whist drive seats fours, and its later rounds follow the event's movement."""
     from tournaments.standings import event_standings
 
     def decide(championship: Championship) -> list[TournamentEvent]:
@@ -269,12 +298,22 @@ def event_start_round(
         if playing:
             raise RoundInProgress(championship.rounds[-1].number, playing)
         present = championship.present
-        if len(present) < 3:
-            raise NotEnoughPlayers(len(present))
+        _require_seatable(settings, present)
         number = len(championship.rounds) + 1
         rng = random.Random(f"{settings.seed}:{number}")
-        sizes = seating.table_sizes(len(present), settings.table_size)
-        if number == 1:
+        if settings.kind == CLASSIC:
+            sizes = [seating.PARTNERSHIP_TABLE] * (len(present) // seating.PARTNERSHIP_TABLE)
+        else:
+            sizes = seating.table_sizes(len(present), settings.table_size)
+        last = championship.rounds[-1] if championship.rounds else None
+        if (
+            settings.movement == "progressive"
+            and last is not None
+            and sorted(p for table in last.tables for p in table) == present
+        ):
+            tables = seating.progressive_movement(last.tables, _winning_sides(last, rng))
+        elif number == 1 or settings.movement == "progressive":
+            # A drive whose players changed since the last round is drawn afresh.
             ratings = _ratings(settings, present) if settings.first_round == "rating" else None
             tables = seating.first_round(present, sizes=sizes, rng=rng, ratings=ratings)
         else:
@@ -308,7 +347,7 @@ def event_advance(*, event_id: uuid.UUID) -> EventResult | None:
         or len(championship.rounds) >= settings.rounds
         or not championship.rounds
         or _unfinished_tables(championship)
-        or len(championship.present) < 3
+        or not _seatable(settings, championship.present)
     ):
         return None
     organizer = User.objects.get(pk=settings.organizer_id)
@@ -534,6 +573,7 @@ def _open_table(
         options=settings.options,
         turn_seconds=settings.turn_seconds,
         spectator_delay=settings.spectator_delay,
+        kind=settings.kind,
         # Duplicate: every table of a size in the round plays the same deals.
         deal_set=f"{event_id}:{round_number}:{len(players)}" if settings.duplicate else None,
     )
@@ -587,6 +627,43 @@ def _require_organizer(championship: Championship, actor: User) -> None:
 def _require_rounds_left(championship: Championship) -> None:
     if len(championship.rounds) >= championship.settings.rounds:
         raise EventOver("every round has started: entries are closed")
+
+
+def _drive_rules(preset_name: str, options: Mapping[str, Any] | None) -> classic.ClassicOptions:
+    try:
+        chosen = classic.options_from_dict(options or {}, classic.preset(preset_name))
+    except RuleError as error:
+        raise InvalidEventInput(error.message) from None
+    if not chosen.tournament:
+        raise InvalidEventInput("a whist drive plays a fixed number of deals at each table")
+    return chosen
+
+
+def _seatable(settings: EventCreated, present: list[int]) -> bool:
+    if settings.kind == CLASSIC:
+        return len(present) >= seating.PARTNERSHIP_TABLE and not len(present) % 4
+    return len(present) >= seating.MIN_TABLE
+
+
+def _require_seatable(settings: EventCreated, present: list[int]) -> None:
+    if _seatable(settings, present):
+        return
+    if settings.kind == CLASSIC:
+        raise PlayersNotInFours(len(present))
+    raise NotEnoughPlayers(len(present))
+
+
+def _winning_sides(played: Round, rng: random.Random) -> list[int]:
+    """The side that won each table of a drive's round (0: seats 0 and 2), from the
+    games' logs; a tie is settled by lot, as by cutting cards."""
+    from tournaments.standings import read_figures
+
+    figures = read_figures(uuid.UUID(game_id) for game_id in played.games)
+    sides = []
+    for game_id in played.games:
+        a, b = figures[uuid.UUID(game_id)].scores[:2]
+        sides.append(0 if a > b else 1 if b > a else rng.randrange(2))
+    return sides
 
 
 def _rules(preset_name: str, options: Mapping[str, Any] | None) -> RuleOptions:

@@ -1,7 +1,8 @@
 """Standings and season leaderboards, derived from the logs.
 
-A table's result is read from its game's stream, and only from the two kinds of
-event that carry scores (``HandScored``, ``GameFinished``), never from the cards.
+A table's result is read from its game's stream, and only from the events that
+carry scores (``HandScored``, ``GameFinished``, and in a whist drive classic Whist's
+``classic.HandScored`` and ``classic.MatchFinished``), never from the cards.
 The read models keep each table's figures with the game version they were read at,
 so an update after one hand re-reads that one game; the standings are then totalled
 from the tables' figures, with the event's corrections.
@@ -61,9 +62,19 @@ def read_figures(game_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, GameFigures]:
                 made[seat] += bid == won
             scores[game_id] = tuple(payload["totals"])
             hands[game_id] += 1
-        else:
+        elif kind == "GameFinished":
             scores[game_id] = tuple(payload["scores"])
             finished.add(game_id)
+        else:
+            # Classic Whist's tournament form: each player scores their side's odd
+            # tricks (sides by seat: 0 and 2, 1 and 3); there are no bids.
+            a, b = payload["totals" if kind == "classic.HandScored" else "points"]
+            scores[game_id] = (a, b, a, b)
+            exact.setdefault(game_id, [0] * 4)
+            if kind == "classic.HandScored":
+                hands[game_id] += 1
+            else:
+                finished.add(game_id)
     for game_id in by_stream.values():
         if game_id in scores:
             figures[game_id] = GameFigures(

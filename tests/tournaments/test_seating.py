@@ -21,6 +21,7 @@ from tournaments.seating import (
     SeatingError,
     first_round,
     pairs,
+    progressive_movement,
     record_meetings,
     repeated_pairs,
     swiss_round,
@@ -454,3 +455,48 @@ def test_every_seating_is_a_partition_into_the_table_sizes(
     # Then each seats everyone exactly once at tables of the given sizes.
     for tables in (shuffled, rated, swiss):
         assert_partition(tables, ids, sizes)
+
+
+# --- whist drives: the progressive movement ---------------------------------------------------
+
+
+def test_progressive_winners_move_up_the_top_losers_go_to_the_foot_and_partners_change() -> None:
+    # Given three tables; the seats 0 and 2 pair wins at tables 1 and 3, the other at 2
+    tables = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
+
+    # When they move
+    moved = progressive_movement(tables, [0, 1, 0])
+
+    # Then table 1 keeps its winners (1, 3) and gets table 2's (6, 8); table 2 keeps
+    # its losers (5, 7) and gets table 3's winners (9, 11); the last table keeps its
+    # losers (10, 12) and gets table 1's (2, 4); each stayer partners an arrival
+    assert moved == [[1, 3, 6, 8], [5, 7, 9, 11], [10, 12, 2, 4]]
+    before = {frozenset((t[s], t[s + 2])) for t in tables for s in (0, 1)}
+    after = {frozenset((t[s], t[s + 2])) for t in moved for s in (0, 1)}
+    assert after == {frozenset(p) for p in [(1, 6), (3, 8), (5, 9), (7, 11), (10, 2), (12, 4)]}
+    assert before.isdisjoint(after)
+
+
+def test_progressive_with_two_tables_and_with_one() -> None:
+    assert progressive_movement([[1, 2, 3, 4], [5, 6, 7, 8]], [1, 0]) == [
+        [2, 4, 5, 7],
+        [6, 8, 1, 3],
+    ]
+    # One table: the pairs split, each winner partnering a loser.
+    assert progressive_movement([[1, 2, 3, 4]], [1]) == [[2, 4, 1, 3]]
+
+
+@pytest.mark.parametrize(
+    ("tables", "winners", "message"),
+    [
+        ([[1, 2, 3, 4, 5]], [0], "a whist drive's table seats 4 players, not 5"),
+        ([[1, 2, 3]], [0], "a whist drive's table seats 4 players, not 3"),
+        ([[1, 2, 3, 4]], [2], "a side is 0 or 1, not 2"),
+        ([[1, 2, 3, 4]], [], "every table needs its winning side"),
+    ],
+)
+def test_progressive_needs_tables_of_four_and_a_winning_side_each(
+    tables: list[list[int]], winners: list[int], message: str
+) -> None:
+    with pytest.raises(SeatingError, match=message):
+        progressive_movement(tables, winners)
