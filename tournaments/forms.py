@@ -40,8 +40,24 @@ RULE_FIELDS = (
 MAX_BOTS = 200
 
 
+GAME_LABELS = {
+    "romanian": _("Romanian Whist"),
+    "classic": _("Classic Whist: a whist drive"),
+}
+MOVEMENT_LABELS = {
+    "progressive": _("progressive: the winning pair moves up a table, partners change"),
+    "swiss": _("Swiss: players of similar totals together"),
+}
+# A whist drive's usual length (the whist-drive preset's).
+DRIVE_DEALS = 24
+
+
 class EventForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=MAX_NAME_LENGTH)
+    # Left out (as by older clients): Romanian Whist, and a progressive drive.
+    game = forms.ChoiceField(
+        label=_("Game"), choices=list(GAME_LABELS.items()), initial="romanian", required=False
+    )
     season = forms.ChoiceField(
         label=_("Season"),
         required=False,
@@ -92,6 +108,20 @@ class EventForm(forms.Form):
         max_value=MAX_TURN_SECONDS,
         help_text=_("Empty: no timer. When it runs out, a bot plays the seat's move."),
     )
+    deals = forms.IntegerField(
+        label=_("Deals per table (whist drive)"),
+        required=False,
+        min_value=1,
+        max_value=100,
+        initial=DRIVE_DEALS,
+        help_text=_("Trumps rotate hearts, diamonds, spades, clubs; every fifth deal no trump."),
+    )
+    movement = forms.ChoiceField(
+        label=_("Between rounds (whist drive)"),
+        choices=list(MOVEMENT_LABELS.items()),
+        initial="progressive",
+        required=False,
+    )
     # The rule changes, as the lobby offers them.
     schedule = NewGameForm.base_fields["schedule"]
     step = NewGameForm.base_fields["step"]
@@ -115,7 +145,19 @@ class EventForm(forms.Form):
                 "duplicate",
                 _("Duplicate deals are scored by matchpoints, and matchpoints need them."),
             )
+        if self.is_drive and data.get("table_size") not in (None, 4):
+            self.add_error("table_size", _("A whist drive seats its players in fours."))
         return data
+
+    def clean_game(self) -> str:
+        return str(self.cleaned_data["game"] or "romanian")
+
+    def clean_movement(self) -> str:
+        return str(self.cleaned_data["movement"] or "progressive")
+
+    @property
+    def is_drive(self) -> bool:
+        return self.cleaned_data.get("game") == "classic"
 
     def season_id(self) -> uuid.UUID | None:
         season = self.cleaned_data["season"]
@@ -128,7 +170,10 @@ class EventForm(forms.Form):
         return [self[name] for name in self.fields if name not in RULE_FIELDS]
 
     def options(self) -> dict[str, Any]:
-        """The rule changes chosen over the preset's, as the rules library reads them."""
+        """The rule changes chosen over the preset's, as the rules library reads them:
+        for a whist drive, the number of deals."""
+        if self.is_drive:
+            return {"deals": self.cleaned_data["deals"] or DRIVE_DEALS}
         return rule_changes(self.cleaned_data)
 
 

@@ -160,6 +160,8 @@ def event_create(
             raise InvalidEventInput(f"a whist drive moves players by {' or '.join(MOVEMENTS)}")
         if duplicate:
             raise InvalidEventInput("a whist drive does not play duplicate deals")
+        # Nobody bids in classic Whist: there are no exact bids to break a tie.
+        tie_breaks = tuple(name for name in tie_breaks if name != "exact_bids")
     elif kind == ROMANIAN:
         preset_name = preset_name or "championship"
         chosen, movement = _rules(preset_name, options), ""

@@ -231,8 +231,11 @@ def event_new(request: HttpRequest) -> HttpResponse:
             organizer=request.user,
             name=data["name"],
             season_id=form.season_id(),
-            preset_name=data["preset"],
+            # A whist drive plays classic Whist's whist-drive preset.
+            preset_name=None if form.is_drive else data["preset"],
             options=form.options(),
+            kind=data["game"],
+            movement=data["movement"],
             table_size=data["table_size"],
             rounds=data["rounds"],
             points=data["points"],

@@ -888,3 +888,45 @@ def test_the_pages_speak_romanian() -> None:
 
     assert "Înscrieri deschise" in content
     assert "Nicio mână nu a fost încă punctată." in content
+
+
+# --- Whist drives -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_an_organizer_creates_a_whist_drive_of_classic_whist_with_its_deals_and_movement() -> None:
+    # When an organizer sends the create form for a whist drive of 12 deals a table
+    response = signed_in(organizer()).post(
+        "/events/new/",
+        {**VALID_EVENT, "points": "raw", "game": "classic", "deals": "12", "movement": "swiss"},
+    )
+
+    # Then the event plays classic Whist's whist-drive preset with 12 deals
+    assert response.status_code == 302
+    event = Event.objects.get()
+    settings = load_championship(event.id).settings
+    assert (settings.kind, settings.movement, settings.preset) == (
+        "classic",
+        "swiss",
+        "whist-drive",
+    )
+    assert settings.tie_breaks == ("head_to_head", "best_game")
+    assert settings.options == {
+        "trumps": "rotation",
+        "no_trump_every_fifth": True,
+        "honours": False,
+        "target": 5,
+        "rubber": False,
+        "deals": 12,
+    }
+
+
+@pytest.mark.django_db
+def test_a_whist_drive_at_tables_of_five_is_refused_with_400_and_the_reason() -> None:
+    response = signed_in(organizer()).post(
+        "/events/new/", {**VALID_EVENT, "game": "classic", "table_size": "5"}
+    )
+
+    assert response.status_code == 400
+    assert "A whist drive seats its players in fours." in text(response)
+    assert not Event.objects.exists()
