@@ -229,11 +229,12 @@ class GameRecordView(APIView):
         operation_id="games_record",
         summary="A finished game's full record",
         description="Every deal as dealt, every bid, trick and score. Published once "
-        "the game is finished (409 `game_not_finished` before).",
+        "the game is finished (409 `game_not_finished` before); kept for Romanian Whist "
+        "(409 `record_not_kept` for classic Whist, whose events are its record).",
         parameters=[REF_PARAMETER, RecordQuerySerializer],
         responses={
             200: OpenApiTypes.OBJECT,
-            **errors(400, 401, 404, 409, codes={409: ["game_not_finished"]}),
+            **errors(400, 401, 404, 409, codes={409: ["game_not_finished", "record_not_kept"]}),
         },
     )
     def get(self, request: Request, ref: str) -> Response:
@@ -256,7 +257,7 @@ class GameRecordFileView(GameRecordView):
         parameters=[REF_PARAMETER],
         responses={
             200: OpenApiTypes.OBJECT,
-            **errors(401, 404, 409, codes={409: ["game_not_finished"]}),
+            **errors(401, 404, 409, codes={409: ["game_not_finished", "record_not_kept"]}),
         },
     )
     def get(self, request: Request, ref: str) -> Response:

@@ -8,7 +8,7 @@ import pytest
 
 from games import services
 from games.domain import stream_of
-from games.errors import GameNotFound, RecordNotReady
+from games.errors import GameNotFound, RecordNotKept, RecordNotReady
 from games.eventstore import read
 from games.models import Game
 from games.record import dump_record, game_record, record_filename
@@ -225,6 +225,14 @@ def test_a_game_in_play_has_no_record_yet() -> None:
     game_id, _ = seated_game(3, "romanian-standard", SHORT)
 
     with pytest.raises(RecordNotReady):
+        game_record(game_id)
+
+
+def test_a_finished_classic_whist_game_has_no_romanian_record_and_says_so() -> None:
+    game_id, users = seated_game(kind="classic", preset="whist-drive", options={"deals": 1})
+    play_to_end(game_id, users)
+
+    with pytest.raises(RecordNotKept, match="a checkable game record is kept for Romanian Whist"):
         game_record(game_id)
 
 

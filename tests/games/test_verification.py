@@ -11,7 +11,7 @@ from django.db import transaction
 
 from games import services
 from games.domain import AnyEvent, DealRevealed, DealsCommitted, stream_of
-from games.errors import GameNotFound
+from games.errors import GameNotFound, RecordNotKept
 from games.eventstore import Recorded, append, read
 from games.rules import (
     BidPlaced,
@@ -176,6 +176,16 @@ def test_a_game_in_play_is_verified_up_to_its_last_revealed_deal() -> None:
 def test_an_unknown_game_cannot_be_verified() -> None:
     with pytest.raises(GameNotFound):
         verify_game(uuid.uuid4())
+
+
+def test_a_classic_whist_game_is_refused_with_the_reason_rather_than_checked_wrongly() -> None:
+    game_id, users = seated_game(kind="classic", preset="whist-drive", options={"deals": 1})
+    play_to_end(game_id, users)
+
+    with pytest.raises(RecordNotKept) as refused:
+        verify_game(game_id)
+
+    assert refused.value.code == "record_not_kept"
 
 
 def test_an_untouched_copy_of_a_game_verifies_like_the_game() -> None:
