@@ -89,3 +89,29 @@ def test_streams_that_are_not_games_are_left_out_of_the_rebuild(user) -> None:
 def test_rebuilding_an_empty_log_leaves_no_games() -> None:
     assert rebuild_game_projections() == 0
     assert Game.objects.count() == 0
+
+
+def test_classic_games_read_models_rebuild_identically_in_play_and_finished() -> None:
+    # Given a classic rubber in its second hand and a finished classic tournament
+    playing, players = seated_game(kind="classic", preset="british")
+    rng = random.Random(3)
+    while load_table(playing).game.hand < 1:
+        next_move(playing, players, rng)
+    finished, finishers = seated_game(kind="classic", preset="whist-drive", options={"deals": 2})
+    play_to_end(finished, finishers, seed=4)
+    before = rows()
+
+    # When the read model is dropped and rebuilt from the log
+    Game.objects.all().delete()
+    rebuilt = rebuild_game_projections()
+
+    # Then the rows come back identical, each player scoring their side's points
+    assert rebuilt == 2
+    assert rows() == before
+    finished_row = Game.objects.get(pk=finished)
+    a, b = finished_row.scores[:2]
+    assert (finished_row.kind, finished_row.status, finished_row.scores) == (
+        "classic",
+        "finished",
+        [a, b, a, b],
+    )
