@@ -62,6 +62,7 @@ def table_text() -> dict[str, Any]:
         "streak_bonus": _("streak bonus"),
         "streak_penalty": _("streak penalty"),
         "missed": _("missed bid"),
+        "classic": classic_text(),
         "errors": {
             "must_follow_suit": _("You must follow suit."),
             "must_trump": _("You have none of the suit led: you must trump."),
@@ -77,4 +78,46 @@ def table_text() -> dict[str, Any]:
             "wrong_phase": _("That cannot be done now."),
             "game_paused": _("The game is paused by its organizer."),
         },
+    }
+
+
+def classic_text() -> dict[str, Any]:
+    """The words of a classic Whist table: partnerships, trumps, odd tricks, rubbers."""
+    return {
+        "hand": _("Hand %(hand)s"),
+        "rubber_game": _("Game %(game)s of the rubber"),
+        "game_to": _("Game to %(target)s points"),
+        "dealing": _("Dealing the next hand…"),
+        "your_side": _("Your side"),
+        "opponents": _("Opponents"),
+        "side_seats": _("Seats %(first)s & %(second)s"),
+        "partner": _("partner"),
+        "held": _("in hand: %(cards)s"),
+        "turned_up": _("turned trump"),
+        "trump": _("Trump: %(suit)s"),
+        "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
+        "tricks_this_hand": _("Tricks this hand"),
+        "match_rubber": _("A rubber: the best of three games to %(target)s points"),
+        "match_game": _("One game to %(target)s points"),
+        "match_deals": _(
+            "The tournament form: each side scores its odd tricks over a fixed number "
+            "of deals (%(deals)s)"
+        ),
+        "side": _("Side"),
+        "players": _("Players"),
+        "games": _("Games"),
+        "game_score": _("This game"),
+        "match_points": _("Total points"),
+        "games_score": _("Games: %(score)s"),
+        "hand_column": _("Hand"),
+        "trump_column": _("Trump"),
+        "tricks": _("Tricks"),
+        "odd_tricks": _("Odd tricks"),
+        "honours": _("Honours"),
+        "honours_held": _("%(held)s honours held"),
+        "totals": _("Score"),
+        "game_won": _("Game %(game)s won by %(side)s, %(score)s"),
+        "final_result": _("Final result"),
+        "winner": _("Winners: %(side)s"),
+        "tie": _("A tie: both sides scored %(points)s."),
     }

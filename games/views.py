@@ -14,12 +14,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
 from config.errors import DomainError
 from games import services
+from games.domain import ROMANIAN
 from games.errors import GameNotFound
-from games.forms import PRESET_LABELS, JoinForm, NewGameForm
+from games.forms import KIND_LABELS, TABLE_FORMS, JoinForm, TableForm, preset_label
 from games.models import Game
 from games.page_text import table_text
 from games.rules import RuleError
@@ -45,13 +46,20 @@ def _alias(request: HttpRequest) -> str:
 def _lobby(
     request: HttpRequest,
     *,
-    new_form: NewGameForm | None = None,
+    new_form: TableForm | None = None,
     join_form: JoinForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     alias = _alias(request)
+    # One form per game a table may play; the one just sent comes back as it was sent.
+    table_forms = [
+        new_form
+        if new_form is not None and new_form.kind == kind
+        else form(initial={"alias": alias})
+        for kind, form in TABLE_FORMS.items()
+    ]
     context = {
-        "new_form": new_form or NewGameForm(initial={"alias": alias}),
+        "table_forms": table_forms,
         "join_form": join_form or JoinForm(initial={"alias": alias}),
         "open_games": _listed(Game.Status.OPEN),
         "live_games": _listed(Game.Status.PLAYING),
@@ -62,7 +70,8 @@ def _lobby(
 def _listed(status: str) -> list[Game]:
     games = list(games_list(status)[:LOBBY_LIST_LENGTH])
     for game in games:
-        game.rules_label = PRESET_LABELS.get(game.preset, _("custom rules"))  # type: ignore[attr-defined]
+        game.kind_label = KIND_LABELS.get(game.kind, game.kind)  # type: ignore[attr-defined]
+        game.rules_label = preset_label(game.kind, game.preset)  # type: ignore[attr-defined]
     return games
 
 
@@ -80,8 +89,13 @@ def _refusal_text() -> dict[str, str]:
     }
 
 
-def _refused(form: NewGameForm | JoinForm, error: DomainError | RuleError) -> int:
-    form.add_error(None, _refusal_text().get(error.code, error.message))
+def _refused(form: TableForm | JoinForm, error: DomainError | RuleError) -> int:
+    if error.code == "invalid_options":
+        # The rules library names the rule the chosen options break.
+        text = _("These rules do not go together: %(reason)s") % {"reason": error.message}
+    else:
+        text = _refusal_text().get(error.code, error.message)
+    form.add_error(None, text)
     return error.status if isinstance(error, DomainError) else 400
 
 
@@ -89,31 +103,32 @@ def _table_url(game: Game) -> str:
     return reverse("games:table", args=[game.code])
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def game_new(request: HttpRequest) -> HttpResponse:
-    form = NewGameForm(request.POST)
+    if request.method == "GET":
+        # Where a refused form was answered: switching the language reloads it.
+        return redirect("home")
+    # Either lobby form: it says which game the table plays (Romanian Whist by default).
+    form = TABLE_FORMS.get(request.POST.get("kind", ""), TABLE_FORMS[ROMANIAN])(request.POST)
     if not form.is_valid():
         return _lobby(request, new_form=form, status=400)
     try:
         # The creator sits down at once; a refused alias must not leave an orphan table.
         with transaction.atomic():
-            game = services.game_create(
-                creator=request.user,
-                player_count=form.cleaned_data["player_count"],
-                preset=form.cleaned_data["preset"],
-                options=form.options(),
-                turn_seconds=form.cleaned_data["turn_seconds"],
-            )
+            game = services.game_create(creator=request.user, **form.table())
             services.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
     except (DomainError, RuleError) as error:
         return _lobby(request, new_form=form, status=_refused(form, error))
     return redirect(_table_url(game))
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def game_join(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        # Where a refused form was answered: switching the language reloads it.
+        return redirect("home")
     form = JoinForm(request.POST)
     if not form.is_valid():
         return _lobby(request, join_form=form, status=400)

@@ -12,7 +12,6 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.forms import PRESET_LABELS, NewGameForm, rule_changes
 from games.rules import PRESETS
-from games.services import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from tournaments.models import Season
 from tournaments.points import PointsMethod
 from tournaments.services import MAX_NAME_LENGTH, MAX_ROUNDS, MAX_SPECTATOR_DELAY
@@ -101,13 +100,7 @@ class EventForm(forms.Form):
         max_value=MAX_SPECTATOR_DELAY,
         initial=0,
     )
-    turn_seconds = forms.IntegerField(
-        label=_("Turn timer (seconds)"),
-        required=False,
-        min_value=MIN_TURN_SECONDS,
-        max_value=MAX_TURN_SECONDS,
-        help_text=_("Empty: no timer. When it runs out, a bot plays the seat's move."),
-    )
+    turn_seconds = NewGameForm.base_fields["turn_seconds"]
     deals = forms.IntegerField(
         label=_("Deals per table (whist drive)"),
         required=False,

@@ -48,6 +48,27 @@ async def register(browser: Browser, base: str, name: str) -> tuple[BrowserConte
     return context, page
 
 
+async def watch(browser: Browser, base: str, code: str) -> tuple[Page, Frames]:
+    """A spectator on table ``code``, with every WebSocket frame it receives kept."""
+    watcher = await browser.new_context(viewport={"width": 1280, "height": 1600})
+    spectator = await watcher.new_page()
+    frames = Frames()
+    frames.watch(spectator)
+    await spectator.goto(f"{base}/games/{code}/")
+    await expect(spectator.locator("#status")).to_contain_text("1 of 4")
+    return spectator, frames
+
+
+async def join_by_code(pages: list[Page], names: list[str], base: str, code: str) -> None:
+    """Each page sits down at table ``code`` under its name, from the lobby."""
+    for page, name in zip(pages, names, strict=True):
+        await page.goto(f"{base}/")
+        await page.fill("#id_reference", code.lower())
+        await page.fill("#join-game #id_alias", name)
+        await page.click("#join-game button[type=submit]")
+        await expect(page).to_have_url(f"{base}/games/{code}/")
+
+
 async def play_when_asked(page: Page, rng: random.Random, *, snapshot_at: int = 0) -> int:
     """Act whenever this page offers a move, until the game ends; the moves made.
     With ``snapshot_at``, a screenshot of the page is saved before that move."""
@@ -121,20 +142,10 @@ async def test_four_players_play_a_game_through_the_pages_and_a_spectator_sees_n
             code = first.url.rstrip("/").rsplit("/", 1)[-1]
 
             # and a spectator opens the table before anyone else sits down
-            watcher = await browser.new_context(viewport={"width": 1280, "height": 1600})
-            spectator = await watcher.new_page()
-            frames = Frames()
-            frames.watch(spectator)
-            await spectator.goto(f"{base}/games/{code}/")
-            await expect(spectator.locator("#status")).to_contain_text("1 of 4")
+            spectator, frames = await watch(browser, base, code)
 
             # and the others join by its code from the lobby
-            for page, name in zip(pages[1:], PLAYERS[1:], strict=True):
-                await page.goto(f"{base}/")
-                await page.fill("#id_reference", code.lower())
-                await page.fill("#join-game #id_alias", name)
-                await page.click("#join-game button[type=submit]")
-                await expect(page).to_have_url(f"{base}/games/{code}/")
+            await join_by_code(pages[1:], PLAYERS[1:], base, code)
 
             # Then they play it to the end by clicking what each page offers
             moves = await asyncio.gather(

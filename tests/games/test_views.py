@@ -7,7 +7,9 @@ from django.http import HttpResponse
 from django.test import Client
 
 from accounts.models import User
+from games.forms import CLASSIC_PRESET_LABELS
 from games.models import Game
+from games.rules import classic
 from games.selectors import load_table
 from games.services import game_create, game_join
 from tests.accounts.factories import UserFactory
@@ -195,6 +197,170 @@ def test_joining_a_missing_or_full_table_or_with_a_taken_alias_says_why(
     assert message in response.content.decode().lower()
 
 
+# --- Classic Whist in the lobby ----------------------------------------------------------------
+
+
+def classic_table(**changes: str) -> dict[str, str]:
+    """What the lobby's classic Whist form sends, with ``changes``."""
+    return {"kind": "classic", "preset": "british", "alias": "Ana", **changes}
+
+
+@pytest.mark.django_db
+def test_opening_a_classic_table_seats_its_creator_under_the_chosen_options(
+    player: Client, user: User
+) -> None:
+    # When a signed-in player opens a classic Whist table with options changed from its preset
+    response = player.post(
+        "/games/new/",
+        classic_table(
+            preset="american",
+            turn_seconds="45",
+            target="9",
+            honours="yes",
+            trumps="rotation",
+            no_trump_every_fifth="yes",
+        ),
+    )
+
+    # Then the table plays classic Whist for four under those options, with its creator in seat 0
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/games/{game.code}/"
+    assert game.kind == "classic"
+    assert game.preset == "american"
+    assert game.player_count == 4
+    assert game.seats == [{"seat": 0, "alias": "Ana", "user_id": user.pk}]
+    assert game.options == {
+        "trumps": "rotation",
+        "no_trump_every_fifth": True,
+        "honours": True,
+        "target": 9,
+        "rubber": False,  # Left as the preset has it.
+        "deals": None,
+    }
+    table = load_table(game.id)
+    assert table.kind == "classic"
+    assert table.turn_seconds == 45
+
+
+@pytest.mark.django_db
+def test_a_classic_tournament_table_plays_the_chosen_number_of_deals(player: Client) -> None:
+    response = player.post(
+        "/games/new/", classic_table(preset="american", deals="1", trumps="turned")
+    )
+
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert game.options["deals"] == 1
+    assert game.options["trumps"] == "turned"
+    assert game.options["target"] == 7
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        # Combinations the rules library refuses, in its words.
+        (
+            {"preset": "american", "rubber": "yes", "deals": "3"},
+            "a tournament plays a fixed number of deals, not a rubber",
+        ),
+        (
+            {"preset": "american", "no_trump_every_fifth": "yes", "trumps": "turned"},
+            "no-trump every fifth hand needs the fixed rotation of trumps, not the turned card",
+        ),
+        ({"deals": "10"}, "a tournament plays a fixed number of deals, not a rubber"),
+        # What the form itself refuses.
+        ({"deals": "0"}, "Ensure this value is greater than or equal to 1."),
+        ({"target": "6"}, "Select a valid choice. 6 is not one of the available choices."),
+        ({"preset": "bridge"}, "Select a valid choice. bridge is not one of the available"),
+    ],
+)
+def test_a_classic_table_with_rules_that_do_not_go_together_is_refused_on_the_form(
+    player: Client, changes: dict[str, str], message: str
+) -> None:
+    response = player.post("/games/new/", classic_table(**changes))
+
+    assert response.status_code == 400
+    content = html.unescape(response.content.decode())
+    assert message in content
+    # The classic form comes back as it was sent, open at the rules.
+    classic_panel = content[
+        content.index('id="new-classic-game"') : content.index('id="join-game"')
+    ]
+    assert message in classic_panel
+    assert "<details open>" in classic_panel
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_rules_refusal_is_introduced_in_romanian(player: Client) -> None:
+    response = player.post(
+        "/games/new/",
+        classic_table(preset="american", rubber="yes", deals="3"),
+        HTTP_ACCEPT_LANGUAGE="ro",
+    )
+
+    assert response.status_code == 400
+    assert (
+        "Aceste reguli nu merg împreună: a tournament plays a fixed number of deals, not a rubber"
+    ) in html.unescape(response.content.decode())
+
+
+@pytest.mark.django_db
+def test_the_lobby_offers_both_games_in_romanian(player: Client) -> None:
+    content = player.get("/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()
+
+    assert "<h2>Deschide o masă</h2>" in content
+    assert "<h2>Masă nouă de whist clasic</h2>" in content
+    assert "Britanic (5 puncte, robber, onoruri)" in content
+    assert "Număr de împărțiri (forma de turneu)" in content
+    assert 'id="id_classic_alias"' in content
+    assert "New classic Whist table" not in content
+
+
+@pytest.mark.django_db
+def test_a_classic_table_page_gives_its_script_the_partnership_words_in_romanian(
+    client: Client,
+) -> None:
+    game = game_create(creator=UserFactory.create(), player_count=4, kind="classic")
+
+    response = client.get(f"/games/{game.code}/", HTTP_ACCEPT_LANGUAGE="ro")
+
+    text = table_config(response)["text"]["classic"]
+    assert text["your_side"] == "Echipa ta"
+    assert text["opponents"] == "Adversarii"
+    assert text["side_seats"] == "Locurile %(first)s și %(second)s"
+    assert text["suits"] == {"C": "treflă", "D": "caro", "H": "cupă", "S": "pică"}
+    assert text["odd_tricks"] == "Levate peste șase"
+
+
+def test_the_classic_presets_are_labelled_with_the_rules_library_titles() -> None:
+    assert {name: str(label) for name, label in CLASSIC_PRESET_LABELS.items()} == (
+        classic.PRESET_TITLES
+    )
+
+
+@pytest.mark.django_db
+def test_the_lobby_lists_say_which_game_each_table_plays(client: Client) -> None:
+    romanian = game_create(creator=UserFactory.create(), player_count=4, preset="championship")
+    whist = game_create(
+        creator=UserFactory.create(), player_count=4, kind="classic", preset="long-whist"
+    )
+
+    content = client.get("/").content.decode()
+    romanian_row = content[content.index(f'data-code="{romanian.code}"') :]
+    whist_row = content[content.index(f'data-code="{whist.code}"') :]
+
+    assert romanian_row.index("Romanian Whist") < romanian_row.index("</tr>")
+    assert romanian_row.index("Championship") < romanian_row.index("</tr>")
+    assert whist_row.index("Classic Whist") < whist_row.index("</tr>")
+    assert whist_row.index("Long Whist (9 points, honours)") < whist_row.index("</tr>")
+    ro = client.get("/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()
+    whist_row = ro[ro.index(f'data-code="{whist.code}"') :]
+    assert whist_row.index("Whist clasic") < whist_row.index("</tr>")
+
+
 # --- The table page --------------------------------------------------------------------------
 
 
@@ -232,3 +398,12 @@ def test_a_table_that_does_not_exist_is_a_404_page(client: Client) -> None:
     response = client.get("/games/NOSUCH/")
 
     assert response.status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/games/new/", "/games/join/"])
+def test_reloading_a_refused_forms_address_returns_to_the_lobby(player: Client, path: str) -> None:
+    # Switching the language on a refused form's page reloads its address with GET.
+    response = player.get(path)
+
+    assert (response.status_code, response["Location"]) == (302, "/")

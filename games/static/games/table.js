@@ -22,6 +22,10 @@
   let lastBid = null;
   let turnSince = 0;
   let turnKey = "";
+  // Classic Whist: each hand's trump suit (null: no trump), read from the deals seen,
+  // for the scoreboard; the state names only the current hand's.
+  const trumps = new Map();
+  let trumpsAsked = false;
 
   const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
 
@@ -52,6 +56,60 @@
   function alias(seat) {
     const taken = state.seats[seat];
     return taken && taken.alias ? taken.alias : T.empty_seat;
+  }
+
+  const classic = () => state.kind === "classic";
+
+  // --- classic Whist's partnerships, as the state gives them ------------------------
+
+  function sideOf(seat) {
+    return state.sides.findIndex((seats) => seats.includes(seat));
+  }
+
+  // "Your side" and "Opponents" for a player; the seats (counted from 1) for a spectator.
+  function sideName(side) {
+    const C = T.classic;
+    if (state.you !== null) return side === sideOf(state.you) ? C.your_side : C.opponents;
+    const [first, second] = state.sides[side];
+    return fmt(C.side_seats, { first: first + 1, second: second + 1 });
+  }
+
+  // The sides in the order the page lists them: a player's own side first.
+  function sideOrder() {
+    const sides = state.sides.map((_, side) => side);
+    return state.you === null ? sides : sides.sort((a, b) => (b === sideOf(state.you)) - (a === sideOf(state.you)));
+  }
+
+  // By side, as "3–1", in the page's order.
+  function bySide(values) {
+    return sideOrder()
+      .map((side) => values[side])
+      .join("–");
+  }
+
+  function sidePlayers(side) {
+    return state.sides[side].map(alias).join(" & ");
+  }
+
+  function suitText(letter) {
+    return letter ? `${SUITS[letter]} ${T.classic.suits[letter]}` : T.no_trump;
+  }
+
+  function noteTrumps(events) {
+    for (const event of events) {
+      if (event.type === "classic.HandDealt") trumps.set(event.payload.hand, event.payload.trump);
+    }
+  }
+
+  // A page opened in the middle of a match reads the trumps of the hands before from
+  // the deals in the game's log, once.
+  async function askTrumps() {
+    if (trumpsAsked || !classic() || state.results.every((result) => trumps.has(result.hand))) return;
+    trumpsAsked = true;
+    const answer = await fetch(`/api/games/${page.game}/events/`);
+    if (!answer.ok) return;
+    noteTrumps((await answer.json()).events);
+    if (state) drawScoreboard();
   }
 
   // --- the socket -------------------------------------------------------------
@@ -92,6 +150,7 @@
       if (!state || (first !== null && first !== state.version + 1) || !message.state) {
         send({ type: "resync" }); // a gap: ask for the whole view again
       } else {
+        noteTrumps(message.events);
         show(message.state);
       }
     } else if (message.type === "error") {
@@ -119,7 +178,9 @@
       turnKey = key;
       turnSince = Date.now();
     }
+    if (classic() && hand) trumps.set(hand.number, hand.trump);
     draw();
+    askTrumps();
   }
 
   // --- drawing ------------------------------------------------------------------
@@ -143,12 +204,14 @@
       const seated = state.seats.filter((seat) => seat.alias).length;
       text = fmt(T.waiting, { seated, total: state.player_count });
     } else if (state.status === "finished" || !hand) {
-      text = T.game_over;
+      text = state.status !== "finished" && classic() ? T.classic.dealing : T.game_over;
     } else {
-      const parts = [
-        fmt(T.hand_of, { hand: hand.number + 1, total: state.hands_total }),
-        hand.cards === 1 ? T.one_card : fmt(T.cards_dealt, { cards: hand.cards }),
-      ];
+      const parts = classic()
+        ? classicStatus(hand)
+        : [
+            fmt(T.hand_of, { hand: hand.number + 1, total: state.hands_total }),
+            hand.cards === 1 ? T.one_card : fmt(T.cards_dealt, { cards: hand.cards }),
+          ];
       if (acting()) {
         const who = alias(hand.turn);
         if (hand.turn === state.you) parts.push(T.your_turn);
@@ -163,6 +226,21 @@
     $("status").textContent = text;
   }
 
+  // The hand, which game of the match, and the trump.
+  function classicStatus(hand) {
+    const C = T.classic;
+    const options = state.options;
+    const parts = [];
+    if (state.hands_total) {
+      parts.push(fmt(T.hand_of, { hand: hand.number + 1, total: state.hands_total }));
+    } else {
+      parts.push(fmt(C.hand, { hand: hand.number + 1 }));
+      parts.push(options.rubber ? fmt(C.rubber_game, { game: state.game + 1 }) : fmt(C.game_to, { target: options.target }));
+    }
+    parts.push(hand.trump ? fmt(C.trump, { suit: suitText(hand.trump) }) : T.no_trump);
+    return parts;
+  }
+
   function drawSeats() {
     const seats = $("seats");
     const count = state.player_count;
@@ -173,21 +251,40 @@
       const place = PLACES[count][(seat - first + count) % count];
       const classes = ["seat", `pos-${place}`];
       if (seat === state.you) classes.push("you");
+      if (classic()) classes.push(`side-${sideOf(seat)}`);
       const toAct = acting() && hand.turn === seat;
       if (toAct) classes.push("to-act");
       const name = node("div", {}, [
         node("span", { class: "alias", text: alias(seat) }),
         hand && hand.dealer === seat ? node("span", { class: "mark dealer", title: T.dealer, text: "D" }) : null,
         state.bots[seat] ? node("span", { class: "mark bot", text: T.bot }) : null,
+        partner(seat) ? node("span", { class: "mark partner", text: T.classic.partner }) : null,
       ]);
       const stats = [];
-      if (hand && hand.bids) {
-        const bid = hand.bids[seat];
-        stats.push(`${T.bid} ${bid === null ? "–" : bid}`, `${T.tricks} ${hand.tricks[seat]}`);
+      if (classic()) {
+        stats.push(sideName(sideOf(seat)));
+        if (hand) stats.push(fmt(T.classic.held, { cards: hand.held[seat] }));
+      } else {
+        if (hand && hand.bids) {
+          const bid = hand.bids[seat];
+          stats.push(`${T.bid} ${bid === null ? "–" : bid}`, `${T.tricks} ${hand.tricks[seat]}`);
+        }
+        stats.push(`${T.score} ${state.scores[seat] ?? 0}`);
       }
-      stats.push(`${T.score} ${state.scores[seat] ?? 0}`);
       const cards = node("div", { class: "seat-cards" });
-      if (hand && hand.holdings && seat !== state.you) {
+      if (classic() && hand) {
+        // The dealer's turned trump lies face up until the dealer plays to the first trick.
+        const turned = hand.dealer === seat ? hand.turned_up : null;
+        if (turned) {
+          cards.append(
+            node("div", { class: "turned-up", title: T.classic.turned_up }, [card(turned), node("span", { text: T.classic.turned_up })]),
+          );
+        }
+        // Other hands are shown only in the replay, every hand open.
+        if (seat !== state.you) {
+          for (const text of hand.holdings[seat] || []) if (text && text !== turned) cards.append(card(text, { small: true }));
+        }
+      } else if (hand && hand.holdings && seat !== state.you) {
         const held = hand.holdings[seat];
         // On the forehead the others' cards are in plain sight.
         if (held) for (const text of held) cards.append(card(text, { small: true }));
@@ -216,17 +313,32 @@
     }
   }
 
+  function partner(seat) {
+    return classic() && state.you !== null && seat !== state.you && sideOf(seat) === sideOf(state.you);
+  }
+
   function drawCentre() {
     const hand = state.hand;
     const trump = $("trump");
     const trick = $("trick");
     const last = $("last-trick");
+    const sideTricks = $("side-tricks");
     trump.replaceChildren();
     trick.replaceChildren();
     last.replaceChildren();
-    if (!hand || !hand.bids) return;
+    sideTricks.replaceChildren();
+    if (!hand || !(hand.bids || classic())) return;
     trump.append(node("span", { text: `${T.trump}:` }));
-    if (state.screened) trump.append(back());
+    if (classic()) {
+      const red = hand.trump === "H" || hand.trump === "D";
+      trump.append(node("strong", { class: red ? "suit red" : "suit", "data-trump": hand.trump || "", text: suitText(hand.trump) }));
+      sideTricks.append(
+        node("span", { text: `${T.classic.tricks_this_hand}:` }),
+        ...sideOrder().map((side) =>
+          node("span", { class: `side side-${side}`, "data-side": side, text: `${sideName(side)}: ${hand.tricks[side]}` }),
+        ),
+      );
+    } else if (state.screened) trump.append(back());
     else trump.append(hand.trump_card ? card(hand.trump_card) : node("strong", { text: T.no_trump }));
     // A duplicate table's spectator is sent no card while the deals are in play elsewhere.
     const played = (cards, leader) =>
@@ -249,7 +361,8 @@
 
   function drawActions() {
     const you = state.you;
-    const legal = state.legal;
+    // A classic game has cards to play and nothing else.
+    const legal = { bids: [], forbidden_bids: [], cards: [], hidden_card: false, modes: [], ...state.legal };
     const hand = state.hand;
     $("watching").hidden = you !== null;
     const modes = $("mode-choice");
@@ -346,6 +459,12 @@
   // --- the scoreboard ---------------------------------------------------------------
 
   function drawScoreboard() {
+    if (classic()) {
+      drawClassicSummary();
+      drawClassicScoreTable();
+      $("score-chart").replaceChildren();
+      return;
+    }
     drawRanking();
     drawScoreTable();
     drawChart();
@@ -355,20 +474,139 @@
     const ranking = $("ranking");
     ranking.replaceChildren();
     if (state.status !== "finished" || !state.places.length) return;
+    ranking.append(...finalRanking(T.final_ranking, state.scores));
+  }
+
+  // The link to the replay, a heading, what `more` says, and every player by place
+  // with their `points`.
+  function finalRanking(title, points, more = []) {
     const order = [...state.places.keys()].sort((a, b) => state.places[a] - state.places[b] || a - b);
+    const shown = [];
     if (!new URLSearchParams(location.search).has("replay")) {
-      ranking.append(node("p", {}, [node("a", { href: "?replay", id: "replay-link", text: T.replay })]));
+      shown.push(node("p", {}, [node("a", { href: "?replay", id: "replay-link", text: T.replay })]));
     }
-    ranking.append(
-      node("h3", { text: T.final_ranking }),
+    shown.push(
+      node("h3", { text: title }),
+      ...more,
       node(
         "ol",
         { class: "ranking" },
         order.map((seat) =>
-          node("li", { value: state.places[seat], "data-seat": seat, text: `${alias(seat)} — ${state.scores[seat]} ${T.points}` }),
+          node("li", { value: state.places[seat], "data-seat": seat, text: `${alias(seat)} — ${points[seat]} ${T.points}` }),
         ),
       ),
     );
+    return shown;
+  }
+
+  // --- classic Whist's scoreboard: by side, hand by hand, game by game ----------------
+
+  function drawClassicSummary() {
+    const C = T.classic;
+    const options = state.options;
+    const tournament = state.hands_total !== null;
+    // The score of the game in play, while there is one.
+    const inGame = !tournament && state.status !== "finished";
+    const ranking = $("ranking");
+    let match = fmt(C.match_game, { target: options.target });
+    if (tournament) match = fmt(C.match_deals, { deals: state.hands_total });
+    else if (options.rubber) match = fmt(C.match_rubber, { target: options.target });
+    const heads = [C.side, C.players, ...(tournament ? [] : [C.games]), ...(inGame ? [C.game_score] : []), C.match_points];
+    const rows = sideOrder().map((side) =>
+      node("tr", { "data-side": side, class: `side-${side}` }, [
+        node("th", { text: sideName(side) }),
+        node("td", { text: sidePlayers(side) }),
+        tournament ? null : node("td", { class: "games", text: String(state.games[side]) }),
+        inGame ? node("td", { class: "score", text: String(state.scores[side]) }) : null,
+        node("td", { class: "points", text: String(state.points[side]) }),
+      ]),
+    );
+    const shown = [node("p", { class: "match", text: match })];
+    if (!tournament) {
+      shown.push(node("p", { id: "games-score", class: "games-score", text: fmt(C.games_score, { score: bySide(state.games) }) }));
+    }
+    shown.push(
+      node("table", { id: "side-summary", class: "side-summary" }, [
+        node("thead", {}, [node("tr", {}, heads.map((text) => node("th", { text })))]),
+        node("tbody", {}, rows),
+      ]),
+    );
+    if (state.status === "finished") {
+      const winner =
+        state.winner === null
+          ? fmt(C.tie, { points: state.points[0] })
+          : fmt(C.winner, { side: `${sideName(state.winner)} (${sidePlayers(state.winner)})` });
+      const said = node("p", { id: "winner", class: "winner", "data-side": state.winner ?? "", text: winner });
+      shown.push(...finalRanking(C.final_result, state.seat_points, [said]));
+    }
+    ranking.replaceChildren(...shown);
+  }
+
+  function trumpCell(number) {
+    if (!trumps.has(number)) return node("td", { class: "suit" });
+    const letter = trumps.get(number);
+    const red = letter === "H" || letter === "D";
+    return node("td", {
+      class: red ? "suit red" : "suit",
+      title: suitText(letter),
+      text: letter ? SUITS[letter] : T.no_trump,
+    });
+  }
+
+  function drawClassicScoreTable() {
+    const C = T.classic;
+    const honours = state.options.honours;
+    const groups = [
+      [C.tricks, "tricks"],
+      [C.odd_tricks, "trick_points"],
+      ...(honours ? [[C.honours, "honour_points"]] : []),
+      [C.totals, "totals"],
+    ];
+    const sides = sideOrder();
+    const head = node("tr", {}, [
+      node("th", { rowspan: 2, text: C.hand_column }),
+      node("th", { rowspan: 2, text: C.trump_column }),
+      ...groups.map(([text]) => node("th", { colspan: sides.length, text })),
+    ]);
+    const sub = node("tr", {}, groups.flatMap(() => sides.map((side) => node("th", { text: sideName(side) }))));
+    const width = 2 + groups.length * sides.length;
+    const won = new Map(state.game_results.map((result) => [result.game, result]));
+    const body = node("tbody");
+    state.results.forEach((result, index) => {
+      const row = node("tr", { "data-hand": result.hand, "data-game": result.game }, [
+        node("td", { class: "cards", text: String(result.hand + 1) }),
+        trumpCell(result.hand),
+      ]);
+      for (const [, key] of groups) {
+        for (const side of sides) {
+          const held = key === "honour_points" ? fmt(C.honours_held, { held: result.honours[side] }) : null;
+          row.append(node("td", { class: key, "data-side": side, title: held, text: String(result[key][side]) }));
+        }
+      }
+      body.append(row);
+      // A game of the rubber is over: its winner, and the games won so far.
+      const next = state.results[index + 1];
+      const over = won.get(result.game);
+      if (over && (!next || next.game !== result.game)) {
+        const text = fmt(C.game_won, { game: over.game + 1, side: sideName(over.side), score: bySide(over.scores) });
+        body.append(
+          node("tr", { class: "game-break", "data-game": over.game }, [
+            node("td", { colspan: width, text: `${text} · ${fmt(C.games_score, { score: bySide(over.games) })}` }),
+          ]),
+        );
+      }
+    });
+    const hand = state.hand;
+    if (hand) {
+      const row = node("tr", { class: "current", "data-hand": hand.number }, [
+        node("td", { class: "cards", text: String(hand.number + 1) }),
+        trumpCell(hand.number),
+        ...sides.map((side) => node("td", { class: "tricks", "data-side": side, text: String(hand.tricks[side]) })),
+      ]);
+      for (let cell = 2 + sides.length; cell < width; cell++) row.append(node("td"));
+      body.append(row);
+    }
+    $("score-table").replaceChildren(node("table", {}, [node("thead", {}, [head, sub]), body]));
   }
 
   function drawScoreTable() {
