@@ -376,6 +376,8 @@ class ClassicState:
     # By side, every point of the match.
     points: tuple[int, int] = (0, 0)
     results: tuple[HandScored, ...] = ()
+    # The trump suit of every hand dealt so far (None: no trumps), by hand.
+    trumps: tuple[Suit | None, ...] = ()
     game_results: tuple[GameWon, ...] = ()
     winner: int | None = None
 
@@ -429,6 +431,7 @@ def _started(state: ClassicState, event: MatchStarted) -> None:
 def _dealt(state: ClassicState, event: HandDealt) -> None:
     state.dealt = state.holdings = event.hands
     state.trump = event.trump
+    state.trumps += (event.trump,)
     state.trump_card = state.turned_up = event.trump_card
     state.tricks = (0, 0)
     state.trick = ()

@@ -357,6 +357,9 @@ def check_random_match(options: ClassicOptions, seed: bytes) -> Referee:
     assert final.points == tuple(
         sum(r.trick_points[t] + r.honour_points[t] for r in final.results) for t in (0, 1)
     )
+    # The state keeps each hand's trump, as dealt.
+    assert final.trumps == tuple(e.trump for e in played.events if isinstance(e, HandDealt))
+    assert len(final.trumps) == len(final.results)
     return referee
 
 
