@@ -9,7 +9,9 @@ Run (PostgreSQL and Redis on 127.0.0.1, as in the README's production mode; abou
 It drops and recreates its own database (``atu_bench``; ``--database-url`` may
 name another whose name contains "bench"), migrates it, starts ``--servers``
 uvicorn processes on free ports (default 2, one per core: on these 2-core
-machines 1 carried less, 3 or 4 no clearly more) with Redis db 5 as the layer, and seeds
+machines 1 carried less, 3 or 4 no clearly more) served as ``make run`` serves
+(``--lifespan on``, no permessage-deflate: ``--lifespan`` and ``--server-deflate``
+change that) with Redis db 5 as the layer, and seeds
 ``--tables`` 4-player Championship tables through the ORM (users, sessions,
 ``game_create`` and ``game_join``; no bot seats, so every move comes from a
 socket). Each table then gets 5 sockets from this one asyncio process: its 4
@@ -223,7 +225,11 @@ class Server:
     log: Path
 
 
-def start_server(app: str, environ: dict[str, str], lifespan: str, logs: Path) -> Server:
+def start_server(
+    app: str, environ: dict[str, str], lifespan: str, deflate: str, logs: Path
+) -> Server:
+    """A uvicorn process serving ``app``; ``deflate``: whether it accepts
+    permessage-deflate (``make run`` does not)."""
     port = free_port()
     log = logs / f"uvicorn-{port}.log"
     command = [
@@ -235,6 +241,8 @@ def start_server(app: str, environ: dict[str, str], lifespan: str, logs: Path) -
         str(port),
         "--lifespan",
         lifespan,
+        "--ws-per-message-deflate",
+        "true" if deflate == "on" else "false",
         # Logging every connection would be part of what we measure.
         "--log-level",
         "warning",
@@ -573,7 +581,7 @@ async def connect_tables(
                 uri,
                 origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
                 additional_headers=headers,
-                # Browsers offer permessage-deflate and uvicorn accepts it by default.
+                # Browsers offer permessage-deflate; the servers accept it with --server-deflate on.
                 compression="deflate" if deflate else None,
                 # Browsers do not ping; pings every 20 s per socket would be noise.
                 ping_interval=None,
@@ -838,14 +846,22 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--lifespan",
         choices=("on", "off"),
-        default="off",
-        help="uvicorn's --lifespan (on: publishes are handed to the server's loop)",
+        default="on",
+        help="uvicorn's --lifespan, on as `make run` serves (publishes are handed to the "
+        "server's loop; off: the worker thread runs each publish and waits for it)",
     )
     parser.add_argument(
         "--deflate",
         choices=("on", "off"),
         default="on",
         help="offer permessage-deflate as browsers do (off: as if the server refused it)",
+    )
+    parser.add_argument(
+        "--server-deflate",
+        choices=("on", "off"),
+        default="off",
+        help="let the servers accept permessage-deflate (off, as `make run` serves: each "
+        "message compressed per socket costs more CPU than the rest of its sending)",
     )
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
@@ -885,7 +901,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"Live tables benchmark: {args.tables} tables x {SOCKETS} sockets, {args.servers} "
         f"uvicorn process(es) (lifespan {args.lifespan}), sockets placed by {args.placement}, "
-        f"permessage-deflate {args.deflate}, "
+        f"permessage-deflate offered {args.deflate}, accepted {args.server_deflate}, "
         f"{os.cpu_count()} CPUs; windows of {args.seconds:g} s x {args.repeat}",
         flush=True,
     )
@@ -897,10 +913,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     logs = Path(tempfile.mkdtemp(prefix="atu-live-"))
     servers = [
-        start_server("config.asgi:application", environ, args.lifespan, logs)
+        start_server("config.asgi:application", environ, args.lifespan, args.server_deflate, logs)
         for _ in range(args.servers)
     ]
-    echo = start_server("bench.live:echo_app", environ, "off", logs)
+    echo = start_server("bench.live:echo_app", environ, "off", args.server_deflate, logs)
     try:
         wait_until_listening([*servers, echo])
         return run_async(lambda: measure(seeded, servers, echo, args))

@@ -15,6 +15,13 @@ A client that renders the game rather than folding events itself (the table page
 connects with ``?with_state=1``: each ``events`` message then also carries, under
 ``state``, the whole view the events bring it to, so no rule is needed in the browser.
 
+A broadcast carries its new records, and the sockets of one process that are at the
+version they follow share the work of showing them (:class:`Step`): the records are
+folded once, each viewer's message is built and encoded once (a seat's sockets and
+all the spectators get the same), and the state's members that every viewer shares
+are encoded once; what each viewer may see is still decided by
+:mod:`games.visibility`, viewer by viewer.
+
 Commands (``bid``, ``play``, ``zero_play``, ``one_card_mode``, and ``seat_bot`` to
 let a bot play a seat or hand it back) run the one service
 each and are answered with an ``ack`` or an ``error``; their events come through
@@ -25,8 +32,10 @@ socket stays open.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -44,7 +53,7 @@ from games import eventstore, services
 from games.domain import Table, fold, stream_of
 from games.errors import GameNotFound
 from games.rules import RuleError
-from games.selectors import find_game, load_table
+from games.selectors import find_game, load_table, offer_table
 from games.serializers import (
     MAX_VERSION,
     BidSerializer,
@@ -56,11 +65,14 @@ from games.serializers import (
 from games.visibility import (
     Viewer,
     event_views,
+    event_views_for,
     event_views_from,
     released,
+    shared_state_view,
     spectator_lag,
     state_view,
     viewer_of,
+    viewer_state_view,
 )
 
 logger = logging.getLogger("atu.websocket")
@@ -122,6 +134,45 @@ def _after(query: dict[str, list[str]]) -> int | None:
     return _version(after, "after")
 
 
+# One serializer per command, reused: building a DRF serializer (it deep-copies its
+# fields) costs several times the validation itself. Validation keeps no state in
+# the serializer and runs on the event loop, one message at a time.
+_VALIDATORS: dict[str, serializers.Serializer] = {}
+
+
+def _validated(kind: str, content: dict[str, Any]) -> dict[str, Any]:
+    """``content`` as the command's serializer validates it (is_valid's checks)."""
+    validator = _VALIDATORS.get(kind)
+    if validator is None:
+        validator = _VALIDATORS[kind] = COMMANDS[kind][0]()
+    try:
+        return dict(validator.run_validation(content))
+    except serializers.ValidationError as error:
+        raise InvalidMessage(_first_error(error.detail)) from None
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
+def _json(value: Any) -> str:
+    return _ENCODER.encode(value)
+
+
+def _members(view: dict[str, Any], memo: dict[str, tuple[Any, str]]) -> str:
+    """The members of ``view`` as JSON (without braces), as ``_json(view)[1:-1]``.
+
+    ``memo`` holds each member's last value and JSON: a member equal to it (most are,
+    from one event to the next, or from one viewer to the next) is not encoded again
+    (a value of another type is never equal: ``0 == False``, but not in JSON)."""
+    parts = []
+    for key, value in view.items():
+        kept = memo.get(key)
+        if kept is None or kept[0] != value or type(kept[0]) is not type(value):
+            kept = memo[key] = (value, f"{_json(key)}:{_json(value)}")
+        parts.append(kept[1])
+    return ",".join(parts)
+
+
 def _first_error(errors: Any) -> str:
     """The first problem a serializer found, prefixed with its field (``bid: ...``)."""
     for name, problems in errors.items():
@@ -131,9 +182,118 @@ def _first_error(errors: Any) -> str:
 
 
 @dataclass
+class Step:
+    """What one broadcast brings a game to in this process, for all its sockets
+    here: the records read once, the table they bring the game to folded once (and
+    offered to the write path, see ``games.selectors``), the members of the state
+    that every viewer shares encoded once, and each viewer's ``events`` message
+    built once (every spectator, every socket of one player, get the same).
+
+    ``before`` and ``table`` are never changed: sockets share them."""
+
+    game_id: uuid.UUID
+    before: Table
+    records: list[eventstore.Recorded]
+    table: Table
+    # Each viewer's events, as event_views_from shows them.
+    views: dict[Viewer, list[dict[str, Any]]]
+    # The JSON of each shared member of the game's state as last encoded (see _members).
+    memo: dict[str, tuple[Any, str]]
+    # Each viewer's message, by viewer and whether it carries the state.
+    messages: dict[tuple[Viewer, bool], str] = field(default_factory=dict)
+    # The members of the state that every viewer shares, as JSON (no braces).
+    shared: str | None = None
+    # The JSON of the members last encoded for a viewer (see _members): viewers often
+    # see the same events, and may do the same (nothing, when it is not their turn).
+    alike: dict[str, tuple[Any, str]] = field(default_factory=dict)
+
+    @classmethod
+    def fold(
+        cls,
+        game_id: uuid.UUID,
+        before: Table,
+        rows: list[Any],
+        viewers: list[Viewer],
+        memo: dict[str, tuple[Any, str]],
+    ) -> Step:
+        """Fold the broadcast ``rows`` once, showing them to each of ``viewers`` on
+        the way (others are shown them on demand, folding them again)."""
+        records = [eventstore.record_from_message(row) for row in rows]
+        table = before.clone()
+        shown = event_views_for(table, records, viewers)
+        offer_table(game_id, table, records[-1])
+        views = dict(zip(viewers, shown, strict=True))
+        return cls(game_id, before, records, table, views, memo)
+
+    def message(self, viewer: Viewer, with_state: bool) -> str:
+        """The ``events`` message ``viewer`` gets (as Watch._events builds it), JSON."""
+        key = (viewer, with_state)
+        text = self.messages.get(key)
+        if text is None:
+            views = self.views.get(viewer)
+            if views is None:
+                views = self.views[viewer] = event_views_from(
+                    self.before.clone(), self.records, viewer
+                )
+            events = _members({"events": views}, self.alike)
+            text = f'{{"type":"events","version":{self.table.version},{events}'
+            if with_state:
+                if self.shared is None:
+                    self.shared = _members(shared_state_view(self.game_id, self.table), self.memo)
+                mine = _members(viewer_state_view(self.table, viewer), self.alike)
+                text += f',"state":{{{self.shared},{mine}}}'
+            text = self.messages[key] = text + "}"
+        return text
+
+
+@dataclass
+class _Followed:
+    """A game this process's sockets follow: its latest steps, two of them (a socket
+    a broadcast behind the others still finds its own), and its state's JSON."""
+
+    steps: list[Step] = field(default_factory=list)
+    memo: dict[str, tuple[Any, str]] = field(default_factory=dict)
+
+
+# The games this process's sockets follow, the most recently moved last.
+_FOLLOWED: OrderedDict[uuid.UUID, _Followed] = OrderedDict()
+STEPS_PER_GAME = 2
+FOLLOWED_GAMES = 4096
+# The watches of this process's open sockets, by game: who a step is shown to.
+_WATCHES: dict[uuid.UUID, set[Watch]] = {}
+
+
+def _step(game_id: uuid.UUID, before: Table, rows: list[Any], viewer: Viewer) -> Step:
+    """The step from ``before`` by the broadcast ``rows`` (what comes right after it)."""
+    version = rows[-1][0]
+    followed = _FOLLOWED.get(game_id)
+    if followed is None:
+        followed = _FOLLOWED[game_id] = _Followed()
+        while len(_FOLLOWED) > FOLLOWED_GAMES:
+            _FOLLOWED.popitem(last=False)
+    else:
+        _FOLLOWED.move_to_end(game_id)
+    for step in followed.steps:
+        if step.before.version == before.version and step.table.version == version:
+            return step
+    # Every viewer here that will want it: the sockets at the same version.
+    viewers = [viewer]
+    for watch in _WATCHES.get(game_id, ()):
+        if watch.version == before.version and not watch.lag and watch.viewer not in viewers:
+            viewers.append(watch.viewer)
+    step = Step.fold(game_id, before, rows, viewers, followed.memo)
+    followed.steps.append(step)
+    del followed.steps[:-STEPS_PER_GAME]
+    return step
+
+
+@dataclass(eq=False)
 class Watch:
     """What one socket has sent of one game: the table folded up to the last event
-    it sent (its cursor), and who watches. Runs in a worker thread: it reads the log."""
+    it sent (its cursor), and who watches. Runs in a worker thread: it reads the log.
+
+    The table may be shared with other sockets (see :class:`Step`): it is replaced,
+    never changed in place."""
 
     game_id: uuid.UUID
     user_id: int | None
@@ -203,6 +363,7 @@ class Watch:
         if not records:
             return None
         self._seat_new(records)
+        self.table = self.table.clone()
         views: list[dict[str, Any]] = []
         start = 0
         for index, record in enumerate(records):
@@ -215,6 +376,22 @@ class Watch:
         views += event_views_from(self.table, records[start:], self.viewer)
         self._refresh_viewer()
         return self._events(views)
+
+    def follow(self, rows: list[Any]) -> str | None:
+        """The records a broadcast carried, as this socket's ``events`` message (JSON
+        text) from the step this process's sockets share, when they are exactly
+        what comes next and nothing in them may change who this socket's viewer
+        is; None otherwise (:meth:`catch_up_from`, or :meth:`catch_up`). It runs on
+        the event loop."""
+        if self.lag or self.table.deal_set or self.table.status == "open":
+            return None
+        if not rows or rows[0][0] != self.version + 1:
+            return None
+        if any(row[1] == "SeatTaken" for row in rows):
+            return None  # A seat changing hands changes the viewer: see catch_up.
+        step = _step(self.game_id, self.table, rows, self.viewer)
+        self.table = step.table
+        return step.message(self.viewer, self.with_state)
 
     def catch_up_from(self, rows: list[Any]) -> dict[str, Any] | None:
         """The records a broadcast carried, as an ``events`` message, when they are
@@ -229,13 +406,14 @@ class Watch:
         if any(record.type == "SeatTaken" for record in records):
             return None  # A seat changing hands changes the viewer: see catch_up.
         self._seat_new(records)
+        self.table = self.table.clone()
         return self._events(event_views_from(self.table, records, self.viewer))
 
     def resync(self) -> dict[str, Any]:
         """The whole state as the log has it now (a lost broadcast is caught up too)."""
         records = self._released(eventstore.read(self.stream, after=self.version))
         self._seat_new(records)
-        fold(self.table, [record.event for record in records])
+        self.table = fold(self.table.clone(), [record.event for record in records])
         self._refresh_viewer()
         return self.state()
 
@@ -246,7 +424,7 @@ class Watch:
         # A stream is numbered from 1 without gaps: what the socket has not sent yet.
         new = records[self.version :]
         self._seat_new(new)
-        fold(self.table, [record.event for record in new])
+        self.table = fold(self.table.clone(), [record.event for record in new])
         self._refresh_viewer()
         if after > self.version:
             return self.state()
@@ -280,6 +458,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.groups.append(group)
         await self.channel_layer.group_add(group, self.channel_name)
         self.watch = watch
+        _WATCHES.setdefault(watch.game_id, set()).add(watch)
         try:
             after = _after(query)
         except InvalidMessage as error:
@@ -294,6 +473,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.wake is not None:
             self.wake.cancel()
+        if self.watch is not None:
+            watching = _WATCHES.get(self.watch.game_id, set())
+            watching.discard(self.watch)
+            if not watching:
+                _WATCHES.pop(self.watch.game_id, None)
+                _FOLLOWED.pop(self.watch.game_id, None)
 
     def _wake_when_due(self) -> None:
         """A delayed spectator is sent the events held back as each comes due."""
@@ -360,12 +545,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope["user"]
         if not user.is_authenticated:
             raise NotAuthenticated("sign in to play")
-        serializer_class, service = COMMANDS[kind]
-        serializer = serializer_class(data=content)
-        if not serializer.is_valid():
-            raise InvalidMessage(_first_error(serializer.errors))
+        service = COMMANDS[kind][1]
+        validated = _validated(kind, content)
         result = await database_sync_to_async(service)(
-            game_id=self.watch.game_id, actor=user, **serializer.validated_data
+            game_id=self.watch.game_id, actor=user, **validated
         )
         ack: dict[str, Any] = {"type": "ack", "version": result.version, "command": kind}
         if result.replayed:
@@ -381,7 +564,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         records = message.get("records")
         # The broadcast's own records when they are what comes next: no read of the
         # log, no hop to the database thread; the log answers for anything else.
-        reply = self.watch.catch_up_from(records) if isinstance(records, list) else None
+        if isinstance(records, list):
+            text = self.watch.follow(records)
+            if text is not None:
+                await self.send(text_data=text)
+                return
+            reply = self.watch.catch_up_from(records)
+        else:
+            reply = None
         if reply is None:
             reply = await database_sync_to_async(self.watch.catch_up)()
         if reply is not None:

@@ -8,6 +8,7 @@ import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import QuerySet
 
 from games import eventstore
@@ -47,9 +48,26 @@ def rule_presets() -> list[PresetSummary]:
 # into it, so that a command re-reads only the events after it. The log stays the
 # truth: every load checks that the log still holds that very record (a write
 # that was rolled back does not), and replays from the start when it does not.
-_TABLE_CACHE: OrderedDict[uuid.UUID, tuple[Table, eventstore.Recorded]] = OrderedDict()
+#
+# An entry is *trusted* when its records are known to be committed: read outside
+# any transaction, written by a transaction of this process that has committed, or
+# carried by a broadcast (sent only after its writer committed). Events are never
+# changed or removed, so a trusted table is a true prefix of its log: the write path
+# may decide on it without reading the log, and lets the unique (stream, sequence)
+# pair tell it when the log has moved on (see ``games.services._execute``).
+#
+# A cached table is never changed: loads hand out copies.
+@dataclass
+class _Cached:
+    table: Table
+    last: eventstore.Recorded
+    trusted: bool
+
+
+_TABLE_CACHE: OrderedDict[uuid.UUID, _Cached] = OrderedDict()
 _TABLE_CACHE_LOCK = threading.Lock()
-TABLE_CACHE_SIZE = 512
+# Above the tables a process serves at once: an evicted table is replayed whole.
+TABLE_CACHE_SIZE = 4096
 
 
 def load_table(game_id: uuid.UUID) -> Table:
@@ -59,10 +77,10 @@ def load_table(game_id: uuid.UUID) -> Table:
         entry = _TABLE_CACHE.get(game_id)
     records: list[eventstore.Recorded] = []
     if entry is not None:
-        cached, marker = entry
+        marker = entry.last
         records = eventstore.read(stream, after=marker.sequence - 1)
         if records and _same_record(records[0], marker):
-            table, records = cached.clone(), records[1:]
+            table, records = entry.table.clone(), records[1:]
         else:
             entry = None
     if entry is None:
@@ -72,21 +90,70 @@ def load_table(game_id: uuid.UUID) -> Table:
             raise GameNotFound(game_id)
     fold(table, [record.event for record in records])
     if records:
-        remember_table(game_id, table, records[-1])
+        # Read outside a transaction, the log is what others committed. What was
+        # read replaces what was cached: it may be a write that was rolled back.
+        trusted = not connection.in_atomic_block
+        _keep(game_id, _Cached(table.clone(), records[-1], trusted), replace=True)
+    elif entry is not None and not entry.trusted and not connection.in_atomic_block:
+        _trust(game_id, entry.last)
     return table
+
+
+def cached_table(game_id: uuid.UUID) -> Table | None:
+    """A private copy of the game's trusted table, without reading the log; None
+    if this process has none. It may lag behind the log (never run ahead of it)."""
+    with _TABLE_CACHE_LOCK:
+        entry = _TABLE_CACHE.get(game_id)
+        if entry is None or not entry.trusted:
+            return None
+        _TABLE_CACHE.move_to_end(game_id)
+    return entry.table.clone()
 
 
 def _same_record(a: eventstore.Recorded, b: eventstore.Recorded) -> bool:
     return (a.sequence, a.type, a.recorded_at) == (b.sequence, b.type, b.recorded_at)
 
 
-def remember_table(game_id: uuid.UUID, table: Table, last: eventstore.Recorded) -> None:
-    """Keep a copy of ``table``, which ``last`` brought to its version."""
+def remember_table(
+    game_id: uuid.UUID, table: Table, last: eventstore.Recorded, *, copy: bool = True
+) -> None:
+    """Keep ``table``, which ``last`` brought to its version, as written by a
+    transaction not committed yet (:func:`trust_table` once it is): a copy, or
+    (``copy`` false) the table itself, which its caller then never changes again."""
+    _keep(game_id, _Cached(table.clone() if copy else table, last, trusted=False), replace=True)
+
+
+def trust_table(game_id: uuid.UUID, last: eventstore.Recorded) -> None:
+    """The transaction that wrote ``last`` committed: the table it cached is trusted."""
+    _trust(game_id, last)
+
+
+def offer_table(game_id: uuid.UUID, table: Table, last: eventstore.Recorded) -> None:
+    """A table folded from committed records (a broadcast's), ``last`` the newest:
+    kept, trusted, if it is newer than the one cached. The cache keeps ``table``
+    itself: the caller must never change it again."""
+    _keep(game_id, _Cached(table, last, trusted=True))
+
+
+def _keep(game_id: uuid.UUID, entry: _Cached, *, replace: bool = False) -> None:
+    """Cache ``entry``, unless (``replace`` false) the one cached is as new; the same
+    table (the same last record) stays, trusted if either is."""
     with _TABLE_CACHE_LOCK:
-        _TABLE_CACHE[game_id] = (table.clone(), last)
+        cached = _TABLE_CACHE.get(game_id)
+        if cached is not None and _same_record(cached.last, entry.last):
+            cached.trusted = cached.trusted or entry.trusted
+        elif replace or cached is None or cached.last.sequence < entry.last.sequence:
+            _TABLE_CACHE[game_id] = entry
         _TABLE_CACHE.move_to_end(game_id)
         while len(_TABLE_CACHE) > TABLE_CACHE_SIZE:
             _TABLE_CACHE.popitem(last=False)
+
+
+def _trust(game_id: uuid.UUID, last: eventstore.Recorded) -> None:
+    with _TABLE_CACHE_LOCK:
+        cached = _TABLE_CACHE.get(game_id)
+        if cached is not None and _same_record(cached.last, last):
+            cached.trusted = True
 
 
 def forget_tables() -> None:

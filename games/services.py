@@ -10,17 +10,20 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from accounts.models import User
+from config.errors import DomainError
 from config.lifespan import run_on_server_loop
 from games import eventstore, rules
 from games.bots import BOTS, choose_command
@@ -52,10 +55,17 @@ from games.errors import (
     VersionConflict,
 )
 from games.models import CommandReceipt, DealSecret, Game
-from games.rules import RuleOptions, Visibility, build_schedule, classic, options_from_dict
+from games.rules import (
+    RuleError,
+    RuleOptions,
+    Visibility,
+    build_schedule,
+    classic,
+    options_from_dict,
+)
 from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
 from games.rules.shuffle import commitment
-from games.selectors import load_table, remember_table
+from games.selectors import cached_table, load_table, remember_table, trust_table
 from games.signals import game_recorded
 from games.turns import automatic_move_delay, schedule_automatic_move
 
@@ -561,9 +571,38 @@ def _server_moves(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
             return events
 
 
+# The vaults of games this process has dealt from, by stream: a secret never changes
+# once drawn, so each game's vault is read once rather than once per hand and reveal.
+# A vault is kept only once the transaction that read it committed (one that drew it
+# and was rolled back leaves nothing), and only a game's own: a deal set's vault is
+# shared by tables this process may not see, and read each time.
+_VAULTS: OrderedDict[str, dict[int, bytes]] = OrderedDict()
+_VAULTS_LOCK = threading.Lock()
+VAULTS_KEPT = 4096
+
+
 def _secret(game_id: uuid.UUID, table: Table, hand: int) -> bytes:
-    row = DealSecret.objects.get(stream=_vault_stream(game_id, table), hand=hand)
-    return bytes(row.secret)
+    stream = _vault_stream(game_id, table)
+    with _VAULTS_LOCK:
+        kept = _VAULTS.get(stream, {}).get(hand)
+    if kept is not None:
+        return kept
+    if table.deal_set:
+        return bytes(DealSecret.objects.get(stream=stream, hand=hand).secret)
+    rows = DealSecret.objects.filter(stream=stream).values_list("hand", "secret")
+    vault = {number: bytes(secret) for number, secret in rows}
+    if hand not in vault:
+        raise DealSecret.DoesNotExist(f"{stream} has no secret for hand {hand}")
+    transaction.on_commit(partial(_keep_vault, stream, vault))
+    return vault[hand]
+
+
+def _keep_vault(stream: str, vault: dict[int, bytes]) -> None:
+    with _VAULTS_LOCK:
+        _VAULTS[stream] = vault
+        _VAULTS.move_to_end(stream)
+        while len(_VAULTS) > VAULTS_KEPT:
+            _VAULTS.popitem(last=False)
 
 
 def _reveal_deal_set(deal_set: str, finished: uuid.UUID) -> None:
@@ -588,6 +627,11 @@ def _fold_all(table: Table, events: list[AnyEvent]) -> list[AnyEvent]:
     return events
 
 
+class _Stale(Exception):
+    """A command decided on this process's cached table, not on the log itself, met
+    something the log may explain: it is decided again on the log."""
+
+
 def _execute(
     *,
     game_id: uuid.UUID,
@@ -597,6 +641,48 @@ def _execute(
     command: dict[str, Any],
     decide: Callable[[Table], list[AnyEvent]],
     table: Table | None = None,
+) -> CommandResult:
+    """The write path: decide on the table, append at its version, project, and
+    publish after the commit.
+
+    A command of its own transaction is first decided on the table this process
+    last knew to be committed (its own last write, or the last broadcast its
+    sockets had), without reading the log. That table may lag behind the log, never
+    run ahead of it (events are never changed), so appending after it either lands
+    right after the log's last event or hits the unique (stream, sequence) pair.
+    Whatever may come of a lag (that conflict, an error, a version other than
+    expected, nothing to write) sends the command through again, decided on the
+    log as read now: only a command that succeeds is ever answered from the cache.
+    """
+    run = partial(
+        _execute_once,
+        game_id=game_id,
+        actor=actor,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command=command,
+        decide=decide,
+    )
+    if table is None and not transaction.get_connection().in_atomic_block:
+        cached = cached_table(game_id)
+        if cached is not None:
+            try:
+                return run(table=cached, trusted=True)
+            except _Stale:
+                pass
+    return run(table=table, trusted=False)
+
+
+def _execute_once(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    command: dict[str, Any],
+    decide: Callable[[Table], list[AnyEvent]],
+    table: Table | None,
+    trusted: bool,
 ) -> CommandResult:
     stream = stream_of(game_id)
     actor_id = actor.pk if actor is not None else None
@@ -617,12 +703,28 @@ def _execute(
             table = load_table(game_id)
         base = table.version
         if expected_version is not None and expected_version != base:
+            if trusted:
+                raise _Stale()
             raise VersionConflict(expected_version, base)
-        events = decide(table)
+        before = projected(table)
+        try:
+            events = decide(table)
+        except (DomainError, RuleError) as error:
+            if trusted:
+                raise _Stale() from error
+            raise
         if not events:
+            if trusted:
+                raise _Stale()
             # Nothing to change (a seat given to the bot it already had): no write.
             return CommandResult(game_id, base + 1, base, base)
-        recorded = eventstore.append(stream, base, events, actor)
+        try:
+            # No savepoint: a conflict ends this transaction anyway.
+            recorded = eventstore.append(stream, base, events, actor, savepoint=False)
+        except VersionConflict as error:
+            if trusted:
+                raise _Stale() from error
+            raise
         if idempotency_key:
             CommandReceipt.objects.create(
                 stream=stream,
@@ -632,14 +734,15 @@ def _execute(
                 first_sequence=base + 1,
                 last_sequence=table.version,
             )
-        project_game(game_id, table, updated_at=recorded[-1].recorded_at)
-        remember_table(game_id, table, recorded[-1])
+        project_game(game_id, table, updated_at=recorded[-1].recorded_at, since=before)
+        # The table is not changed from here on: the cache may keep it as it is.
+        remember_table(game_id, table, recorded[-1], copy=False)
         finished = any(
             isinstance(event, rules.GameFinished | classic.MatchFinished) for event in events
         )
         if table.deal_set and finished and len(table.revealed) == len(table.game.results):
             _reveal_deal_set(table.deal_set, game_id)
-        transaction.on_commit(partial(publish, game_id, table.version, recorded), robust=True)
+        transaction.on_commit(partial(_committed, game_id, table.version, recorded), robust=True)
         transaction.on_commit(partial(schedule_automatic_move, game_id, table), robust=True)
         transaction.on_commit(
             partial(
@@ -654,11 +757,15 @@ def _execute(
     return CommandResult(game_id, base + 1, table.version, table.version)
 
 
-def project_game(
-    game_id: uuid.UUID, table: Table, *, updated_at: datetime, created_at: datetime | None = None
-) -> None:
-    """Bring the game's read model to ``table``, whose last event was recorded at
-    ``updated_at`` (and first at ``created_at``, when the row is new)."""
+def _committed(game_id: uuid.UUID, version: int, recorded: list[eventstore.Recorded]) -> None:
+    """The command's transaction committed: the table it cached stands for the log
+    from now on, and the game's watchers are told."""
+    trust_table(game_id, recorded[-1])
+    publish(game_id, version, recorded)
+
+
+def projected(table: Table) -> dict[str, Any]:
+    """The read model's columns for ``table`` (``options`` as the options object)."""
     game = table.game
     if isinstance(game, classic.ClassicState):
         # Each player scores the points of their side; a match to points has no set
@@ -667,13 +774,13 @@ def project_game(
         hands_total = game.options.deals or 0
     else:
         scores, places, hands_total = list(game.scores), list(game.places), len(game.schedule)
-    values = {
+    return {
         "code": table.code,
         "kind": table.kind,
         "status": table.status,
         "player_count": table.player_count,
         "preset": table.preset,
-        "options": table.options.to_dict(),
+        "options": table.options,
         "creator_id": table.creator_id,
         "seats": [
             {"seat": number, "alias": seat.alias, "user_id": seat.user_id}
@@ -687,12 +794,56 @@ def project_game(
         "version": table.version,
         "deal_set": table.deal_set or "",
         "paused": table.paused,
-        "updated_at": updated_at,
     }
+
+
+def project_game(
+    game_id: uuid.UUID,
+    table: Table,
+    *,
+    updated_at: datetime,
+    created_at: datetime | None = None,
+    since: dict[str, Any] | None = None,
+) -> None:
+    """Bring the game's read model to ``table``, whose last event was recorded at
+    ``updated_at`` (and first at ``created_at``, when the row is new).
+
+    ``since``: :func:`projected` of the version the row holds now (the write path
+    projects every version it appends, in the same transaction): only the columns
+    that changed since are written."""
+    values = projected(table)
+    changed = values if since is None else {k: v for k, v in values.items() if since[k] != v}
+    if "options" in changed:
+        changed["options"] = table.options.to_dict()
     # One UPDATE per command; the row exists from the game's first event on, and a
     # rebuild creates it again.
-    if not Game.objects.filter(pk=game_id).update(**values):
-        Game.objects.create(pk=game_id, created_at=created_at or updated_at, **values)
+    if not _update_game(game_id, {**changed, "updated_at": updated_at}):
+        values["options"] = table.options.to_dict()
+        Game.objects.create(
+            pk=game_id, created_at=created_at or updated_at, updated_at=updated_at, **values
+        )
+
+
+def _update_game(game_id: uuid.UUID, values: dict[str, Any]) -> int:
+    """UPDATE the game's row with ``values`` in plain SQL (the ORM compiles the
+    statement anew every time): how many rows it changed, 0 or 1."""
+    connection = transaction.get_connection()
+    meta = Game._meta
+    params = [
+        meta.get_field(name).get_db_prep_save(value, connection) for name, value in values.items()
+    ]
+    params.append(meta.pk.get_db_prep_value(game_id, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(_update_game_sql(tuple(values)), params)
+        return int(cursor.rowcount)
+
+
+@lru_cache(maxsize=256)
+def _update_game_sql(names: tuple[str, ...]) -> str:
+    quote = transaction.get_connection().ops.quote_name
+    meta = Game._meta
+    columns = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in names)
+    return f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
 
 
 def publish(game_id: uuid.UUID, version: int, records: Sequence[eventstore.Recorded] = ()) -> None:

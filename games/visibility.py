@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from games import rules
@@ -25,12 +26,15 @@ from games.rules import (
     Card,
     GameState,
     Phase,
+    RuleOptions,
+    Suit,
     Visibility,
     classic,
     legal_bids,
     legal_plays,
     visible_holdings,
 )
+from games.rules.cards import card
 
 
 @dataclass(frozen=True)
@@ -88,8 +92,16 @@ def _screen(cards: Sequence[str | None] | None) -> list[None] | None:
     return None if cards is None else [None] * len(cards)
 
 
+# Every card's text, looked up rather than formatted anew in every view.
+_CARD_TEXT = {card(rank, suit): str(card(rank, suit)) for suit in Suit for rank in range(2, 15)}
+
+
+def _card_text(one: Card) -> str:
+    return _CARD_TEXT.get(one) or str(one)
+
+
 def _cards(cards: Iterable[Card] | None) -> list[str] | None:
-    return None if cards is None else [str(c) for c in cards]
+    return None if cards is None else [_card_text(c) for c in cards]
 
 
 def _holdings(game: GameState | classic.ClassicState, viewer: Viewer) -> list[list[str] | None]:
@@ -129,55 +141,97 @@ def event_views_from(
     A live stream keeps its table and folds only what is new, instead of folding the
     whole log again for every event.
     """
-    views = []
+    return event_views_for(table, records, [viewer])[0]
+
+
+def event_views_for(
+    table: Table, records: Sequence[Recorded], viewers: Sequence[Viewer]
+) -> list[list[dict[str, Any]]]:
+    """:func:`event_views_from` for each of ``viewers`` (in their order), folding
+    ``records`` into ``table`` once for them all."""
+    views: list[list[dict[str, Any]]] = [[] for _ in viewers]
     for record in records:
         if record.sequence != table.version + 1:
             raise ValueError(f"event {record.sequence} does not follow version {table.version}")
         event = record.event
         before = (
-            visible_holdings(table.game, viewer.seat)
+            [visible_holdings(table.game, viewer.seat) for viewer in viewers]
             if isinstance(event, rules.BidPlaced)
             else None
         )
         fold(table, [event])
-        payload = record.payload
-        if isinstance(event, PlayerSeated | SeatTaken):
-            # Players are known at the table by their aliases only.
-            payload = {key: value for key, value in payload.items() if key != "user_id"}
-        elif isinstance(event, rules.HandDealt | classic.HandDealt):
-            payload = {**payload, "hands": _holdings(table.game, viewer)}
-            if viewer.screened:
-                payload["trump_card"] = None
-        elif viewer.screened and isinstance(event, rules.CardPlayed):
-            payload = {**payload, "card": None}
-        elif viewer.screened and isinstance(event, rules.TrickTaken):
-            payload = {**payload, "cards": _screen(payload["cards"])}
-        elif before is not None:
-            # The last bid of a blind hand shows the bidders their own cards.
-            now = visible_holdings(table.game, viewer.seat) if table.game.holdings else ()
-            shown = {
-                str(seat): _cards(cards)
-                for seat, (was, cards) in enumerate(zip(before, now, strict=False))
-                if was is None and cards is not None
-            }
-            if shown:
-                payload = {**payload, "shown": shown}
-        views.append(
-            {
-                "sequence": record.sequence,
-                "type": record.type,
-                "payload": payload,
-                "recorded_at": record.recorded_at.isoformat(),
-            }
-        )
+        recorded_at = record.recorded_at.isoformat()
+        for number, viewer in enumerate(viewers):
+            seen = None if before is None else before[number]
+            views[number].append(
+                {
+                    "sequence": record.sequence,
+                    "type": record.type,
+                    "payload": _payload_view(table, event, record.payload, viewer, seen),
+                    "recorded_at": recorded_at,
+                }
+            )
     return views
+
+
+def _payload_view(
+    table: Table,
+    event: Any,
+    payload: dict[str, Any],
+    viewer: Viewer,
+    before: Sequence[Sequence[Card] | None] | None,
+) -> dict[str, Any]:
+    """The payload of ``event``, just folded into ``table``, as ``viewer`` may see it;
+    ``before``: what they saw of the holdings before it, for a bid."""
+    if isinstance(event, PlayerSeated | SeatTaken):
+        # Players are known at the table by their aliases only.
+        return {key: value for key, value in payload.items() if key != "user_id"}
+    if isinstance(event, rules.HandDealt | classic.HandDealt):
+        payload = {**payload, "hands": _holdings(table.game, viewer)}
+        if viewer.screened:
+            payload["trump_card"] = None
+        return payload
+    if viewer.screened and isinstance(event, rules.CardPlayed):
+        return {**payload, "card": None}
+    if viewer.screened and isinstance(event, rules.TrickTaken):
+        return {**payload, "cards": _screen(payload["cards"])}
+    if before is not None:
+        # The last bid of a blind hand shows the bidders their own cards.
+        now = visible_holdings(table.game, viewer.seat) if table.game.holdings else ()
+        shown = {
+            str(seat): _cards(cards)
+            for seat, (was, cards) in enumerate(zip(before, now, strict=False))
+            if was is None and cards is not None
+        }
+        if shown:
+            return {**payload, "shown": shown}
+    return payload
 
 
 def _trick(leader: int, cards: Sequence[Card]) -> dict[str, Any]:
     return {"leader": leader, "cards": _cards(cards)}
 
 
-def _table_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, Any]:
+@lru_cache(maxsize=256)
+def _options_dict(options: RuleOptions | classic.ClassicOptions) -> dict[str, Any]:
+    return options.to_dict()
+
+
+def _options_view(options: RuleOptions | classic.ClassicOptions) -> dict[str, Any]:
+    """``options.to_dict()``, made once per options (they never change once a game is
+    created) and copied, as the caller may change what it gets."""
+    return {key: _copied(value) for key, value in _options_dict(options).items()}
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    return value
+
+
+def _table_view(game_id: uuid.UUID, table: Table) -> dict[str, Any]:
     """What every viewer of either game sees of the table around the cards."""
     return {
         "id": str(game_id),
@@ -187,17 +241,15 @@ def _table_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, A
         "version": table.version,
         "player_count": table.player_count,
         "preset": table.preset,
-        "options": table.options.to_dict(),
+        "options": _options_view(table.options),
         "seats": [
             {"seat": number, "alias": seat.alias if seat else None}
             for number, seat in enumerate(table.seats)
         ],
-        "you": viewer.seat,
         "phase": table.game.phase.value,
         "turn_seconds": table.turn_seconds,
         "paused": table.paused,
         "spectator_delay": table.spectator_delay,
-        "screened": viewer.screened,
         "bots": list(table.bots),
         "deals": {
             "seed": table.seed,
@@ -207,13 +259,24 @@ def _table_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, A
     }
 
 
+# The members of a state view that depend on its viewer; every viewer of a version
+# gets the others alike (shared_state_view).
+VIEWER_MEMBERS = ("you", "screened", "hand", "legal")
+
+
 def state_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, Any]:
     """The whole current state of a game as ``viewer`` may see it."""
+    return {**shared_state_view(game_id, table), **viewer_state_view(table, viewer)}
+
+
+def shared_state_view(game_id: uuid.UUID, table: Table) -> dict[str, Any]:
+    """The members of :func:`state_view` that every viewer of the table gets alike:
+    all but :data:`VIEWER_MEMBERS`, and no card that anyone may not see."""
     game = table.game
     if isinstance(game, classic.ClassicState):
-        return _classic_state_view(game_id, table, game, viewer)
-    view: dict[str, Any] = {
-        **_table_view(game_id, table, viewer),
+        return _classic_shared_view(game_id, table, game)
+    return {
+        **_table_view(game_id, table),
         "hands_total": len(game.schedule),
         "schedule": [spec.cards for spec in game.schedule],
         "scores": list(game.scores),
@@ -231,45 +294,26 @@ def state_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, An
             }
             for result in game.results
         ],
-        "hand": _hand_view(game, viewer),
-        "legal": _legal_view(game, viewer),
     }
-    return view
 
 
-def _classic_state_view(
-    game_id: uuid.UUID, table: Table, game: classic.ClassicState, viewer: Viewer
+def viewer_state_view(table: Table, viewer: Viewer) -> dict[str, Any]:
+    """The members of :func:`state_view` that depend on ``viewer``
+    (:data:`VIEWER_MEMBERS`): who they are, the cards they may see, what they may do."""
+    game = table.game
+    mine: dict[str, Any] = {"you": viewer.seat, "screened": viewer.screened}
+    if isinstance(game, classic.ClassicState):
+        return mine | _classic_viewer_view(game, viewer)
+    return mine | {"hand": _hand_view(game, viewer), "legal": _legal_view(game, viewer)}
+
+
+def _classic_shared_view(
+    game_id: uuid.UUID, table: Table, game: classic.ClassicState
 ) -> dict[str, Any]:
     """Classic Whist's state: scores by side (seats 0 and 2 against 1 and 3), the
-    games of the rubber, and the hand in play."""
-    hand: dict[str, Any] | None = None
-    if game.phase is classic.Phase.PLAYING:
-        last = game.last_trick
-        hand = {
-            "number": game.hand,
-            "dealer": game.dealer,
-            "turn": game.turn,
-            "trump": None if game.trump is None else game.trump.letter,
-            "trump_card": _card(game.trump_card),
-            # The turned trump while it lies face up, until the dealer's first play.
-            "turned_up": _card(game.turned_up),
-            "holdings": _holdings(game, viewer),
-            "held": [len(cards) for cards in game.holdings],
-            "tricks": list(game.tricks),
-            "trick": _trick(game.trick_leader, game.trick),
-            "last_trick": None
-            if last is None
-            else {**_trick(last.leader, last.cards), "winner": last.winner},
-        }
-        if viewer.screened:
-            hand["trump_card"] = hand["turned_up"] = None
-            hand["holdings"] = [_screen(cards) for cards in hand["holdings"]]
-            hand["trick"]["cards"] = _screen(hand["trick"]["cards"])
-            if hand["last_trick"] is not None:
-                hand["last_trick"]["cards"] = _screen(hand["last_trick"]["cards"])
-    mine = viewer.seat is not None and viewer.seat == game.turn and not viewer.replay
+    games of the rubber; the hand in play is the viewer's (_classic_viewer_view)."""
     return {
-        **_table_view(game_id, table, viewer),
+        **_table_view(game_id, table),
         "sides": [[0, 2], [1, 3]],
         "hands_total": game.options.deals,
         "game": game.game,
@@ -300,6 +344,38 @@ def _classic_state_view(
             }
             for won in game.game_results
         ],
+    }
+
+
+def _classic_viewer_view(game: classic.ClassicState, viewer: Viewer) -> dict[str, Any]:
+    """Classic Whist's hand in play as ``viewer`` may see it, and the cards they may play."""
+    hand: dict[str, Any] | None = None
+    if game.phase is classic.Phase.PLAYING:
+        last = game.last_trick
+        hand = {
+            "number": game.hand,
+            "dealer": game.dealer,
+            "turn": game.turn,
+            "trump": None if game.trump is None else game.trump.letter,
+            "trump_card": _card(game.trump_card),
+            # The turned trump while it lies face up, until the dealer's first play.
+            "turned_up": _card(game.turned_up),
+            "holdings": _holdings(game, viewer),
+            "held": [len(cards) for cards in game.holdings],
+            "tricks": list(game.tricks),
+            "trick": _trick(game.trick_leader, game.trick),
+            "last_trick": None
+            if last is None
+            else {**_trick(last.leader, last.cards), "winner": last.winner},
+        }
+        if viewer.screened:
+            hand["trump_card"] = hand["turned_up"] = None
+            hand["holdings"] = [_screen(cards) for cards in hand["holdings"]]
+            hand["trick"]["cards"] = _screen(hand["trick"]["cards"])
+            if hand["last_trick"] is not None:
+                hand["last_trick"]["cards"] = _screen(hand["last_trick"]["cards"])
+    mine = viewer.seat is not None and viewer.seat == game.turn and not viewer.replay
+    return {
         "hand": hand,
         "legal": {"cards": _cards(classic.legal_plays(game)) if mine else []},
     }
@@ -316,8 +392,8 @@ def _game_numbers(game: classic.ClassicState) -> list[int]:
     return numbers
 
 
-def _card(card: Card | None) -> str | None:
-    return None if card is None else str(card)
+def _card(one: Card | None) -> str | None:
+    return None if one is None else _card_text(one)
 
 
 def _hand_view(game: GameState, viewer: Viewer) -> dict[str, Any] | None:
@@ -333,7 +409,7 @@ def _hand_view(game: GameState, viewer: Viewer) -> dict[str, Any] | None:
     if game.phase in (Phase.BIDDING, Phase.PLAYING):
         last = game.last_trick
         hand |= {
-            "trump_card": str(game.trump_card) if game.trump_card is not None else None,
+            "trump_card": _card(game.trump_card),
             "holdings": _holdings(game, viewer),
             "held": [len(cards) for cards in game.holdings],
             "bids": list(game.bids),

@@ -28,12 +28,12 @@ from accounts.models import User
 from config.asgi import application
 from games import consumers, eventstore, services
 from games.domain import stream_of
-from games.rules import Phase, Visibility, legal_bids, legal_plays
+from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
 from games.selectors import load_table
 from games.serializers import BidSerializer
-from games.visibility import event_views, state_view, viewer_of
+from games.visibility import Viewer, event_views, state_view, viewer_of
 from tests.accounts.factories import UserFactory
-from tests.games.drivers import play_to_end, seated_game
+from tests.games.drivers import play_to_end, seated_game, user_to_act
 from tests.games.test_api_leaks import Knowledge, check_events, check_state
 
 # Consumers read and write from worker threads: the data must really be committed.
@@ -911,3 +911,120 @@ async def test_when_a_seat_changes_hands_the_player_who_left_stops_seeing_its_ca
     assert [seat["alias"] for seat in took["seats"]] == ["Player 1", "Sub", "Player 3"]
     known = await knowledge(game_id)
     check_state(left, known, None, "the player who left")
+
+
+# --- Sockets of one process sharing the work ---------------------------------------------
+
+
+async def test_sockets_sharing_each_broadcast_step_still_get_only_their_own_viewers_view(
+    open_socket: Opener,
+) -> None:
+    # Given each seat watched from two sockets (two tabs of one player) and two
+    # spectators, all on this process and all with the state
+    game_id, users = await seated(3, "romanian-standard", ONE_CARD_FIRST)
+    stranger = await database_sync_to_async(UserFactory.create)()
+    viewers: list[User | None] = [*users, *users, None, stranger]
+    sockets = [await open_socket(game_id, user, query="?with_state=1") for user in viewers]
+    seats = [users.index(user) if user in users else None for user in viewers]
+    rng = random.Random(11)
+    scored = 0
+
+    # The three one-card hands (forehead, blind, open) and the first bids of the next
+    for _ in range(3 * 7 + 4):
+        # When a move is made
+        seat, command = await must_move(game_id, rng)
+        await serve(game_id, users[seat], command)
+        known, views = await after_move(game_id, viewers)
+
+        # Then each socket gets its own viewer's events and state at the new version:
+        # never another viewer's, never the one before
+        last = []
+        for socket, viewer_seat, view in zip(sockets, seats, views, strict=True):
+            received = await socket.receive_until(known.version)
+            events = [event for message in received for event in message["events"]]
+            check_events(events, known, viewer_seat, socket.name)
+            check_state(received[-1]["state"], known, viewer_seat, socket.name)
+            assert received[-1]["state"] == view
+            assert received[-1]["version"] == known.version
+            scored += sum(event["type"] == "HandScored" for event in events)
+            last.append(received[-1])
+        # And the sockets of one viewer got the very same message
+        assert last[:3] == last[3:6]
+        assert last[6] == last[7]
+        assert [message["state"]["you"] for message in last] == seats
+
+    # The states changed hand after hand, and this process built each viewer's message
+    # once per broadcast: one per seat and one for every spectator.
+    assert scored == 3 * len(viewers)
+    step = consumers._FOLLOWED[game_id].steps[-1]
+    built = {viewer for viewer, _ in step.messages}
+    assert built == {Viewer(0), Viewer(1), Viewer(2), Viewer(None)}
+    assert all(not socket.errors for socket in sockets)
+
+
+async def test_a_socket_that_fell_behind_the_others_is_not_sent_their_step(
+    open_socket: Opener,
+) -> None:
+    # Given two spectators at the same version, and one of them handed a move ahead
+    # of the other, as its own broadcast
+    game_id, users = await seated()
+    ahead = await open_socket(game_id, None, query="?with_state=1")
+    behind = await open_socket(game_id, None, query="?with_state=1")
+    rng = random.Random(8)
+    seat, command = await must_move(game_id, rng)
+    first = await serve(game_id, users[seat], command)
+    await ahead.receive_until(first.version)
+    await behind.receive_until(first.version)
+
+    # When two more moves are made, and the one ahead takes both broadcasts first
+    for _ in range(2):
+        seat, command = await must_move(game_id, rng)
+        await serve(game_id, users[seat], command)
+    now = await log_version(game_id)
+    await ahead.receive_until(now)
+    received = await behind.receive_until(now)
+
+    # Then the one behind still gets every event once, in order, and the state at
+    # each step it takes
+    events = [event["sequence"] for message in received for event in message["events"]]
+    assert events == list(range(first.version + 1, now + 1))
+    assert received[-1]["state"] == await server_view(game_id, None)
+    assert ahead.messages[-1] == behind.messages[-1]
+
+
+async def test_a_classic_table_streams_each_viewer_its_own_state_through_the_shared_steps(
+    open_socket: Opener,
+) -> None:
+    # Given a classic Whist table watched by its four players and a spectator
+    game_id, users = await database_sync_to_async(seated_game)(
+        kind="classic", preset=None, options={"target": 5}
+    )
+    viewers: list[User | None] = [*users, None]
+    sockets = [
+        await open_socket(game_id, user, query="?with_state=1", track=False) for user in viewers
+    ]
+    rng = random.Random(4)
+
+    for _ in range(16):
+        # When a card is played
+        @database_sync_to_async
+        def play() -> int:
+            table = load_table(game_id)
+            actor = user_to_act(table, users)
+            card = rng.choice(classic.legal_plays(table.game))
+            return services.game_play_card(game_id=game_id, actor=actor, card=str(card)).version
+
+        version = await play()
+        views = [await server_view(game_id, user) for user in viewers]
+
+        # Then each socket's state is its own viewer's: of the others' hands, only the
+        # turned trump while it lies face up
+        for number, (socket, view) in enumerate(zip(sockets, views, strict=True)):
+            message = await socket.receive()
+            while message["version"] < version:
+                message = await socket.receive()
+            state = message["state"]
+            assert (message["type"], message["version"], state) == ("events", version, view)
+            hand = state["hand"]
+            others = [cards for seat, cards in enumerate(hand["holdings"]) if seat != number]
+            assert all(cards in ([], [hand["turned_up"]]) for cards in others), socket.name

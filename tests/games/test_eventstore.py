@@ -1,4 +1,5 @@
 import pytest
+from django.db import transaction
 
 from games.domain import DealRevealed, PlayerSeated
 from games.errors import VersionConflict
@@ -55,3 +56,24 @@ def test_a_writer_holding_a_stale_version_gets_a_conflict_and_writes_nothing() -
     assert error.value.status == 409
     assert error.value.code == "version_conflict"
     assert [r.payload["seat"] for r in read(STREAM)] == [0, 1]
+
+
+def test_an_append_returns_the_records_exactly_as_the_log_reads_them_back() -> None:
+    actor = UserFactory.create()
+
+    appended = append(STREAM, 0, [seated(0), DealRevealed(0, "ab" * 32)], actor)
+    appended += append(STREAM, 2, [seated(1)], None)
+
+    # Caches compare a record they were given with the one the log holds.
+    assert read(STREAM) == appended
+
+
+def test_an_append_without_a_savepoint_leaves_a_conflict_to_its_transaction() -> None:
+    append(STREAM, 0, [seated(0)], None)
+
+    with pytest.raises(VersionConflict), transaction.atomic():
+        append(STREAM, 1, [seated(1)], None, savepoint=False)
+        append(STREAM, 1, [seated(2)], None, savepoint=False)
+
+    # The whole transaction was rolled back, the append that landed in it too.
+    assert [(r.sequence, r.payload["seat"]) for r in read(STREAM)] == [(1, 0)]

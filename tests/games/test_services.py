@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
+from django.db import transaction
 from django.test import override_settings
 
 from accounts.models import User
@@ -21,12 +22,14 @@ from games.errors import (
     VersionConflict,
 )
 from games.eventstore import read
-from games.models import Game, StoredEvent
+from games.models import DealSecret, Game, StoredEvent
+from games.projections import rebuild_game_projections
 from games.rules import GameFinished, HandDealt, Phase, RuleError, classic
 from games.rules.errors import NotYourTurn, ZeroPlayNotAllowed
 from games.rules.shuffle import commitment
 from games.selectors import forget_tables, load_table, replay_table
 from games.turns import automatic_move_delay
+from games.verification import verify_game
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end, seated_game, user_to_act
 
@@ -547,3 +550,61 @@ def test_a_bot_plays_a_classic_seat_through_the_automatic_move() -> None:
     assert isinstance(table.game, classic.ClassicState)
     assert played.card in classic.legal_plays(table.game)
     assert services.game_play_automatically(game_id=game_id, expected_version=table.version) is None
+
+
+# --- The write path's own shortcuts ------------------------------------------------------
+
+
+def game_rows() -> list[dict[str, Any]]:
+    return list(Game.objects.order_by("id").values())
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("kind", "preset", "options"),
+    [("romanian", "championship", None), ("classic", "whist-drive", {"deals": 2})],
+)
+def test_the_read_model_written_column_by_column_equals_a_projection_of_the_whole_log(
+    kind: str, preset: str, options: dict[str, Any] | None
+) -> None:
+    # Given games played move by move, each move writing only the columns it changed
+    # (and deciding on the table the last move left in this process's cache)
+    players = 4 if kind == "classic" else 3
+    game_id, users = seated_game(players=players, preset=preset, options=options, kind=kind)
+    play_to_end(game_id, users, seed=4)
+    paused_id, others = seated_game(players=players, preset=preset, options=options, kind=kind)
+    services.game_pause(game_id=paused_id, actor=others[0], reason="lunch")
+    live = game_rows()
+
+    # When the read model is rebuilt from the log, every column projected at once
+    rebuild_game_projections()
+
+    # Then it is the same, row for row
+    assert game_rows() == live
+    assert {row["status"] for row in live} == {"finished", "playing"}
+    assert [row["paused"] for row in live if row["id"] == paused_id] == [True]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_start_that_was_rolled_back_leaves_no_secret_behind() -> None:
+    # Given a table whose start (drawing every hand's secret and dealing the first
+    # hand) is rolled back with the transaction around it
+    users = UserFactory.create_batch(3)
+    game = services.game_create(creator=users[0], player_count=3, preset="championship")
+    for number, user in enumerate(users[:2]):
+        services.game_join(game_id=game.id, user=user, alias=f"P{number}")
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.game_join(game_id=game.id, user=users[2], alias="P2")
+        raise RuntimeError("rolled back")
+    assert not DealSecret.objects.filter(stream=stream_of(game.id)).exists()
+
+    # When it starts for good and plays on
+    services.game_join(game_id=game.id, user=users[2], alias="P2")
+    play_to_end(game.id, users, seed=6)
+
+    # Then every hand was dealt from the secrets drawn then, as each reveal proves
+    events = [record.event for record in read(stream_of(game.id))]
+    committed = next(e for e in events if isinstance(e, DealsCommitted))
+    revealed = [e for e in events if isinstance(e, DealRevealed)]
+    assert [commitment(bytes.fromhex(e.secret)) for e in revealed] == list(committed.commitments)
+    assert verify_game(game.id).ok
