@@ -398,6 +398,9 @@ class ClassicResultSerializer(serializers.Serializer):
 
     hand = serializers.IntegerField()
     game = serializers.IntegerField(help_text="The game of the rubber the hand belongs to.")
+    trump = serializers.ChoiceField(
+        ["C", "D", "H", "S"], allow_null=True, help_text="The hand's trumps; null: no trump."
+    )
     tricks = serializers.ListField(child=serializers.IntegerField())
     trick_points = serializers.ListField(child=serializers.IntegerField())
     honours = serializers.ListField(

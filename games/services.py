@@ -304,15 +304,22 @@ def game_choose_one_card_mode(
     )
 
 
-def game_open_demo_table(*, organizer: User, players: list[User]) -> tuple[Game, bool]:
-    """A Championship table of bots for the demo, unless these bots already play one
-    for the organizer; returns it and whether it is new."""
+def game_open_demo_table(
+    *, organizer: User, players: list[User], kind: str = ROMANIAN
+) -> tuple[Game, bool]:
+    """A table of bots for the demo (Championship rules, or a British rubber of
+    classic Whist), unless these bots already play one of that game for the
+    organizer; returns it and whether it is new."""
     wanted = sorted(player.pk for player in players)
-    for playing in Game.objects.filter(creator_id=organizer.pk, status=Game.Status.PLAYING):
+    playing_now = Game.objects.filter(
+        creator_id=organizer.pk, status=Game.Status.PLAYING, kind=kind
+    )
+    for playing in playing_now:
         # The organizer's championship tables are not the demo table: its bots are.
         if sorted(seat["user_id"] for seat in playing.seats) == wanted:
             return playing, False
-    game = game_create(creator=organizer, player_count=len(players), preset="championship")
+    preset = "british" if kind == CLASSIC else "championship"
+    game = game_create(creator=organizer, player_count=len(players), preset=preset, kind=kind)
     for seat, player in enumerate(players):
         game_set_seat_bot(game_id=game.id, actor=organizer, seat=seat, bot="heuristic")
         game_join(game_id=game.id, user=player, alias=player.display_name.split()[0])

@@ -327,13 +327,17 @@ def _classic_shared_view(
             {
                 "hand": result.hand,
                 "game": number,
+                "trump": None if trump is None else trump.letter,
                 "tricks": list(result.tricks),
                 "trick_points": list(result.trick_points),
                 "honours": list(result.honours),
                 "honour_points": list(result.honour_points),
                 "totals": list(result.totals),
             }
-            for result, number in zip(game.results, _game_numbers(game), strict=True)
+            # Not strict: the hand in play has its trump but no result yet.
+            for result, number, trump in zip(
+                game.results, _game_numbers(game), game.trumps, strict=False
+            )
         ],
         "game_results": [
             {
@@ -351,29 +355,15 @@ def _classic_viewer_view(game: classic.ClassicState, viewer: Viewer) -> dict[str
     """Classic Whist's hand in play as ``viewer`` may see it, and the cards they may play."""
     hand: dict[str, Any] | None = None
     if game.phase is classic.Phase.PLAYING:
-        last = game.last_trick
         hand = {
             "number": game.hand,
             "dealer": game.dealer,
             "turn": game.turn,
             "trump": None if game.trump is None else game.trump.letter,
-            "trump_card": _card(game.trump_card),
             # The turned trump while it lies face up, until the dealer's first play.
-            "turned_up": _card(game.turned_up),
-            "holdings": _holdings(game, viewer),
-            "held": [len(cards) for cards in game.holdings],
-            "tricks": list(game.tricks),
-            "trick": _trick(game.trick_leader, game.trick),
-            "last_trick": None
-            if last is None
-            else {**_trick(last.leader, last.cards), "winner": last.winner},
+            "turned_up": None if viewer.screened else _card(game.turned_up),
+            **_cards_in_play(game, viewer),
         }
-        if viewer.screened:
-            hand["trump_card"] = hand["turned_up"] = None
-            hand["holdings"] = [_screen(cards) for cards in hand["holdings"]]
-            hand["trick"]["cards"] = _screen(hand["trick"]["cards"])
-            if hand["last_trick"] is not None:
-                hand["last_trick"]["cards"] = _screen(hand["last_trick"]["cards"])
     mine = viewer.seat is not None and viewer.seat == game.turn and not viewer.replay
     return {
         "hand": hand,
@@ -407,24 +397,30 @@ def _hand_view(game: GameState, viewer: Viewer) -> dict[str, Any] | None:
         "visibility": game.visibility.value if game.visibility else None,
     }
     if game.phase in (Phase.BIDDING, Phase.PLAYING):
-        last = game.last_trick
-        hand |= {
-            "trump_card": _card(game.trump_card),
-            "holdings": _holdings(game, viewer),
-            "held": [len(cards) for cards in game.holdings],
-            "bids": list(game.bids),
-            "tricks": list(game.tricks),
-            "trick": _trick(game.trick_leader, game.trick),
-            "last_trick": None
-            if last is None
-            else {**_trick(last.leader, last.cards), "winner": last.winner},
-        }
-        if viewer.screened:
-            hand["trump_card"] = None
-            hand["trick"]["cards"] = _screen(hand["trick"]["cards"])
-            if hand["last_trick"] is not None:
-                hand["last_trick"]["cards"] = _screen(hand["last_trick"]["cards"])
+        hand |= {"bids": list(game.bids), **_cards_in_play(game, viewer)}
     return hand
+
+
+def _cards_in_play(game: GameState | classic.ClassicState, viewer: Viewer) -> dict[str, Any]:
+    """The cards of the hand in play, in either game, as ``viewer`` may see them: a
+    screened spectator sees none (a played card is still to come at another table)."""
+    last = game.last_trick
+    shown: dict[str, Any] = {
+        "trump_card": None if viewer.screened else _card(game.trump_card),
+        "holdings": _holdings(game, viewer),
+        "held": [len(cards) for cards in game.holdings],
+        "tricks": list(game.tricks),
+        "trick": _trick(game.trick_leader, game.trick),
+        "last_trick": None
+        if last is None
+        else {**_trick(last.leader, last.cards), "winner": last.winner},
+    }
+    if viewer.screened:
+        shown["holdings"] = [_screen(cards) for cards in shown["holdings"]]
+        shown["trick"]["cards"] = _screen(shown["trick"]["cards"])
+        if shown["last_trick"] is not None:
+            shown["last_trick"]["cards"] = _screen(shown["last_trick"]["cards"])
+    return shown
 
 
 def _forbidden_bids(game: GameState, seat: int, allowed: list[int]) -> list[dict[str, Any]]:

@@ -249,14 +249,19 @@ def test_seed_demo_opens_a_bot_table_and_a_bot_championship_and_says_where_to_fo
 
     event = Event.objects.get()
     tables = list(TableResult.objects.filter(event_id=event.id).values_list("game_id", flat=True))
-    game = Game.objects.exclude(pk__in=tables).get()
+    game = Game.objects.exclude(pk__in=tables).get(kind="romanian")
+    rubber = Game.objects.get(kind="classic")
     assert first.getvalue() == (
         f"Demo table {game.code} opened: four bots play it live; "
         f"watch it at http://127.0.0.1:8000/games/{game.code}/\n"
+        f"Demo classic Whist table {rubber.code} opened: a rubber of four bots; "
+        f"watch it at http://127.0.0.1:8000/games/{rubber.code}/\n"
         f"Demo championship {event.code} started: twelve bots, three rounds; "
         f"follow its leaderboard at http://127.0.0.1:8000/events/{event.code}/\n"
     )
     assert second.getvalue().startswith(f"Demo table {game.code} still playing")
+    assert f"Demo classic Whist table {rubber.code} still playing" in second.getvalue()
+    assert (rubber.preset, rubber.status) == ("british", "playing")
     assert f"Demo championship {event.code} still running" in second.getvalue()
     assert event.rounds_started == 1
     assert len(tables) == 3

@@ -12,7 +12,7 @@ from games.eventstore import read
 from games.rules import classic
 from games.selectors import load_table
 from games.visibility import Viewer, event_views, state_view
-from tests.games.drivers import next_move, seated_game
+from tests.games.drivers import next_move, play_to_end, seated_game
 
 pytestmark = pytest.mark.django_db
 
@@ -59,3 +59,16 @@ def test_each_classic_player_sees_their_own_hand_and_everyone_the_turned_trump_u
     assert after["turned_up"] is None
     assert after["holdings"] == [[], [], [], []]
     assert after["trump_card"] == turned
+
+
+def test_each_classic_result_names_its_hands_trump_and_the_game_of_the_rubber() -> None:
+    # Given a whist-drive table of two deals played out: trumps rotate hearts, diamonds
+    game_id, users = seated_game(kind="classic", preset="whist-drive", options={"deals": 2})
+    play_to_end(game_id, users, seed=8)
+
+    # Then each scored hand says its trump, in the spectator's view too
+    view = state_view(game_id, load_table(game_id), Viewer(None))
+    assert [(r["hand"], r["trump"], r["game"]) for r in view["results"]] == [
+        (0, "H", 0),
+        (1, "D", 0),
+    ]

@@ -3,6 +3,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
+from games.domain import CLASSIC
 from games.services import game_open_demo_table
 from tournaments.services import event_open_demo
 
@@ -11,8 +12,8 @@ SITE = "http://127.0.0.1:8000"
 
 class Command(BaseCommand):
     help = (
-        "Open a table of four bots playing live, and a small championship of bots in "
-        "progress, unless the demo already has them."
+        "Open a table of four bots playing live, a classic Whist table of bots, and a "
+        "small championship of bots in progress, unless the demo already has them."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -21,6 +22,14 @@ class Command(BaseCommand):
         state = "opened" if created else "still playing"
         self.stdout.write(
             f"Demo table {game.code} {state}: four bots play it live; "
+            f"watch it at {SITE}/games/{game.code}/"
+        )
+        game, created = game_open_demo_table(
+            organizer=organizer, players=user_ensure_bot_players(), kind=CLASSIC
+        )
+        state = "opened" if created else "still playing"
+        self.stdout.write(
+            f"Demo classic Whist table {game.code} {state}: a rubber of four bots; "
             f"watch it at {SITE}/games/{game.code}/"
         )
         event, created = event_open_demo(organizer=organizer)

@@ -24,8 +24,6 @@
   let turnKey = "";
   // Classic Whist: each hand's trump suit (null: no trump), read from the deals seen,
   // for the scoreboard; the state names only the current hand's.
-  const trumps = new Map();
-  let trumpsAsked = false;
 
   const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
 
@@ -95,23 +93,6 @@
     return letter ? `${SUITS[letter]} ${T.classic.suits[letter]}` : T.no_trump;
   }
 
-  function noteTrumps(events) {
-    for (const event of events) {
-      if (event.type === "classic.HandDealt") trumps.set(event.payload.hand, event.payload.trump);
-    }
-  }
-
-  // A page opened in the middle of a match reads the trumps of the hands before from
-  // the deals in the game's log, once.
-  async function askTrumps() {
-    if (trumpsAsked || !classic() || state.results.every((result) => trumps.has(result.hand))) return;
-    trumpsAsked = true;
-    const answer = await fetch(`/api/games/${page.game}/events/`);
-    if (!answer.ok) return;
-    noteTrumps((await answer.json()).events);
-    if (state) drawScoreboard();
-  }
-
   // --- the socket -------------------------------------------------------------
 
   function connect() {
@@ -150,7 +131,6 @@
       if (!state || (first !== null && first !== state.version + 1) || !message.state) {
         send({ type: "resync" }); // a gap: ask for the whole view again
       } else {
-        noteTrumps(message.events);
         show(message.state);
       }
     } else if (message.type === "error") {
@@ -178,9 +158,7 @@
       turnKey = key;
       turnSince = Date.now();
     }
-    if (classic() && hand) trumps.set(hand.number, hand.trump);
     draw();
-    askTrumps();
   }
 
   // --- drawing ------------------------------------------------------------------
@@ -542,9 +520,8 @@
     ranking.replaceChildren(...shown);
   }
 
-  function trumpCell(number) {
-    if (!trumps.has(number)) return node("td", { class: "suit" });
-    const letter = trumps.get(number);
+  // A hand's trump suit (a letter, or null: no trump).
+  function trumpCell(letter) {
     const red = letter === "H" || letter === "D";
     return node("td", {
       class: red ? "suit red" : "suit",
@@ -575,7 +552,7 @@
     state.results.forEach((result, index) => {
       const row = node("tr", { "data-hand": result.hand, "data-game": result.game }, [
         node("td", { class: "cards", text: String(result.hand + 1) }),
-        trumpCell(result.hand),
+        trumpCell(result.trump),
       ]);
       for (const [, key] of groups) {
         for (const side of sides) {
@@ -600,7 +577,7 @@
     if (hand) {
       const row = node("tr", { class: "current", "data-hand": hand.number }, [
         node("td", { class: "cards", text: String(hand.number + 1) }),
-        trumpCell(hand.number),
+        trumpCell(hand.trump),
         ...sides.map((side) => node("td", { class: "tricks", "data-side": side, text: String(hand.tricks[side]) })),
       ]);
       for (let cell = 2 + sides.length; cell < width; cell++) row.append(node("td"));
