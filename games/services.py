@@ -14,6 +14,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache, partial
@@ -693,7 +694,20 @@ def _execute_once(
 ) -> CommandResult:
     stream = stream_of(game_id)
     actor_id = actor.pk if actor is not None else None
-    with transaction.atomic():
+    connection = transaction.get_connection()
+    # A move's events and the read model written as one statement in autocommit (see
+    # eventstore.append_with), when nothing else is written with them: no receipt, no
+    # deal set to reveal. Only from a trusted table: whatever goes wrong is retried on
+    # the log, in a transaction.
+    single = (
+        trusted
+        and table is not None
+        and not idempotency_key
+        and not table.deal_set
+        and connection.vendor == "postgresql"
+        and not connection.in_atomic_block
+    )
+    with nullcontext() if single else transaction.atomic():
         if idempotency_key:
             receipt = CommandReceipt.objects.filter(stream=stream, key=idempotency_key).first()
             if receipt is not None:
@@ -726,8 +740,11 @@ def _execute_once(
             # Nothing to change (a seat given to the bot it already had): no write.
             return CommandResult(game_id, base + 1, base, base)
         try:
-            # No savepoint: a conflict ends this transaction anyway.
-            recorded = eventstore.append(stream, base, events, actor, savepoint=False)
+            if single:
+                recorded = _append_projected(game_id, stream, base, events, actor, table, before)
+            else:
+                # No savepoint: a conflict ends this transaction anyway.
+                recorded = eventstore.append(stream, base, events, actor, savepoint=False)
         except VersionConflict as error:
             if trusted:
                 raise _Stale() from error
@@ -741,7 +758,8 @@ def _execute_once(
                 first_sequence=base + 1,
                 last_sequence=table.version,
             )
-        project_game(game_id, table, updated_at=recorded[-1].recorded_at, since=before)
+        if not single:
+            project_game(game_id, table, updated_at=recorded[-1].recorded_at, since=before)
         # The table is not changed from here on: the cache may keep it as it is.
         remember_table(game_id, table, recorded[-1], copy=False)
         finished = any(
@@ -818,31 +836,60 @@ def project_game(
     ``since``: :func:`projected` of the version the row holds now (the write path
     projects every version it appends, in the same transaction): only the columns
     that changed since are written."""
-    values = projected(table)
-    changed = values if since is None else {k: v for k, v in values.items() if since[k] != v}
-    if "options" in changed:
-        changed["options"] = table.options.to_dict()
+    statement, params = _update_game(game_id, table, updated_at, since)
+    with transaction.get_connection().cursor() as cursor:
+        cursor.execute(statement, params)
+        updated = cursor.rowcount
     # One UPDATE per command; the row exists from the game's first event on, and a
     # rebuild creates it again.
-    if not _update_game(game_id, {**changed, "updated_at": updated_at}):
-        values["options"] = table.options.to_dict()
+    if not updated:
+        values = {**projected(table), "options": table.options.to_dict()}
         Game.objects.create(
             pk=game_id, created_at=created_at or updated_at, updated_at=updated_at, **values
         )
 
 
-def _update_game(game_id: uuid.UUID, values: dict[str, Any]) -> int:
-    """UPDATE the game's row with ``values`` in plain SQL (the ORM compiles the
-    statement anew every time): how many rows it changed, 0 or 1."""
+def _append_projected(
+    game_id: uuid.UUID,
+    stream: str,
+    base: int,
+    events: list[AnyEvent],
+    actor: User | None,
+    table: Table,
+    before: dict[str, Any],
+) -> list[eventstore.Recorded]:
+    """Append ``events`` and bring the read model to ``table`` in one statement."""
+    recorded, updated = eventstore.append_with(
+        stream,
+        base,
+        events,
+        actor,
+        lambda records: _update_game(game_id, table, records[-1].recorded_at, before),
+    )
+    if not updated:
+        # A rebuild replaced the row while the statement waited for it: the events are
+        # in, so the whole row is written again, as the UPDATE found it now.
+        project_game(game_id, table, updated_at=recorded[-1].recorded_at)
+    return recorded
+
+
+def _update_game(
+    game_id: uuid.UUID, table: Table, updated_at: datetime, since: dict[str, Any] | None
+) -> tuple[str, list[Any]]:
+    """The UPDATE of the game's row to ``table`` (the columns changed ``since``), in
+    plain SQL (the ORM compiles the statement anew every time), and its parameters."""
+    values = projected(table)
+    changed = values if since is None else {k: v for k, v in values.items() if since[k] != v}
+    if "options" in changed:
+        changed["options"] = table.options.to_dict()
+    changed["updated_at"] = updated_at
     connection = transaction.get_connection()
     meta = Game._meta
     params = [
-        meta.get_field(name).get_db_prep_save(value, connection) for name, value in values.items()
+        meta.get_field(name).get_db_prep_save(value, connection) for name, value in changed.items()
     ]
     params.append(meta.pk.get_db_prep_value(game_id, connection))
-    with connection.cursor() as cursor:
-        cursor.execute(_update_game_sql(tuple(values)), params)
-        return int(cursor.rowcount)
+    return _update_game_sql(tuple(changed)), params
 
 
 @lru_cache(maxsize=256)

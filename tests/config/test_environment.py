@@ -33,7 +33,7 @@ def test_postgres_database_url_is_parsed_with_persistent_checked_connections(
     assert env.database["HOST"] == "127.0.0.1"
     assert env.database["PORT"] == 5432
     assert env.database["CONN_MAX_AGE"] == 60
-    assert env.database["CONN_HEALTH_CHECKS"] is True
+    assert env.database["CONN_HEALTH_CHECKS"] is False
 
 
 def test_unsupported_database_scheme_is_rejected(tmp_path: Path) -> None:

@@ -2,12 +2,15 @@ import random
 import uuid
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games import eventstore, services
 from games.domain import Table, fold, stream_of
 from games.errors import VersionConflict
+from games.models import Game
+from games.projections import rebuild_game_projections
 from games.rules import Phase, legal_bids, legal_plays
 from games.selectors import (
     cached_table,
@@ -166,3 +169,41 @@ def test_a_command_the_stale_table_allows_too_meets_the_log_and_lands_after_it()
     assert log[-2].sequence == moved.version
     assert paused.paused
     assert cached_table(game_id) == paused
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_decided_on_the_trusted_table_is_written_in_one_statement_on_postgresql() -> None:
+    # Given a game whose table this process trusts, at its first bid
+    game_id, users = seated_game(players=3)
+    table = cached_table(game_id)
+    assert table is not None and table.game.phase is Phase.BIDDING
+
+    # When the player to act bids
+    with CaptureQueriesContext(connection) as queries:
+        result = services.game_place_bid(
+            game_id=game_id, actor=user_to_act(table, users), bid=legal_bids(table.game)[0]
+        )
+
+    # Then the event and the read model are written by one statement (PostgreSQL's
+    # data-modifying WITH, in autocommit), or on SQLite by one transaction's INSERT and
+    # UPDATE; the log is read by neither
+    statements = [query["sql"] for query in queries.captured_queries]
+    if connection.vendor == "postgresql":
+        assert len(statements) == 1
+        assert statements[0].startswith('WITH appended AS (INSERT INTO "games_storedevent"')
+        assert ') UPDATE "games_game" SET ' in statements[0]
+    else:
+        assert [statement.split()[0] for statement in statements] == [
+            "BEGIN",
+            "INSERT",
+            "UPDATE",
+            "COMMIT",
+        ]
+    # And both hold the move: the read model is what a rebuild from the log makes
+    replayed, log = replay_table(game_id)
+    assert result.version == replayed.version == log[-1].sequence
+    assert log[-1].type == "BidPlaced"
+    row = Game.objects.filter(pk=game_id).values().get()
+    assert (row["version"], row["hand"], row["status"]) == (replayed.version, 0, "playing")
+    rebuild_game_projections()
+    assert Game.objects.filter(pk=game_id).values().get() == row
