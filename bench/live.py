@@ -16,7 +16,8 @@ change that) with Redis db 5 as the layer, and seeds
 ``game_create`` and ``game_join``; no bot seats, so every move comes from a
 socket). Each table then gets 5 sockets from this one asyncio process: its 4
 players (``sessionid`` cookie) and an anonymous spectator, all with
-``?with_state=1`` as the table page connects, spread over the servers one socket
+``?with_state=changes`` as the table page connects (``--with-state 1``: the whole
+view in every message), spread over the servers one socket
 at a time as a load balancer would (``--placement table`` keeps a table on one).
 A player moves when its state says it is its turn, at random from ``state.legal``.
 
@@ -390,6 +391,8 @@ class Window:
     completed: int = 0
     # Moves sent in the window and never delivered to all 5 sockets.
     lost: int = 0
+    # What the sockets received in the window (messages' text, without framing).
+    received_bytes: int = 0
     cpu: dict[str, float] = field(default_factory=dict)
 
     def rate(self) -> float:
@@ -527,17 +530,22 @@ async def read_socket(ws: Any, table: Table, index: int) -> None:
     may make its move."""
     run = table.run
     player = index < SEATS
+    # The view as the socket's messages build it: a whole state, then the changes.
+    view: dict[str, Any] = {}
     try:
         async for raw in ws:
             now = time.perf_counter()
+            if run.window is not None:
+                run.window.received_bytes += len(raw)
             message = json.loads(raw)
             kind = message.get("type")
             state = None
             if kind == "events":
                 table.received(index, [event["sequence"] for event in message["events"]], now)
-                state = message.get("state")
+                if "state" in message:
+                    state = view = {**view, **message["state"]}
             elif kind == "state":
-                state = message["state"]
+                state = view = message["state"]
             elif kind == "ack":
                 run.in_flight -= 1
             elif kind == "error":
@@ -559,6 +567,7 @@ async def connect_tables(
     run: Run,
     placement: str,
     deflate: bool,
+    with_state: str,
     concurrency: int = 50,
 ) -> tuple[list[Table], list[asyncio.Task[None]]]:
     """Open every table's 5 sockets, ``concurrency`` handshakes at a time."""
@@ -575,7 +584,7 @@ async def connect_tables(
             port = ports[(table.number * SOCKETS + index) % len(ports)]
         player = index < SEATS
         headers = {"Cookie": f"sessionid={table.seeded.sessions[index]}"} if player else {}
-        uri = f"ws://127.0.0.1:{port}/ws/games/{table.seeded.game_id}/?with_state=1"
+        uri = f"ws://127.0.0.1:{port}/ws/games/{table.seeded.game_id}/?with_state={with_state}"
         async with gate:
             ws = await connect(
                 uri,
@@ -727,7 +736,9 @@ async def measure_windows(
             f"latency p50 {percentile(latencies, 0.5) * 1000:.1f} ms, "
             f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms "
             f"({len(window.latencies)} moves, {lost} not delivered in {GRACE_SECONDS:g} s), "
-            f"servers {window.server_ms_per_play():.2f} ms CPU per play; {cpu_text(window.cpu)}",
+            f"servers {window.server_ms_per_play():.2f} ms CPU per play, "
+            f"{window.received_bytes / max(window.completed, 1) / 1000:.1f} kB sent per play; "
+            f"{cpu_text(window.cpu)}",
             flush=True,
         )
         windows.append(window)
@@ -767,7 +778,9 @@ async def load(
     meter = CpuMeter(servers, urlsplit(args.database_url).path.lstrip("/"))
     started = time.perf_counter()
     ports = [server.port for server in servers]
-    tables, tasks = await connect_tables(seeded, ports, run, args.placement, args.deflate == "on")
+    tables, tasks = await connect_tables(
+        seeded, ports, run, args.placement, args.deflate == "on", args.with_state
+    )
     print(
         f"Connected {len(tables) * SOCKETS:,} sockets ({len(tables)} tables) "
         f"in {time.perf_counter() - started:.1f} s",
@@ -863,6 +876,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="let the servers accept permessage-deflate (off, as `make run` serves: each "
         "message compressed per socket costs more CPU than the rest of its sending)",
     )
+    parser.add_argument(
+        "--with-state",
+        choices=("changes", "1"),
+        default="changes",
+        help="what each events message carries of the view: the members changed, as the "
+        "table page asks (changes), or the whole view (1)",
+    )
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
     args = parser.parse_args(argv)
@@ -902,6 +922,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"Live tables benchmark: {args.tables} tables x {SOCKETS} sockets, {args.servers} "
         f"uvicorn process(es) (lifespan {args.lifespan}), sockets placed by {args.placement}, "
         f"permessage-deflate offered {args.deflate}, accepted {args.server_deflate}, "
+        f"with_state={args.with_state}, "
         f"{os.cpu_count()} CPUs; windows of {args.seconds:g} s x {args.repeat}",
         flush=True,
     )

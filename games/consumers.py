@@ -11,9 +11,14 @@ layer keeps nothing), as its own viewer. Every message carries the version of th
 game it brings the client to (an ``error``, the version the socket has sent; an
 ``ack``, the version the command brought the game to, whose events follow), so a
 client can spot a gap; ``{"type": "resync"}`` answers with a fresh ``state``.
-A client that renders the game rather than folding events itself (the table page)
-connects with ``?with_state=1``: each ``events`` message then also carries, under
-``state``, the whole view the events bring it to, so no rule is needed in the browser.
+A client that renders the game rather than folding events itself connects with
+``?with_state=1``: each ``events`` message then also carries, under ``state``, the
+whole view the events bring it to, so no rule is needed in the browser. With
+``?with_state=changes`` (the table page) ``state`` holds only the members of the view
+that changed since the version before (always ``version``; the viewer's own members
+always): the client merges them into the view it holds, and a message after a gap is
+never merged (the client resyncs). Most members (the scoreboard, the deals, the
+options) change only once a hand, so a move's messages are a fraction of the view.
 
 A broadcast carries its new records, and the sockets of one process that are at the
 version they follow share the work of showing them (:class:`Step`): the records are
@@ -181,6 +186,26 @@ def _first_error(errors: Any) -> str:
     return "the input is not valid"
 
 
+def _state_mode(query: dict[str, list[str]]) -> str:
+    """What ``events`` messages carry of the state: "" nothing, "full" the whole
+    view, "changes" the members changed since the version before."""
+    value = query.get("with_state", ["0"])[-1]
+    if value == "changes":
+        return "changes"
+    return "full" if value in ("1", "true") else ""
+
+
+def _changed(view: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    """The members of ``view`` that ``before`` lacks or holds otherwise (of another
+    type counts: ``0 == False``, but not in JSON)."""
+    changed = {}
+    for key, value in view.items():
+        old = before.get(key, _changed)
+        if old != value or type(old) is not type(value):
+            changed[key] = value
+    return changed
+
+
 @dataclass
 class Step:
     """What one broadcast brings a game to in this process, for all its sockets
@@ -199,10 +224,16 @@ class Step:
     views: dict[Viewer, list[dict[str, Any]]]
     # The JSON of each shared member of the game's state as last encoded (see _members).
     memo: dict[str, tuple[Any, str]]
-    # Each viewer's message, by viewer and whether it carries the state.
-    messages: dict[tuple[Viewer, bool], str] = field(default_factory=dict)
-    # The members of the state that every viewer shares, as JSON (no braces).
+    # The members of the state that every viewer shares at ``before``, when the step
+    # before this one built them (so that a message may carry only the changes).
+    prior: dict[str, Any] | None = None
+    # Each viewer's message, by viewer and what it carries of the state (_state_mode).
+    messages: dict[tuple[Viewer, str], str] = field(default_factory=dict)
+    # The members of the state that every viewer shares: as they are, as JSON (no
+    # braces), and those that changed since ``prior``, as JSON.
+    shared_view: dict[str, Any] | None = None
     shared: str | None = None
+    changes: str | None = None
     # The JSON of the members last encoded for a viewer (see _members): viewers often
     # see the same events, and may do the same (nothing, when it is not their turn).
     alike: dict[str, tuple[Any, str]] = field(default_factory=dict)
@@ -215,6 +246,7 @@ class Step:
         rows: list[Any],
         viewers: list[Viewer],
         memo: dict[str, tuple[Any, str]],
+        prior: dict[str, Any] | None,
     ) -> Step:
         """Fold the broadcast ``rows`` once, showing them to each of ``viewers`` on
         the way (others are shown them on demand, folding them again)."""
@@ -223,10 +255,11 @@ class Step:
         shown = event_views_for(table, records, viewers)
         offer_table(game_id, table, records[-1])
         views = dict(zip(viewers, shown, strict=True))
-        return cls(game_id, before, records, table, views, memo)
+        return cls(game_id, before, records, table, views, memo, prior)
 
-    def message(self, viewer: Viewer, with_state: bool) -> str:
-        """The ``events`` message ``viewer`` gets (as Watch._events builds it), JSON."""
+    def message(self, viewer: Viewer, with_state: str) -> str:
+        """The ``events`` message ``viewer`` gets (as Watch._events builds it, or
+        with only the state's changes), JSON."""
         key = (viewer, with_state)
         text = self.messages.get(key)
         if text is None:
@@ -238,12 +271,24 @@ class Step:
             events = _members({"events": views}, self.alike)
             text = f'{{"type":"events","version":{self.table.version},{events}'
             if with_state:
-                if self.shared is None:
-                    self.shared = _members(shared_state_view(self.game_id, self.table), self.memo)
                 mine = _members(viewer_state_view(self.table, viewer), self.alike)
-                text += f',"state":{{{self.shared},{mine}}}'
+                text += f',"state":{{{self._shared(with_state)},{mine}}}'
             text = self.messages[key] = text + "}"
         return text
+
+    def _shared(self, with_state: str) -> str:
+        """The shared members a message carries, as JSON: all of them, or (when the
+        step before built them) those that changed since."""
+        if self.shared_view is None:
+            self.shared_view = shared_state_view(self.game_id, self.table)
+        if with_state == "changes" and self.prior is not None:
+            if self.changes is None:
+                # Never empty: the version changes.
+                self.changes = _members(_changed(self.shared_view, self.prior), self.memo)
+            return self.changes
+        if self.shared is None:
+            self.shared = _members(self.shared_view, self.memo)
+        return self.shared
 
 
 @dataclass
@@ -273,15 +318,18 @@ def _step(game_id: uuid.UUID, before: Table, rows: list[Any], viewer: Viewer) ->
             _FOLLOWED.popitem(last=False)
     else:
         _FOLLOWED.move_to_end(game_id)
+    prior = None
     for step in followed.steps:
         if step.before.version == before.version and step.table.version == version:
             return step
+        if step.table.version == before.version:
+            prior = step.shared_view
     # Every viewer here that will want it: the sockets at the same version.
     viewers = [viewer]
     for watch in _WATCHES.get(game_id, ()):
         if watch.version == before.version and not watch.lag and watch.viewer not in viewers:
             viewers.append(watch.viewer)
-    step = Step.fold(game_id, before, rows, viewers, followed.memo)
+    step = Step.fold(game_id, before, rows, viewers, followed.memo, prior)
     followed.steps.append(step)
     del followed.steps[:-STEPS_PER_GAME]
     return step
@@ -298,8 +346,9 @@ class Watch:
     game_id: uuid.UUID
     user_id: int | None
     table: Table
-    # Each events message also carries the view it brings the client to.
-    with_state: bool = False
+    # What each events message carries of the view it brings the client to: "" none,
+    # "full" all of it, "changes" what changed (_state_mode).
+    with_state: str = ""
     viewer: Viewer = field(init=False)
     # Seconds this watcher lags behind the play (a delayed table's spectator), and
     # when the next event held back from them becomes visible.
@@ -311,7 +360,7 @@ class Watch:
         self.lag = spectator_lag(self.table, self.viewer)
 
     @classmethod
-    def open(cls, reference: str, user_id: int | None, *, with_state: bool = False) -> Watch:
+    def open(cls, reference: str, user_id: int | None, *, with_state: str = "") -> Watch:
         game_id = find_game(reference).id
         watch = cls(game_id, user_id, load_table(game_id), with_state)
         if watch.lag:
@@ -443,7 +492,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         user_id = user.pk if user.is_authenticated else None
         reference = self.scope["url_route"]["kwargs"]["ref"]
         query = _query(self.scope.get("query_string", b""))
-        with_state = query.get("with_state", ["0"])[-1] in ("1", "true")
+        with_state = _state_mode(query)
         try:
             watch = await database_sync_to_async(Watch.open)(
                 reference, user_id, with_state=with_state

@@ -31,7 +31,7 @@ from games.domain import stream_of
 from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
 from games.selectors import load_table
 from games.serializers import BidSerializer
-from games.visibility import Viewer, event_views, state_view, viewer_of
+from games.visibility import VIEWER_MEMBERS, Viewer, event_views, state_view, viewer_of
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end, seated_game, user_to_act
 from tests.games.test_api_leaks import Knowledge, check_events, check_state
@@ -805,6 +805,51 @@ async def test_with_state_each_events_message_carries_the_view_it_brings_its_vie
             assert received[-1]["state"] == view
             assert all(message["state"]["version"] == message["version"] for message in received)
             check_state(received[-1]["state"], known, viewer_seat, socket.name)
+
+
+async def test_with_state_changes_each_events_message_carries_what_changed_since_the_one_before(
+    open_socket: Opener,
+) -> None:
+    # Given a player and a spectator whose sockets send the changes of the view, as
+    # the table page asks, each holding the whole view it connected with
+    game_id, users = await seated(3, "romanian-standard", ONE_CARD_FIRST)
+    viewers: list[User | None] = [users[1], None]
+    sockets = [await open_socket(game_id, user, query="?with_state=changes") for user in viewers]
+    states = [socket.messages[0]["state"] for socket in sockets]
+    rng = random.Random(3)
+    scored = 0
+
+    # The three one-card hands (forehead, blind, open) and the first bids of the next
+    for move in range(3 * 7 + 4):
+        # When a move is made
+        seat, command = await must_move(game_id, rng)
+        await serve(game_id, users[seat], command)
+        known, views = await after_move(game_id, viewers)
+
+        # Then each message's state, merged into the view before it, is the viewer's
+        # whole view at its version
+        for number, (socket, view, viewer_seat) in enumerate(
+            zip(sockets, views, (1, None), strict=True)
+        ):
+            (message,) = await socket.receive_until(known.version)
+            merged = states[number] = {**states[number], **message["state"]}
+            assert merged == view
+            check_state(merged, known, viewer_seat, socket.name)
+            # And it carries only what changed: the scoreboard when a hand is scored,
+            # the options never again; all of it only in the first message, which has
+            # no step before it to tell the changes from
+            carried = set(message["state"])
+            scoring = any(event["type"] == "HandScored" for event in message["events"])
+            scored += scoring
+            if move == 0:
+                assert carried == set(view)
+            else:
+                assert {"version", *VIEWER_MEMBERS} <= carried
+                assert ("results" in carried) is scoring
+                assert "options" not in carried
+                assert "schedule" not in carried
+    assert scored == 3 * len(viewers)
+    assert all(not socket.errors for socket in sockets)
 
 
 async def test_a_player_hands_their_seat_to_a_bot_over_the_socket_and_takes_it_back(

@@ -98,7 +98,7 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const resume = state ? `&after=${state.version}` : "";
-    socket = new WebSocket(`${scheme}//${location.host}${page.socket}?with_state=1${resume}`);
+    socket = new WebSocket(`${scheme}//${location.host}${page.socket}?with_state=changes${resume}`);
     socket.addEventListener("open", () => {
       retries = 0;
       $("connection").textContent = "";
@@ -131,7 +131,8 @@
       if (!state || (first !== null && first !== state.version + 1) || !message.state) {
         send({ type: "resync" }); // a gap: ask for the whole view again
       } else {
-        show(message.state);
+        // The members that changed since the version this view is at.
+        show({ ...state, ...message.state });
       }
     } else if (message.type === "error") {
       pending = false;
