@@ -34,6 +34,8 @@ class Event(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, db_index=True)
     preset = models.CharField(max_length=40)
     options = models.JSONField()
+    # Which game its tables play: "romanian" or "classic" (a whist drive).
+    kind = models.CharField(max_length=16, default="romanian")
     table_size = models.PositiveSmallIntegerField()
     rounds_total = models.PositiveSmallIntegerField()
     rounds_started = models.PositiveSmallIntegerField(default=0)

@@ -153,8 +153,9 @@ def _table(
         "hands_total": total,
         "hands_scored": row.hands_scored,
         "finished": status == Game.Status.FINISHED,
-        # Whether the game's record may be read (a duplicate deal set's, once it is over).
-        "record": status == Game.Status.FINISHED,
+        # Whether the game's record may be read (a duplicate deal set's, once it is
+        # over); classic Whist keeps none (games.record).
+        "record": status == Game.Status.FINISHED and getattr(game, "kind", "") != "classic",
         "screened": False,
         "players": [
             {
@@ -254,6 +255,7 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
         "name": event.name,
         "status": event.status,
         "version": event.version,
+        "kind": event.kind,
         "public": event.public,
         "points": event.points,
         "round": event.rounds_started,

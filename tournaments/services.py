@@ -493,6 +493,7 @@ def project_event(
         "status": _status(championship),
         "preset": settings.preset,
         "options": settings.options,
+        "kind": settings.kind,
         "table_size": settings.table_size,
         "rounds_total": settings.rounds,
         "rounds_started": len(championship.rounds),

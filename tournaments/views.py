@@ -78,11 +78,6 @@ def event_text() -> dict[str, Any]:
         "screened": _(
             "Duplicate deals: the standings show once every table of the round has finished."
         ),
-        "rank": _("Rank"),
-        "player": _("Player"),
-        "points": _("Points"),
-        "exact_bids": _("Exact bids"),
-        "games": _("Games"),
         "table": _("Table %(number)s"),
         "deal_of": _("Deal %(hand)s of %(total)s"),
         "waiting_start": _("Starting"),

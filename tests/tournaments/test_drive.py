@@ -11,6 +11,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 from games import eventstore
 from games.domain import stream_of
@@ -96,6 +97,24 @@ def test_an_8_player_drive_moves_winners_up_changes_partners_and_totals_each_pla
     assert {row["player_id"]: row["points"] for row in rows} == expected
     assert [row["points"] for row in rows] == sorted(expected.values(), reverse=True)
     assert all(row["games"] == 4 for row in rows)
+
+    # And its pages show no exact-bids column (a drive has no bids) and link no game
+    # record (classic Whist keeps none), only each table's replay
+    client = Client()
+    client.force_login(creator)
+    code = Event.objects.get(pk=event.id).code
+    live = client.get(f"/events/{code}/live.json").json()
+    assert live["kind"] == "classic"
+    assert [table["record"] for round in live["rounds"] for table in round["tables"]] == [False] * 8
+    for page, columns in [
+        (f"/events/{code}/", "<th>Points</th><th>Games</th>"),
+        (f"/events/{code}/results/", "<th>Points</th><th>Best game</th>"),
+    ]:
+        content = client.get(page).content.decode()
+        assert columns in content
+        assert "Exact bids" not in content
+        assert '/record/">Record (JSON)</a>' not in content
+    assert "Replay</a>" in client.get(f"/events/{code}/").content.decode()
 
     # And rebuilding the read models from the log gives them again, identically
     before = read_models(event.id)

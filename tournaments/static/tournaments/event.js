@@ -114,13 +114,14 @@
         node("td", { text: row.rank }),
         node("td", { text: row.name }),
         node("td", { class: "points", text: row.points_text }),
-        node("td", { text: row.exact_bids }),
+        // A whist drive has no bids to make exactly.
+        live.kind === "classic" ? null : node("td", { text: row.exact_bids }),
         node("td", { text: row.games }),
       ]);
     });
     if (!rows.length) {
       const empty = live.screened ? T.screened : T.no_standings;
-      rows.push(node("tr", { class: "empty" }, [node("td", { colspan: 5, text: empty })]));
+      rows.push(node("tr", { class: "empty" }, [node("td", { colspan: live.kind === "classic" ? 4 : 5, text: empty })]));
     }
     body.replaceChildren(...rows);
     const note = $("standings-note");
