@@ -282,6 +282,17 @@ def after_move(
     return Knowledge(game_id), views
 
 
+async def one_card_hands(
+    game_id: uuid.UUID, users: list[User], viewers: list[User | None], rng: random.Random
+) -> AsyncIterator[tuple[Knowledge, list[dict[str, Any]]]]:
+    """Make the moves of the three one-card hands (forehead, blind, open) and the first
+    bids of the next, one by one: after each, what the log says and each viewer's view."""
+    for _ in range(3 * 7 + 4):
+        seat, command = await must_move(game_id, rng)
+        await serve(game_id, users[seat], command)
+        yield await after_move(game_id, viewers)
+
+
 def view_of(state: dict[str, Any]) -> dict[str, Any]:
     view = ClientView()
     view.from_state(state)
@@ -816,16 +827,11 @@ async def test_with_state_changes_each_events_message_carries_what_changed_since
     viewers: list[User | None] = [users[1], None]
     sockets = [await open_socket(game_id, user, query="?with_state=changes") for user in viewers]
     states = [socket.messages[0]["state"] for socket in sockets]
-    rng = random.Random(3)
     scored = 0
 
-    # The three one-card hands (forehead, blind, open) and the first bids of the next
-    for move in range(3 * 7 + 4):
-        # When a move is made
-        seat, command = await must_move(game_id, rng)
-        await serve(game_id, users[seat], command)
-        known, views = await after_move(game_id, viewers)
-
+    # When each move of the one-card hands and the next hand's first bids is made
+    first = True
+    async for known, views in one_card_hands(game_id, users, viewers, random.Random(3)):
         # Then each message's state, merged into the view before it, is the viewer's
         # whole view at its version
         for number, (socket, view, viewer_seat) in enumerate(
@@ -841,13 +847,14 @@ async def test_with_state_changes_each_events_message_carries_what_changed_since
             carried = set(message["state"])
             scoring = any(event["type"] == "HandScored" for event in message["events"])
             scored += scoring
-            if move == 0:
+            if first:
                 assert carried == set(view)
             else:
                 assert {"version", *VIEWER_MEMBERS} <= carried
                 assert ("results" in carried) is scoring
                 assert "options" not in carried
                 assert "schedule" not in carried
+        first = False
     assert scored == 3 * len(viewers)
     assert all(not socket.errors for socket in sockets)
 
@@ -971,16 +978,10 @@ async def test_sockets_sharing_each_broadcast_step_still_get_only_their_own_view
     viewers: list[User | None] = [*users, *users, None, stranger]
     sockets = [await open_socket(game_id, user, query="?with_state=1") for user in viewers]
     seats = [users.index(user) if user in users else None for user in viewers]
-    rng = random.Random(11)
     scored = 0
 
-    # The three one-card hands (forehead, blind, open) and the first bids of the next
-    for _ in range(3 * 7 + 4):
-        # When a move is made
-        seat, command = await must_move(game_id, rng)
-        await serve(game_id, users[seat], command)
-        known, views = await after_move(game_id, viewers)
-
+    # When each move of the one-card hands and the next hand's first bids is made
+    async for known, views in one_card_hands(game_id, users, viewers, random.Random(11)):
         # Then each socket gets its own viewer's events and state at the new version:
         # never another viewer's, never the one before
         last = []
