@@ -13,6 +13,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+import psycopg
 from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 
@@ -150,8 +151,6 @@ def _cursor() -> Any:
     connection = connections[StoredEvent.objects.db]
     if connection.vendor != "postgresql":
         return connection.cursor()
-    import psycopg
-
     connection.ensure_connection()
     with connection.wrap_database_errors:
         # Wrapped as Django wraps its own (errors translated, queries logged in tests).
