@@ -172,10 +172,15 @@ def _members(view: dict[str, Any], memo: dict[str, tuple[Any, str]]) -> str:
     parts = []
     for key, value in view.items():
         kept = memo.get(key)
-        if kept is None or kept[0] != value or type(kept[0]) is not type(value):
+        if kept is None or not _same(kept[0], value):
             kept = memo[key] = (value, f"{_json(key)}:{_json(value)}")
         parts.append(kept[1])
     return ",".join(parts)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are the same JSON: of one type too (``0 == False``)."""
+    return type(a) is type(b) and a == b
 
 
 def _first_error(errors: Any) -> str:
@@ -196,14 +201,9 @@ def _state_mode(query: dict[str, list[str]]) -> str:
 
 
 def _changed(view: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
-    """The members of ``view`` that ``before`` lacks or holds otherwise (of another
-    type counts: ``0 == False``, but not in JSON)."""
-    changed = {}
-    for key, value in view.items():
-        old = before.get(key, _changed)
-        if old != value or type(old) is not type(value):
-            changed[key] = value
-    return changed
+    """The members of ``view`` that ``before`` lacks or holds otherwise."""
+    missing = object()
+    return {key: value for key, value in view.items() if not _same(before.get(key, missing), value)}
 
 
 @dataclass

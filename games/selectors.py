@@ -95,7 +95,7 @@ def load_table(game_id: uuid.UUID) -> Table:
         trusted = not connection.in_atomic_block
         _keep(game_id, _Cached(table.clone(), records[-1], trusted), replace=True)
     elif entry is not None and not entry.trusted and not connection.in_atomic_block:
-        _trust(game_id, entry.last)
+        trust_table(game_id, entry.last)
     return table
 
 
@@ -125,7 +125,10 @@ def remember_table(
 
 def trust_table(game_id: uuid.UUID, last: eventstore.Recorded) -> None:
     """The transaction that wrote ``last`` committed: the table it cached is trusted."""
-    _trust(game_id, last)
+    with _TABLE_CACHE_LOCK:
+        cached = _TABLE_CACHE.get(game_id)
+        if cached is not None and _same_record(cached.last, last):
+            cached.trusted = True
 
 
 def offer_table(game_id: uuid.UUID, table: Table, last: eventstore.Recorded) -> None:
@@ -147,13 +150,6 @@ def _keep(game_id: uuid.UUID, entry: _Cached, *, replace: bool = False) -> None:
         _TABLE_CACHE.move_to_end(game_id)
         while len(_TABLE_CACHE) > TABLE_CACHE_SIZE:
             _TABLE_CACHE.popitem(last=False)
-
-
-def _trust(game_id: uuid.UUID, last: eventstore.Recorded) -> None:
-    with _TABLE_CACHE_LOCK:
-        cached = _TABLE_CACHE.get(game_id)
-        if cached is not None and _same_record(cached.last, last):
-            cached.trusted = True
 
 
 def forget_tables() -> None:

@@ -694,18 +694,16 @@ def _execute_once(
 ) -> CommandResult:
     stream = stream_of(game_id)
     actor_id = actor.pk if actor is not None else None
-    connection = transaction.get_connection()
     # A move's events and the read model written as one statement in autocommit (see
     # eventstore.append_with), when nothing else is written with them: no receipt, no
-    # deal set to reveal. Only from a trusted table: whatever goes wrong is retried on
-    # the log, in a transaction.
+    # deal set to reveal. Only from a trusted table (never inside a transaction, see
+    # _execute): whatever goes wrong is retried on the log, in a transaction.
     single = (
         trusted
         and table is not None
         and not idempotency_key
         and not table.deal_set
-        and connection.vendor == "postgresql"
-        and not connection.in_atomic_block
+        and transaction.get_connection().vendor == "postgresql"
     )
     with nullcontext() if single else transaction.atomic():
         if idempotency_key:

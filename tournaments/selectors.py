@@ -17,6 +17,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from games.domain import CLASSIC
 from games.errors import GameNotFound
 from games.models import Game
 from games.selectors import load_table
@@ -155,7 +156,7 @@ def _table(
         "finished": status == Game.Status.FINISHED,
         # Whether the game's record may be read (a duplicate deal set's, once it is
         # over); classic Whist keeps none (games.record).
-        "record": status == Game.Status.FINISHED and getattr(game, "kind", "") != "classic",
+        "record": status == Game.Status.FINISHED and (game is None or game.kind != CLASSIC),
         "screened": False,
         "players": [
             {
