@@ -20,7 +20,9 @@ always): the client merges them into the view it holds, and a message after a ga
 never merged (the client resyncs). Most members (the scoreboard, the deals, the
 options) change only once a hand, so a move's messages are a fraction of the view.
 
-A broadcast carries its new records, and the sockets of one process that are at the
+A process's sockets on one game share one channel in the game's group, and each
+broadcast it receives is handed to each of them in turn (:class:`_Followed`). A
+broadcast carries its new records, and the sockets of one process that are at the
 version they follow share the work of showing them (:class:`Step`): the records are
 folded once, each viewer's message is built and encoded once (a seat's sockets and
 all the spectators get the same), and the state's members that every viewer shares
@@ -40,7 +42,7 @@ import asyncio
 import json
 import logging
 import uuid
-from collections import OrderedDict
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -50,6 +52,7 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.utils import timezone
 from rest_framework import serializers
 
@@ -291,33 +294,87 @@ class Step:
         return self.shared
 
 
-@dataclass
+@dataclass(eq=False)
 class _Followed:
-    """A game this process's sockets follow: its latest steps, two of them (a socket
-    a broadcast behind the others still finds its own), and its state's JSON."""
+    """A game this process's sockets follow: the sockets, the one channel on the layer
+    they share, and its latest steps with its state's JSON.
 
+    The channel is in the game's group for as long as a socket here watches the game,
+    and one task hands each broadcast it receives to each socket: a broadcast reaches
+    this process once whatever its number of sockets, and is decoded once, without
+    Channels' dispatch (a wait on two tasks and a new task) per socket and message.
+    Two steps are kept: a socket a broadcast behind the others still finds its own."""
+
+    sockets: set[GameConsumer] = field(default_factory=set)
+    # Done once the channel is in the group; its result is the channel.
+    subscribed: asyncio.Future[str] | None = None
+    reader: asyncio.Task[None] | None = None
     steps: list[Step] = field(default_factory=list)
     memo: dict[str, tuple[Any, str]] = field(default_factory=dict)
 
 
-# The games this process's sockets follow, the most recently moved last.
-_FOLLOWED: OrderedDict[uuid.UUID, _Followed] = OrderedDict()
+# The games this process's sockets follow.
+_FOLLOWED: dict[uuid.UUID, _Followed] = {}
 STEPS_PER_GAME = 2
-FOLLOWED_GAMES = 4096
-# The watches of this process's open sockets, by game: who a step is shown to.
-_WATCHES: dict[uuid.UUID, set[Watch]] = {}
+
+
+async def _follow(game_id: uuid.UUID, socket: GameConsumer) -> None:
+    """Hand ``socket`` every broadcast of the game from now on (once this returns)."""
+    followed = _FOLLOWED.get(game_id)
+    if followed is None:
+        followed = _FOLLOWED[game_id] = _Followed()
+        followed.subscribed = asyncio.ensure_future(_subscribe(game_id, followed))
+    # Added at once: the socket's disconnect takes it out (and, if last, the channel).
+    followed.sockets.add(socket)
+    assert followed.subscribed is not None
+    # Shielded: the subscription serves every socket that waits for it.
+    await asyncio.shield(followed.subscribed)
+
+
+async def _subscribe(game_id: uuid.UUID, followed: _Followed) -> str:
+    layer = get_channel_layer()
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add(services.group_name(game_id), channel)
+    except BaseException:
+        # The next socket tries again.
+        if _FOLLOWED.get(game_id) is followed:
+            del _FOLLOWED[game_id]
+        raise
+    followed.reader = asyncio.ensure_future(_hand_on(layer, channel, followed))
+    return channel
+
+
+async def _hand_on(layer: Any, channel: str, followed: _Followed) -> None:
+    while True:
+        message = await layer.receive(channel)
+        for socket in followed.sockets:
+            socket.deliver(message)
+
+
+async def _unfollow(game_id: uuid.UUID, socket: GameConsumer) -> None:
+    """``socket`` is closed: the last one of a game here takes the channel out."""
+    followed = _FOLLOWED.get(game_id)
+    if followed is None or socket not in followed.sockets:
+        return
+    followed.sockets.discard(socket)
+    if followed.sockets:
+        return
+    del _FOLLOWED[game_id]
+    assert followed.subscribed is not None
+    try:
+        channel = await asyncio.shield(followed.subscribed)
+    except Exception:
+        return  # Never subscribed: nothing to take out.
+    assert followed.reader is not None
+    followed.reader.cancel()
+    await get_channel_layer().group_discard(services.group_name(game_id), channel)
 
 
 def _step(game_id: uuid.UUID, before: Table, rows: list[Any], viewer: Viewer) -> Step:
     """The step from ``before`` by the broadcast ``rows`` (what comes right after it)."""
     version = rows[-1][0]
-    followed = _FOLLOWED.get(game_id)
-    if followed is None:
-        followed = _FOLLOWED[game_id] = _Followed()
-        while len(_FOLLOWED) > FOLLOWED_GAMES:
-            _FOLLOWED.popitem(last=False)
-    else:
-        _FOLLOWED.move_to_end(game_id)
+    followed = _FOLLOWED[game_id]
     prior = None
     for step in followed.steps:
         if step.before.version == before.version and step.table.version == version:
@@ -326,8 +383,14 @@ def _step(game_id: uuid.UUID, before: Table, rows: list[Any], viewer: Viewer) ->
             prior = step.shared_view
     # Every viewer here that will want it: the sockets at the same version.
     viewers = [viewer]
-    for watch in _WATCHES.get(game_id, ()):
-        if watch.version == before.version and not watch.lag and watch.viewer not in viewers:
+    for socket in followed.sockets:
+        watch = socket.watch
+        if (
+            watch is not None
+            and watch.version == before.version
+            and not watch.lag
+            and watch.viewer not in viewers
+        ):
             viewers.append(watch.viewer)
     step = Step.fold(game_id, before, rows, viewers, followed.memo, prior)
     followed.steps.append(step)
@@ -483,68 +546,90 @@ class Watch:
 class GameConsumer(AsyncJsonWebsocketConsumer):
     """One socket on one game; see the module docstring for the protocol."""
 
+    # No channel of its own: the game's broadcasts come through the one its
+    # process's sockets share (see _Followed), handed over with deliver.
+    channel_layer_alias = None
     watch: Watch | None = None
     wake: asyncio.TimerHandle | None = None
+    # The broadcasts handed over and not yet sent on, and the task sending them on.
+    inbox: deque[dict[str, Any]]
+    pump: asyncio.Task[None] | None = None
+    # Held while a broadcast or a client's message is handled: one at a time, as
+    # Channels' dispatch would (a command's ack comes before its events).
+    turn: asyncio.Lock
 
     async def connect(self) -> None:
+        self.inbox = deque()
+        self.turn = asyncio.Lock()
         await self.accept()
         user = self.scope["user"]
         user_id = user.pk if user.is_authenticated else None
         reference = self.scope["url_route"]["kwargs"]["ref"]
         query = _query(self.scope.get("query_string", b""))
         with_state = _state_mode(query)
-        try:
-            watch = await database_sync_to_async(Watch.open)(
-                reference, user_id, with_state=with_state
-            )
-        except GameNotFound as error:
-            await self._error(error, None)
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
-        # Join before reading anything: a broadcast sent from here on is queued, and
-        # one for events this socket has already sent is ignored.
-        group = services.group_name(watch.game_id)
-        self.groups.append(group)
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.watch = watch
-        _WATCHES.setdefault(watch.game_id, set()).add(watch)
-        try:
-            after = _after(query)
-        except InvalidMessage as error:
-            await self._error(error, None)
-            after = None
-        if after is None:
-            await self.send_json(await database_sync_to_async(watch.resync)())
-        else:
-            await self.send_json(await database_sync_to_async(watch.resume)(after))
-        self._wake_when_due()
+        async with self.turn:
+            try:
+                watch = await database_sync_to_async(Watch.open)(
+                    reference, user_id, with_state=with_state
+                )
+            except GameNotFound as error:
+                await self._error(error, None)
+                await self.close(code=CLOSE_NOT_FOUND)
+                return
+            # Follow before reading anything: a broadcast handed over from here on
+            # waits for the turn, and one for events already sent is ignored.
+            self.watch = watch
+            await _follow(watch.game_id, self)
+            try:
+                after = _after(query)
+            except InvalidMessage as error:
+                await self._error(error, None)
+                after = None
+            if after is None:
+                await self.send_json(await database_sync_to_async(watch.resync)())
+            else:
+                await self.send_json(await database_sync_to_async(watch.resume)(after))
+            self._wake_when_due()
 
     async def disconnect(self, code: int) -> None:
         if self.wake is not None:
             self.wake.cancel()
+        if self.pump is not None:
+            self.pump.cancel()
         if self.watch is not None:
-            watching = _WATCHES.get(self.watch.game_id, set())
-            watching.discard(self.watch)
-            if not watching:
-                _WATCHES.pop(self.watch.game_id, None)
-                _FOLLOWED.pop(self.watch.game_id, None)
+            await _unfollow(self.watch.game_id, self)
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """Send on the broadcast ``message`` in its turn, after those before it."""
+        self.inbox.append(message)
+        if self.pump is None:
+            self.pump = asyncio.ensure_future(self._send_on())
+
+    async def _send_on(self) -> None:
+        try:
+            while self.inbox:
+                async with self.turn:
+                    await self.game_events(self.inbox.popleft())
+        except Exception:  # As a command's: logged, and the socket carries on.
+            logger.exception("websocket broadcast failed")
+        finally:
+            self.pump = None
 
     def _wake_when_due(self) -> None:
         """A delayed spectator is sent the events held back as each comes due."""
         if self.watch is None or self.watch.due is None or self.wake is not None:
             return
         seconds = max(0.0, (self.watch.due - timezone.now()).total_seconds())
-        loop = asyncio.get_running_loop()
-        self.wake = loop.call_later(seconds, lambda: loop.create_task(self._catch_up_due()))
+        self.wake = asyncio.get_running_loop().call_later(seconds, self._catch_up_due)
 
-    async def _catch_up_due(self) -> None:
+    def _catch_up_due(self) -> None:
         self.wake = None
-        await self.game_events({"version": MAX_VERSION})
+        self.deliver({"version": MAX_VERSION})
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections before every handler, a hop to
-        # the database thread per message (a broadcast reaches every socket). Every
-        # read and write here goes through database_sync_to_async, which does it itself.
+        # the database thread per message. Every read and write here goes through
+        # database_sync_to_async, which does it itself.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -564,6 +649,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        async with self.turn:
+            await self._handle(content)
+
+    async def _handle(self, content: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         command = kind if isinstance(kind, str) else None
         try:
@@ -605,8 +694,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(ack)
 
     async def game_events(self, message: dict[str, Any]) -> None:
-        """The group's news that the log grew to ``version``: send what this socket
-        has not sent yet."""
+        """The group's news that the log grew to ``version`` (a broadcast handed
+        over): send what this socket has not sent yet."""
         version = message.get("version")
         if self.watch is None or not isinstance(version, int) or version <= self.watch.version:
             return

@@ -1008,6 +1008,56 @@ async def test_sockets_sharing_each_broadcast_step_still_get_only_their_own_view
     assert all(not socket.errors for socket in sockets)
 
 
+async def test_a_process_follows_a_game_on_one_channel_until_its_last_socket_closes(
+    open_socket: Opener,
+) -> None:
+    # Given three sockets of this process on one game: two players and a spectator
+    game_id, users = await seated()
+    sockets = [
+        await open_socket(game_id, users[0]),
+        await open_socket(game_id, users[1]),
+        await open_socket(game_id),
+    ]
+    followed = consumers._FOLLOWED[game_id]
+    assert followed.subscribed is not None
+    first_channel = followed.subscribed.result()
+
+    # When a move is made, then each socket gets its events once, through that one
+    # channel
+    rng = random.Random(3)
+    seat, command = await must_move(game_id, rng)
+    await serve(game_id, users[seat], command)
+    now = await log_version(game_id)
+    for socket in sockets:
+        received = await socket.receive_until(now)
+        assert [event["sequence"] for m in received for event in m["events"]] == [now]
+    assert {socket.watch.viewer for socket in followed.sockets if socket.watch} == {
+        Viewer(0),
+        Viewer(1),
+        Viewer(None),
+    }
+
+    # When the sockets close, then the last one takes the channel out
+    for socket in sockets[:2]:
+        await socket.close()
+    assert consumers._FOLLOWED[game_id] is followed
+    await sockets[2].close()
+    assert game_id not in consumers._FOLLOWED
+    assert followed.reader is not None
+    await asyncio.wait_for(asyncio.gather(followed.reader, return_exceptions=True), TIMEOUT)
+    assert followed.reader.cancelled()
+
+    # And a socket that comes later follows the game on a channel of its own
+    later = await open_socket(game_id)
+    seat, command = await must_move(game_id, rng)
+    await serve(game_id, users[seat], command)
+    received = await later.receive_until(now + 1)
+    assert [event["sequence"] for m in received for event in m["events"]] == [now + 1]
+    again = consumers._FOLLOWED[game_id]
+    assert again is not followed
+    assert again.subscribed is not None and again.subscribed.result() != first_channel
+
+
 async def test_a_socket_that_fell_behind_the_others_is_not_sent_their_step(
     open_socket: Opener,
 ) -> None:
