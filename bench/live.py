@@ -40,6 +40,9 @@ Printed, as medians of ``--repeat`` windows of ``--seconds``:
 3. Saturation: each player moves as soon as its state says it is its turn.
    Plays per second against the bare pub/sub broadcast rate. Target: 0.4x.
 
+This process paces its garbage collector as the servers do (``config.collector``):
+a collection that stalled it would delay the receipts of every table at once.
+
 With each window: the CPU (100% = one core) of the servers, this process,
 PostgreSQL (this database's backends), Redis and "other" (anything else, such as
 other people's test runs on the machine), and the servers' CPU per play, which
@@ -964,6 +967,20 @@ def report_server_errors(servers: Sequence[Server], logs: Path) -> None:
 
 
 async def measure(
+    seeded: Sequence[SeededTable], servers: Sequence[Server], echo: Server, args: argparse.Namespace
+) -> int:
+    from config import collector
+
+    # This one process holds the clients of all the tables: a pause of its collector
+    # would delay all their receipts at once, so it is paced as the servers' is.
+    collecting = asyncio.ensure_future(collector.pace())
+    try:
+        return await report(seeded, servers, echo, args)
+    finally:
+        collecting.cancel()
+
+
+async def report(
     seeded: Sequence[SeededTable], servers: Sequence[Server], echo: Server, args: argparse.Namespace
 ) -> int:
     base = await measure_baselines(echo.port, servers[0].port, args.redis_url, args)

@@ -1,13 +1,17 @@
 """The ASGI lifespan of a server process: on startup it resumes the automatic moves
-(bot seats, turn timers) that a restart would otherwise leave waiting, and notes the
-event loop that serves the sockets."""
+(bot seats, turn timers) that a restart would otherwise leave waiting, notes the
+event loop that serves the sockets, and hands the garbage collector to that loop's
+clock (:mod:`config.collector`)."""
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
+
+from config import collector
 
 logger = logging.getLogger("atu.lifespan")
 
@@ -39,6 +43,7 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
     from games.turns import resume_automatic_moves
 
     global _server_loop
+    collecting: asyncio.Task[None] | None = None
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
@@ -49,8 +54,14 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
             except Exception:
                 # A server that cannot resume bots (say, before migrating) still serves.
                 logger.exception("could not resume automatic moves")
+            # Last: what starting up made stays alive, and is frozen.
+            collecting = asyncio.ensure_future(collector.pace())
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             _server_loop = None
+            if collecting is not None:
+                collecting.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await collecting
             await send({"type": "lifespan.shutdown.complete"})
             return

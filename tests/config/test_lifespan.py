@@ -1,6 +1,9 @@
 import asyncio
+import contextlib
+import gc
 import threading
 import uuid
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -9,6 +12,29 @@ from channels.layers import get_channel_layer
 from config.asgi import application
 from config.lifespan import run_on_server_loop
 from games.services import group_name, publish
+
+
+@contextlib.asynccontextmanager
+async def started_server() -> AsyncIterator[None]:
+    """A server process's lifespan, started, and shut down on leaving."""
+    startup = asyncio.Event()
+    shutdown: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    messages: list[dict[str, Any]] = [{"type": "lifespan.startup"}]
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop(0) if messages else await shutdown.get()
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "lifespan.startup.complete":
+            startup.set()
+
+    server = asyncio.create_task(application({"type": "lifespan"}, receive, send))
+    await startup.wait()
+    try:
+        yield
+    finally:
+        await shutdown.put({"type": "lifespan.shutdown"})
+        await server
 
 
 @pytest.mark.django_db(transaction=True)
@@ -30,40 +56,41 @@ async def test_a_server_process_starts_and_stops_through_the_lifespan_protocol()
 @pytest.mark.django_db(transaction=True)
 async def test_a_move_published_from_a_timer_thread_reaches_sockets_via_the_server_loop() -> None:
     # Given a server process whose lifespan has started, and a socket in a game's group
-    startup = asyncio.Event()
-    shutdown: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    messages: list[dict[str, Any]] = [{"type": "lifespan.startup"}]
+    async with started_server():
+        layer = get_channel_layer()
+        game_id = uuid.uuid4()
+        channel = await layer.new_channel()
+        await layer.group_add(group_name(game_id), channel)
+        loops: list[asyncio.AbstractEventLoop] = []
 
-    async def receive() -> dict[str, Any]:
-        return messages.pop(0) if messages else await shutdown.get()
+        async def remember_loop() -> None:
+            loops.append(asyncio.get_running_loop())
 
-    async def send(message: dict[str, Any]) -> None:
-        if message["type"] == "lifespan.startup.complete":
-            startup.set()
+        # When a timer thread (as the embedded bots use) publishes a new version
+        thread = threading.Thread(target=publish, args=(game_id, 7))
+        thread.start()
+        await asyncio.to_thread(thread.join)
+        thread = threading.Thread(target=run_on_server_loop, args=(remember_loop,))
+        thread.start()
+        await asyncio.to_thread(thread.join)
 
-    server = asyncio.create_task(application({"type": "lifespan"}, receive, send))
-    await startup.wait()
-    layer = get_channel_layer()
-    game_id = uuid.uuid4()
-    channel = await layer.new_channel()
-    await layer.group_add(group_name(game_id), channel)
-    loops: list[asyncio.AbstractEventLoop] = []
+        # Then the socket's channel gets it, sent from the loop that serves the sockets
+        message = await asyncio.wait_for(layer.receive(channel), timeout=5)
+        assert message == {"type": "game.events", "version": 7}
+        await asyncio.sleep(0.05)
+        assert loops == [asyncio.get_running_loop()]
 
-    async def remember_loop() -> None:
-        loops.append(asyncio.get_running_loop())
 
-    # When a timer thread (as the embedded bots use) publishes a new version
-    thread = threading.Thread(target=publish, args=(game_id, 7))
-    thread.start()
-    await asyncio.to_thread(thread.join)
-    thread = threading.Thread(target=run_on_server_loop, args=(remember_loop,))
-    thread.start()
-    await asyncio.to_thread(thread.join)
+@pytest.mark.django_db(transaction=True)
+async def test_a_server_process_collects_garbage_on_its_loops_clock_from_startup_to_shutdown() -> (
+    None
+):
+    # Given a server process whose lifespan has started
+    async with started_server():
+        # Then CPython's automatic collections are off and what startup made is frozen
+        assert not gc.isenabled()
+        assert gc.get_freeze_count() > 0
 
-    # Then the socket's channel gets it, sent from the loop that serves the sockets
-    message = await asyncio.wait_for(layer.receive(channel), timeout=5)
-    assert message == {"type": "game.events", "version": 7}
-    await asyncio.sleep(0.05)
-    assert loops == [asyncio.get_running_loop()]
-    await shutdown.put({"type": "lifespan.shutdown"})
-    await server
+    # And once it has shut down, they are as they were
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
