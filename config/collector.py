@@ -5,9 +5,10 @@ CPython (3.11) starts a young collection once allocations outnumber deallocation
 700. A server that keeps replacing long-lived state (every move replaces its game's
 folded table, and the messages built from it) frees old objects about as fast as it
 makes new ones, so that count hardly grows while the young generation does. In
-``bench/live.py`` (500 tables, 1,250 sockets per process) collections found up to 77k
-young objects and held the event loop 40-150 ms, and the full collections of the whole
-heap (300k-430k objects) held it 160-380 ms, every few seconds. Every socket of the
+``bench/live.py`` (500 tables, 1,250 sockets per server process) young and middle
+collections held a server's event loop up to 80 ms (one in the load generator found
+77k young objects), and full collections of the whole heap (300k-430k objects) held
+the servers and the load generator 160-380 ms, every few seconds. Every socket of the
 process waits through such a pause: they made most of the moves that took over 100 ms.
 
 :func:`pace` freezes what is alive when it starts (Django, the URL conf, the settings:
