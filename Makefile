@@ -19,13 +19,15 @@ $(VENV)/.installed-dev: pyproject.toml | $(PYTHON)
 	$(PYTHON) -m pip install --quiet -e ".[dev]"
 	touch $@
 
-# The page tests drive Debian's chromium with Playwright.
+# The page tests drive Debian's chromium with Playwright; the front's test runs
+# docker/nginx.conf in Debian's nginx.
 CHROMIUM := /usr/bin/chromium
+NGINX := /usr/sbin/nginx
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-$(CHROMIUM):
+$(CHROMIUM) $(NGINX) &:
 	$(SUDO) apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium nginx
 
 run: $(VENV)/.installed
 	$(PYTHON) manage.py migrate --noinput
@@ -34,7 +36,7 @@ run: $(VENV)/.installed
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port 8000 --lifespan on \
 		--ws-per-message-deflate false
 
-test: lint $(CHROMIUM)
+test: lint $(CHROMIUM) $(NGINX)
 	$(BIN)/pytest
 
 lint: $(VENV)/.installed-dev
