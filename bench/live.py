@@ -18,7 +18,8 @@ socket). Each table then gets 5 sockets from this one asyncio process: its 4
 players (``sessionid`` cookie) and an anonymous spectator, all with
 ``?with_state=changes`` as the table page connects (``--with-state 1``: the whole
 view in every message), spread over the servers one socket
-at a time as a load balancer would (``--placement table`` keeps a table on one).
+at a time as a load balancer would (``--placement table`` keeps a table on one, as
+``docker/nginx.conf`` routes them).
 A player moves when its state says it is its turn, at random from ``state.legal``.
 
 Printed, as medians of ``--repeat`` windows of ``--seconds``:
@@ -74,6 +75,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.front import nginx_command, nginx_config
 from bench.timing import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -259,6 +261,17 @@ def start_server(
     return Server(app, port, process, log)
 
 
+def start_front(servers: Sequence[Server], logs: Path) -> Server:
+    """nginx with docker/nginx.conf in front of ``servers``."""
+    port = free_port()
+    config = logs / "nginx.conf"
+    config.write_text(nginx_config(port, [f"127.0.0.1:{server.port}" for server in servers]))
+    log = logs / "nginx.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(nginx_command(config), stdout=output, stderr=output)
+    return Server("nginx", port, process, log)
+
+
 def wait_until_listening(servers: Sequence[Server], timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     for server in servers:
@@ -297,7 +310,7 @@ def process_cpu_seconds(pid: int) -> float:
 
 
 def services_cpu(database: str) -> dict[int, tuple[str, float]]:
-    """CPU seconds so far of Redis and of PostgreSQL's processes, by pid; the
+    """CPU seconds so far of Redis, nginx (the front) and PostgreSQL's processes, by pid; the
     backends serving other databases (other people's test runs) count as "other"."""
     found = {}
     for entry in Path("/proc").iterdir():
@@ -310,6 +323,8 @@ def services_cpu(database: str) -> dict[int, tuple[str, float]]:
             continue
         if name == "redis-server":
             found[int(entry.name)] = ("Redis", process_cpu_seconds(int(entry.name)))
+        elif name == "nginx":
+            found[int(entry.name)] = ("nginx", process_cpu_seconds(int(entry.name)))
         elif name == "postgres" and (f" {database} " in title or not BACKEND.search(title)):
             # A backend's title is "postgres: 15/main: user database host(port) state";
             # the server's own processes (checkpointer, WAL writer...) have no client.
@@ -775,12 +790,15 @@ class Figures:
 
 
 async def load(
-    seeded: Sequence[SeededTable], servers: Sequence[Server], args: argparse.Namespace
+    seeded: Sequence[SeededTable],
+    servers: Sequence[Server],
+    ports: Sequence[int],
+    args: argparse.Namespace,
 ) -> tuple[Figures, Figures, int]:
+    """``ports``: where the sockets connect (the servers', or the front's)."""
     run = Run()
     meter = CpuMeter(servers, urlsplit(args.database_url).path.lstrip("/"))
     started = time.perf_counter()
-    ports = [server.port for server in servers]
     tables, tasks = await connect_tables(
         seeded, ports, run, args.placement, args.deflate == "on", args.with_state
     )
@@ -849,7 +867,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         choices=("socket", "table"),
         default="socket",
         help="spread sockets over the servers one by one (as a load balancer would), "
-        "or keep a table's 5 sockets on one server",
+        "or keep a table's 5 sockets on one server (as docker/nginx.conf routes them)",
+    )
+    parser.add_argument(
+        "--front",
+        choices=("none", "nginx"),
+        default="none",
+        help="connect the sockets straight to the servers (placed by --placement), or "
+        "through nginx running docker/nginx.conf, which keeps each table on one server",
     )
     parser.add_argument("--interval", type=float, default=2.0, help="paced: seconds per move")
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds per window")
@@ -921,9 +946,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "SECRET_KEY": "bench-live-secret-key-not-for-production-0123456789",
         "DEBUG": "false",
     }
+    placed = (
+        "sockets through nginx (docker/nginx.conf)"
+        if args.front == "nginx"
+        else f"sockets placed by {args.placement}"
+    )
     print(
         f"Live tables benchmark: {args.tables} tables x {SOCKETS} sockets, {args.servers} "
-        f"uvicorn process(es) (lifespan {args.lifespan}), sockets placed by {args.placement}, "
+        f"uvicorn process(es) (lifespan {args.lifespan}), {placed}, "
         f"permessage-deflate offered {args.deflate}, accepted {args.server_deflate}, "
         f"with_state={args.with_state}, "
         f"{os.cpu_count()} CPUs; windows of {args.seconds:g} s x {args.repeat}",
@@ -941,12 +971,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         for _ in range(args.servers)
     ]
     echo = start_server("bench.live:echo_app", environ, "off", args.server_deflate, logs)
+    front = [start_front(servers, logs)] if args.front == "nginx" else []
+    # The sockets connect to the front, or straight to the servers.
+    ports = [server.port for server in front or servers]
     try:
-        wait_until_listening([*servers, echo])
-        return run_async(lambda: measure(seeded, servers, echo, args))
+        wait_until_listening([*servers, echo, *front])
+        return run_async(lambda: measure(seeded, servers, ports, echo, args))
     finally:
-        stop_servers([*servers, echo])
-        report_server_errors(servers, logs)
+        stop_servers([*servers, echo, *front])
+        report_server_errors([*servers, *front], logs)
 
 
 def report_server_errors(servers: Sequence[Server], logs: Path) -> None:
@@ -967,7 +1000,11 @@ def report_server_errors(servers: Sequence[Server], logs: Path) -> None:
 
 
 async def measure(
-    seeded: Sequence[SeededTable], servers: Sequence[Server], echo: Server, args: argparse.Namespace
+    seeded: Sequence[SeededTable],
+    servers: Sequence[Server],
+    ports: Sequence[int],
+    echo: Server,
+    args: argparse.Namespace,
 ) -> int:
     from config import collector
 
@@ -975,13 +1012,17 @@ async def measure(
     # would delay all their receipts at once, so it is paced as the servers' is.
     collecting = asyncio.ensure_future(collector.pace())
     try:
-        return await report(seeded, servers, echo, args)
+        return await report(seeded, servers, ports, echo, args)
     finally:
         collecting.cancel()
 
 
 async def report(
-    seeded: Sequence[SeededTable], servers: Sequence[Server], echo: Server, args: argparse.Namespace
+    seeded: Sequence[SeededTable],
+    servers: Sequence[Server],
+    ports: Sequence[int],
+    echo: Server,
+    args: argparse.Namespace,
 ) -> int:
     base = await measure_baselines(echo.port, servers[0].port, args.redis_url, args)
     pubsub = statistics.median(base.pubsub)
@@ -1005,7 +1046,7 @@ async def report(
         flush=True,
     )
 
-    paced, satur, finished = await load(seeded, servers, args)
+    paced, satur, finished = await load(seeded, servers, ports, args)
     print("Results (medians of the windows):")
     print(f"  paced, {args.tables} tables: {paced.text()}")
     target = f"p99 under {P99_TARGET_MS:g} ms at {P99_TARGET_TABLES} tables"
