@@ -976,7 +976,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ports = [server.port for server in front or servers]
     try:
         wait_until_listening([*servers, echo, *front])
-        return run_async(lambda: measure(seeded, servers, ports, echo, args))
+        return run_async(lambda: paced_collector(measure(seeded, servers, ports, echo, args)))
     finally:
         stop_servers([*servers, echo, *front])
         report_server_errors([*servers, *front], logs)
@@ -999,25 +999,20 @@ def report_server_errors(servers: Sequence[Server], logs: Path) -> None:
         shutil.rmtree(logs, ignore_errors=True)
 
 
-async def measure(
-    seeded: Sequence[SeededTable],
-    servers: Sequence[Server],
-    ports: Sequence[int],
-    echo: Server,
-    args: argparse.Namespace,
-) -> int:
+async def paced_collector(work: Coroutine[Any, Any, int]) -> int:
+    """Run ``work`` with this process's collector paced as the servers' is: this one
+    process holds the clients of all the tables, and a pause of its collector would
+    delay all their receipts at once."""
     from config import collector
 
-    # This one process holds the clients of all the tables: a pause of its collector
-    # would delay all their receipts at once, so it is paced as the servers' is.
     collecting = asyncio.ensure_future(collector.pace())
     try:
-        return await report(seeded, servers, ports, echo, args)
+        return await work
     finally:
         collecting.cancel()
 
 
-async def report(
+async def measure(
     seeded: Sequence[SeededTable],
     servers: Sequence[Server],
     ports: Sequence[int],

@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
@@ -23,18 +22,12 @@ from tests.games.test_two_processes import (
     TIMEOUT,
     free_port,
     get_json,
+    production_only,
     receive,
     servers,
 )
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        settings.ENV.redis_url is None
-        or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
-        reason="needs Redis and PostgreSQL shared by two server processes (production mode)",
-    ),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), production_only]
 
 
 @contextmanager

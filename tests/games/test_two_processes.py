@@ -36,14 +36,12 @@ from games.selectors import load_table
 from tests.games.drivers import next_move, seated_game, user_to_act
 from tests.games.test_api_leaks import Knowledge, check_events, check_state
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        settings.ENV.redis_url is None
-        or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
-        reason="needs Redis and PostgreSQL shared by two server processes (production mode)",
-    ),
-]
+production_only = pytest.mark.skipif(
+    settings.ENV.redis_url is None
+    or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
+    reason="needs Redis and PostgreSQL shared by two server processes (production mode)",
+)
+pytestmark = [pytest.mark.django_db(transaction=True), production_only]
 
 UVICORN = Path(sys.executable).with_name("uvicorn")
 STARTUP_SECONDS = 30
