@@ -439,6 +439,10 @@ class Run:
         # Set when the bench closes the sockets itself.
         self.closing = False
         self.finished: set[int] = set()
+        # Sockets that have received their first state: a server accepts a socket
+        # before it sends the state, and a move made in between would come inside
+        # the state rather than as an event, and be counted as never delivered.
+        self.started = 0
 
     def completed(self, pending: Pending, now: float) -> None:
         window = self.window
@@ -563,6 +567,8 @@ async def read_socket(ws: Any, table: Table, index: int) -> None:
                 if "state" in message:
                     state = view = {**view, **message["state"]}
             elif kind == "state":
+                if not view:
+                    run.started += 1
                 state = view = message["state"]
             elif kind == "ack":
                 run.in_flight -= 1
@@ -802,9 +808,14 @@ async def load(
     tables, tasks = await connect_tables(
         seeded, ports, run, args.placement, args.deflate == "on", args.with_state
     )
+    deadline = time.perf_counter() + 120
+    while run.started < len(tables) * SOCKETS:
+        if time.perf_counter() > deadline or run.errors:
+            raise SystemExit(f"{run.started} sockets got their state; errors: {dict(run.errors)}")
+        await asyncio.sleep(0.05)
     print(
-        f"Connected {len(tables) * SOCKETS:,} sockets ({len(tables)} tables) "
-        f"in {time.perf_counter() - started:.1f} s",
+        f"Connected {len(tables) * SOCKETS:,} sockets ({len(tables)} tables), each with "
+        f"its state, in {time.perf_counter() - started:.1f} s",
         flush=True,
     )
 
