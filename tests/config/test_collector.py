@@ -21,24 +21,8 @@ def garbage_cycle() -> weakref.ref[Node]:
 
 
 @pytest.fixture
-async def pacing() -> AsyncIterator[Callable[..., Any]]:
-    tasks: list[asyncio.Task[None]] = []
-
-    def start(**kwargs: Any) -> asyncio.Task[None]:
-        task = asyncio.ensure_future(collector.pace(**kwargs))
-        tasks.append(task)
-        return task
-
-    yield start
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-
-
-@pytest.fixture
 def generations() -> Iterator[list[int]]:
-    """The generation of each collection from now on (clear it once pacing started:
-    until then, CPython may start collections of its own)."""
+    """The generation of each collection from now on."""
     collected: list[int] = []
 
     def note(phase: str, info: dict[str, int]) -> None:
@@ -50,13 +34,29 @@ def generations() -> Iterator[list[int]]:
     gc.callbacks.remove(note)
 
 
+@pytest.fixture
+async def pacing(generations: list[int]) -> AsyncIterator[Callable[..., Any]]:
+    """Start a pace; once it runs, ``generations`` holds only its own collections."""
+    tasks: list[asyncio.Task[None]] = []
+
+    async def start(**kwargs: Any) -> asyncio.Task[None]:
+        task = asyncio.ensure_future(collector.pace(**kwargs))
+        tasks.append(task)
+        await asyncio.sleep(0)
+        generations.clear()
+        return task
+
+    yield start
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def test_the_collector_runs_on_the_clock_the_younger_generations_then_the_whole_heap(
     pacing: Callable[..., Any], generations: list[int]
 ) -> None:
     # Given a pace of a tick every 10 ms, the whole heap every 4th
-    pacing(seconds=0.01, full_every=4)
-    await asyncio.sleep(0)
-    generations.clear()
+    await pacing(seconds=0.01, full_every=4)
 
     # When 8 ticks have passed
     while len(generations) < 8:
@@ -71,8 +71,7 @@ async def test_cyclic_garbage_is_freed_at_the_next_tick_and_everything_is_as_bef
     pacing: Callable[..., Any],
 ) -> None:
     # Given a running pace, and a reference cycle dropped at once
-    task = pacing(seconds=0.01)
-    await asyncio.sleep(0)
+    task = await pacing(seconds=0.01)
     dropped = garbage_cycle()
     assert dropped() is not None
 
@@ -96,9 +95,7 @@ async def test_a_cycle_that_grew_old_before_it_was_dropped_waits_for_the_full_co
 ) -> None:
     # Given a pace whose full collection comes every 8th tick, and a cycle kept alive
     # through a collection of the younger generations (so into the old one)
-    pacing(seconds=0.01, full_every=8)
-    await asyncio.sleep(0)
-    generations.clear()
+    await pacing(seconds=0.01, full_every=8)
     kept: Node | None = Node()
     old = weakref.ref(kept)
     while not generations:
