@@ -80,6 +80,18 @@ class RecordNotKept(GameError):
         )
 
 
+class GameIsOver(GameError):
+    """Any account's command on a finished game: its record is published and final.
+
+    The code is the rules' own (:class:`games.rules.GameOver`), so a client hears one
+    code for a finished game whatever the command was."""
+
+    code = "game_over"
+
+    def __init__(self) -> None:
+        super().__init__("the game is over: its record is final")
+
+
 class InvalidInput(GameError):
     code = "invalid_input"
 

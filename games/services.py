@@ -48,6 +48,7 @@ from games.domain import (
 )
 from games.errors import (
     AlreadySeated,
+    GameIsOver,
     GamePausedError,
     IdempotencyKeyReused,
     InvalidInput,
@@ -727,6 +728,10 @@ def _execute_once(
             raise VersionConflict(expected_version, base)
         before = projected(table)
         try:
+            if actor is not None and table.status == "finished":
+                # No account's command changes a published record; only the server
+                # still writes to it, revealing a deal set's secrets once the set is over.
+                raise GameIsOver()
             events = decide(table)
         except (DomainError, RuleError) as error:
             if trusted:

@@ -975,6 +975,26 @@ def test_a_table_may_have_a_turn_timer_and_its_creator_gives_seats_to_bots() -> 
     assert (too_short.status_code, too_short.json()["code"]) == (400, "invalid_input")
 
 
+def test_seat_bot_on_a_finished_game_is_400_game_over_and_its_record_does_not_move(
+    game: Seated,
+) -> None:
+    # Given a finished game, its record published
+    play_to_end(game.id, game.users)
+    record = APIClient().get(game.url("record")).json()
+    version = game.version
+
+    # When its creator, then a player, give a seat to a bot
+    by_creator = game.clients[0].post(game.url("seat-bot"), {"seat": 1, "bot": "heuristic"})
+    by_player = game.clients[2].post(game.url("seat-bot"), {"seat": 2, "bot": "random"})
+
+    # Then both are refused and nothing is appended
+    assert error(by_creator) == (400, "game_over")
+    assert error(by_player) == (400, "game_over")
+    assert by_creator.json()["message"] == "the game is over: its record is final"
+    assert game.version == version
+    assert APIClient().get(game.url("record")).json() == record
+
+
 def test_the_dealer_is_told_which_bid_is_forbidden_and_by_which_rule() -> None:
     # Given the dealer's turn to bid, after bids that leave one bid to forbid
     game = seated(players=4, preset="championship")
