@@ -31,7 +31,6 @@ $(CHROMIUM) $(NGINX) &:
 
 run: $(VENV)/.installed
 	$(PYTHON) manage.py migrate --noinput
-	$(PYTHON) manage.py ensure_demo_organizer
 	$(PYTHON) manage.py seed_demo
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port 8000 --lifespan on \
 		--ws-per-message-deflate false
