@@ -40,3 +40,36 @@ def test_the_bot_mark_goes_to_the_bot_accounts_made_before_it_and_to_no_person()
         "ana": False,
         "dan": False,
     }
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("password", "retired"), [("demo-organizer", True), ("the-organizers-own", False)]
+)
+def test_a_demo_organizer_on_the_published_password_loses_it_and_the_admin(
+    password: str, retired: bool
+) -> None:
+    # Given the demo organizer as the old `make run` made it: a superuser, on the
+    # password it printed (or one its owner chose since)
+    executor = MigrationExecutor(connection)
+    executor.migrate([("accounts", "0002_user_is_bot")])
+    before = executor.loader.project_state(("accounts", "0002_user_is_bot")).apps
+    before.get_model("accounts", "User").objects.create(
+        username="demo",
+        password=make_password(password),
+        can_organize=True,
+        is_staff=True,
+        is_superuser=True,
+    )
+
+    # When the migrations run
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    # Then the published password no longer logs in and the account is no admin; a
+    # password of its owner's is left as it is
+    demo = User.objects.get(username="demo")
+    assert demo.check_password(password) is not retired
+    assert demo.has_usable_password() is not retired
+    assert (demo.is_staff, demo.is_superuser) == (not retired, not retired)
+    assert demo.can_organize is True
