@@ -15,6 +15,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from django.db import transaction
 from django.db.models import Count, Max
@@ -89,13 +90,13 @@ def read_figures(game_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, GameFigures]:
 
 # Each table's tournament points, by (game, version read, method): a table that did
 # not move on is not scored again (per process; the figures come from the log).
-_TABLE_POINTS: dict[tuple[uuid.UUID, int, str], tuple[points.TableResult, list[float]]] = {}
+_TABLE_POINTS: dict[tuple[uuid.UUID, int, str], tuple[points.TableResult, list[Fraction]]] = {}
 _TABLE_POINTS_LIMIT = 50_000
 
 
 def _scored_table(
     row: TableResult, method: points.PointsMethod
-) -> tuple[points.TableResult, list[float]]:
+) -> tuple[points.TableResult, list[Fraction]]:
     key = (row.game_id, row.version, method.value)
     scored = _TABLE_POINTS.get(key)
     if scored is None:
@@ -115,7 +116,7 @@ def compute_standings(
     """The standings from the tables' figures and the event's corrections."""
     settings = championship.settings
     method = points.PointsMethod(settings.points)
-    scored: list[tuple[points.TableResult, Sequence[float]]] = []
+    scored: list[tuple[points.TableResult, Sequence[Fraction]]] = []
     if method is points.PointsMethod.MATCHPOINTS:
         # A duplicate deal set is compared only once all its tables are over: a
         # partial comparison would change later and tell of deals still in play.
@@ -133,9 +134,11 @@ def compute_standings(
     else:
         # A game in play counts by its score so far: live standings.
         scored = [_scored_table(row, method) for row in tables if row.hands_scored > 0]
-    adjustments: dict[int, float] = defaultdict(float)
+    adjustments: dict[int, Fraction] = defaultdict(Fraction)
     for correction in championship.corrections:
-        adjustments[correction.player_id] += correction.points
+        # Entered as a decimal of 2 places and logged as a float: its shortest
+        # decimal spelling is what the organizer typed.
+        adjustments[correction.player_id] += Fraction(str(correction.points))
     return points.standings(scored, settings.tie_breaks, adjustments=adjustments)
 
 
@@ -239,7 +242,7 @@ def write_standings(event_id: uuid.UUID, ranked: Sequence[points.Standing]) -> b
             line.player,
             names.get(line.player, str(line.player)),
             line.rank,
-            line.points,
+            points.displayed(line.points),
             line.exact_bids,
             line.best_game,
             line.games,
