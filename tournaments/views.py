@@ -234,6 +234,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
             table_size=data["table_size"],
             rounds=data["rounds"],
             points=data["points"],
+            tie_breaks=data["tie_breaks"],
+            auto_advance=data["auto_advance"],
             public=data["public"],
             spectator_delay=data["spectator_delay"],
             duplicate=data["duplicate"],

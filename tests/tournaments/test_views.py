@@ -96,6 +96,35 @@ def test_an_organizer_creates_an_event_and_is_sent_to_its_manage_page() -> None:
 
 
 @pytest.mark.django_db
+def test_the_create_form_sets_the_tie_break_order_and_rounds_that_start_by_themselves() -> None:
+    # Given the create page, which offers both
+    client = signed_in(organizer())
+    page = text(client.get("/events/new/"))
+    assert 'name="tie_breaks"' in page
+    assert 'name="auto_advance"' in page
+
+    # When an organizer puts best game first and lets rounds start by themselves
+    client.post(
+        "/events/new/",
+        {**VALID_EVENT, "tie_breaks": "best_game,exact_bids,head_to_head", "auto_advance": "on"},
+    )
+
+    # Then the event keeps that order and advances by itself
+    settings = load_championship(Event.objects.get().id).settings
+    assert settings.tie_breaks == ("best_game", "exact_bids", "head_to_head")
+    assert settings.auto_advance is True
+
+
+@pytest.mark.django_db
+def test_an_event_created_without_the_new_fields_keeps_the_defaults() -> None:
+    signed_in(organizer()).post("/events/new/", VALID_EVENT)
+
+    settings = load_championship(Event.objects.get().id).settings
+    assert settings.tie_breaks == ("exact_bids", "head_to_head", "best_game")
+    assert settings.auto_advance is False
+
+
+@pytest.mark.django_db
 def test_the_create_page_offers_the_presets_and_the_organizers_seasons() -> None:
     creator = organizer()
     season = services.season_create(organizer=creator, name="Sezonul 2026")
