@@ -201,18 +201,28 @@ def refresh_tables(event_id: uuid.UUID, marker: tuple[int, int] | None = None) -
     else:
         by_game = {row.game_id: row for row in TableResult.objects.filter(event_id=event_id)}
     playing = [game_id for game_id, row in by_game.items() if not row.finished]
-    versions = dict(Game.objects.filter(pk__in=playing).values_list("id", "version"))
+    games = {
+        game_id: (version, hands_total)
+        for game_id, version, hands_total in Game.objects.filter(pk__in=playing).values_list(
+            "id", "version", "hands_total"
+        )
+    }
     stale = [
         by_game[game_id]
         for game_id in playing
-        if versions.get(game_id, 0) != by_game[game_id].version
+        if games.get(game_id, (0, 0))[0] != by_game[game_id].version
     ]
     figures = read_figures(row.game_id for row in stale)
     for row in stale:
         _fill(row, figures.get(row.game_id))
-        row.version = versions.get(row.game_id, 0)
+        version, row.hands_total = games.get(row.game_id, (0, 0))
+        # A finished table is read at its last score: the events a finished table's
+        # log may still gain (a deal set's secrets, revealed when its last table
+        # finishes) must not make a rebuild differ from the row read as it finished.
+        if not row.finished:
+            row.version = version
     TableResult.objects.bulk_update(
-        stale, ["scores", "exact_bids", "hands_scored", "finished", "version"]
+        stale, ["scores", "exact_bids", "hands_scored", "hands_total", "finished", "version"]
     )
     if marker is not None:
         with _ROWS_LOCK:
