@@ -15,6 +15,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from fractions import Fraction
 
 from django.db import transaction
@@ -37,15 +38,19 @@ class GameFigures:
     version: int
 
 
-def read_figures(game_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, GameFigures]:
-    """Each game's scores and exact bids so far, from its log, in one query."""
+def read_figures(
+    game_ids: Iterable[uuid.UUID], *, until: datetime | None = None
+) -> dict[uuid.UUID, GameFigures]:
+    """Each game's scores and exact bids so far (or as they stood at ``until``), from
+    its log, in one query."""
     by_stream = {stream_of(game_id): game_id for game_id in game_ids}
     if not by_stream:
         return {}
-    rows = (
-        StoredEvent.objects.filter(stream__in=list(by_stream), type__in=SCORE_EVENTS)
-        .order_by("stream", "sequence")
-        .values_list("stream", "sequence", "type", "payload")
+    scored = StoredEvent.objects.filter(stream__in=list(by_stream), type__in=SCORE_EVENTS)
+    if until is not None:
+        scored = scored.filter(recorded_at__lte=until)
+    rows = scored.order_by("stream", "sequence").values_list(
+        "stream", "sequence", "type", "payload"
     )
     figures: dict[uuid.UUID, GameFigures] = {}
     scores: dict[uuid.UUID, tuple[int, ...]] = {}
@@ -296,6 +301,19 @@ def _standings_view(event_id: uuid.UUID) -> tuple[Championship, tuple[int, int]]
     with _ROWS_LOCK:
         _VIEWS[event_id] = (marker, championship)
     return championship, marker
+
+
+def standings_until(
+    event_id: uuid.UUID, until: datetime
+) -> tuple[list[TableResult], list[points.Standing]]:
+    """The event's tables and standings as the games' logs stood at ``until``: what a
+    spectator held back by the event's delay may see. Nothing is saved."""
+    championship, _ = _standings_view(event_id)
+    rows = list(TableResult.objects.filter(event_id=event_id))
+    figures = read_figures((row.game_id for row in rows), until=until)
+    for row in rows:
+        _fill(row, figures.get(row.game_id))
+    return rows, compute_standings(championship, rows)
 
 
 def update_event_standings(event_id: uuid.UUID) -> bool:

@@ -736,6 +736,42 @@ def test_a_duplicate_rounds_scores_and_standings_are_screened_from_all_but_the_o
     assert all(p["score"] == 0 for t in owner["tables"] for p in t["players"])
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("bots_play")
+def test_a_spectator_delay_holds_back_the_tables_leaderboard_results_and_csv(
+    client: Client,
+) -> None:
+    # Given an event of bots whose spectators are held 10 minutes behind, played
+    # to its end
+    event, creator = bot_event(players=4, rounds=1, spectator_delay=600)
+    play_round(event.id, creator)
+    wait_until(lambda: Event.objects.get(pk=event.id).status == Event.Status.FINISHED)
+    game = Game.objects.get(pk=TableResult.objects.get(event_id=event.id).game_id)
+
+    # Then a spectator sees the table as it was 10 minutes ago: dealt, nothing scored
+    live = client.get(f"/events/{event.code}/live.json").json()
+    [table] = live["tables"]
+    assert (live["delay"], table["status"], table["hand"], table["hands_scored"]) == (
+        600,
+        "playing",
+        1,
+        0,
+    )
+    assert [p["score"] for p in table["players"]] == [0, 0, 0, 0]
+    assert live["leaderboard"] == []
+    assert text(client.get(f"/events/{event.code}/standings.csv")) == (
+        "Rank,Player,Points,Exact bids,Best game,Games\n"
+    )
+    assert "<td>Bot001 (bot)</td>" not in text(client.get(f"/events/{event.code}/results/"))
+
+    # And the organizer sees the finished table and the standings
+    owner = signed_in(creator).get(f"/events/{event.code}/live.json").json()
+    [table] = owner["tables"]
+    assert (owner["delay"], table["status"], table["hands_scored"]) == (0, "finished", 9)
+    assert [p["score"] for p in table["players"]] == game.scores
+    assert len(owner["leaderboard"]) == 4
+
+
 @pytest.mark.django_db
 def test_the_event_page_embeds_the_picture_for_its_script(client: Client) -> None:
     event, _ = bot_event(players=4, rounds=1)
