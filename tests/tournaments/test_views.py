@@ -763,6 +763,9 @@ def test_a_spectator_delay_holds_back_the_tables_leaderboard_results_and_csv(
         "Rank,Player,Points,Exact bids,Best game,Games\n"
     )
     assert "<td>Bot001 (bot)</td>" not in text(client.get(f"/events/{event.code}/results/"))
+    notice = "Tables and standings are shown 600 seconds behind the play."
+    assert notice in text(client.get(f"/events/{event.code}/"))
+    assert notice not in text(signed_in(creator).get(f"/events/{event.code}/manage/"))
 
     # And the organizer sees the finished table and the standings
     owner = signed_in(creator).get(f"/events/{event.code}/live.json").json()
