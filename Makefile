@@ -30,7 +30,7 @@ $(CHROMIUM) $(NGINX) &:
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium nginx
 
 run: $(VENV)/.installed
-	$(PYTHON) manage.py migrate --noinput
+	$(PYTHON) manage.py migrate_as_owner
 	$(PYTHON) manage.py seed_demo
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port 8000 --lifespan on \
 		--ws-per-message-deflate false

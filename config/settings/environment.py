@@ -28,6 +28,9 @@ class Environment:
     debug: bool
     allowed_hosts: tuple[str, ...]
     bot_delay_seconds: float = 1.0
+    # The role that owns the tables (DATABASE_OWNER_URL): only migrations and their
+    # grants to DATABASE_URL's role connect as it, never the running application.
+    database_owner: Mapping[str, Any] | None = None
 
 
 def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -> Environment:
@@ -41,6 +44,9 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
         allowed_hosts=_host_list(environ.get("ALLOWED_HOSTS", DEFAULT_ALLOWED_HOSTS)),
         bot_delay_seconds=_seconds(
             "ATU_BOT_DELAY_SECONDS", environ.get("ATU_BOT_DELAY_SECONDS", "1.0")
+        ),
+        database_owner=_database_owner(
+            environ.get("DATABASE_OWNER_URL"), environ.get("DATABASE_URL")
         ),
     )
 
@@ -60,6 +66,19 @@ def _database(url: str | None, var_dir: Path) -> Mapping[str, Any]:
     # after its single statement). A connection that died (a database restart) fails
     # one query instead, and Django closes it before the next.
     return dict(dj_database_url.parse(url, conn_max_age=60, conn_health_checks=False))
+
+
+def _database_owner(url: str | None, app_url: str | None) -> Mapping[str, Any] | None:
+    """The owner's connection settings. Only its role and password are used, on the
+    database the application is connected to (a test run's own, say)."""
+    if url is None:
+        return None
+    if app_url is None:
+        raise ImproperlyConfigured("DATABASE_OWNER_URL is set without DATABASE_URL.")
+    owner = dj_database_url.parse(url)
+    if owner["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_OWNER_URL is a PostgreSQL URL (postgres://...).")
+    return dict(owner)
 
 
 def _seconds(name: str, value: str) -> float:

@@ -109,3 +109,37 @@ def test_the_bot_delay_is_one_second_unless_set(tmp_path: Path) -> None:
 def test_a_bot_delay_that_is_not_0_to_3600_seconds_is_rejected(tmp_path: Path, value: str) -> None:
     with pytest.raises(ImproperlyConfigured, match="ATU_BOT_DELAY_SECONDS is a number of seconds"):
         read_environment({"ATU_BOT_DELAY_SECONDS": value}, base_dir=tmp_path)
+
+
+def test_the_database_owner_is_read_from_its_own_url_and_is_none_unless_set(
+    tmp_path: Path,
+) -> None:
+    app = {"DATABASE_URL": "postgres://atu_app:a@127.0.0.1:5432/atu"}
+    owner = "postgres://atu:o@127.0.0.1:5432/atu"
+
+    env = read_environment({**app, "DATABASE_OWNER_URL": owner}, base_dir=tmp_path)
+
+    assert env.database["USER"] == "atu_app"
+    assert env.database_owner is not None
+    assert (env.database_owner["USER"], env.database_owner["PASSWORD"]) == ("atu", "o")
+    assert read_environment(app, base_dir=tmp_path).database_owner is None
+
+
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        ({"DATABASE_OWNER_URL": "postgres://atu@127.0.0.1/atu"}, "without DATABASE_URL"),
+        (
+            {
+                "DATABASE_URL": "postgres://atu_app@127.0.0.1/atu",
+                "DATABASE_OWNER_URL": "sqlite:///owner.sqlite3",
+            },
+            "a PostgreSQL URL",
+        ),
+    ],
+)
+def test_a_database_owner_without_a_postgres_database_is_rejected(
+    tmp_path: Path, variables: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match=message):
+        read_environment(variables, base_dir=tmp_path)
