@@ -16,10 +16,11 @@ from typing import Any
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 game: ContextVar[str | None] = ContextVar("game", default=None)
 
-# What a record carries besides the standard attributes: `extra={...}` fields.
-_STANDARD = frozenset(
+# What a record carries besides these is an `extra={...}` field, written out too
+# (uvicorn's color_message is its message again, with terminal colours).
+_NOT_EXTRA = frozenset(
     logging.LogRecord("", 0, "", 0, "", None, None).__dict__.keys()
-    | {"message", "asctime", "request_id", "game", "taskName"}
+    | {"message", "asctime", "request_id", "game", "taskName", "color_message"}
 )
 
 
@@ -48,7 +49,7 @@ class JsonFormatter(logging.Formatter):
             if value is not None:
                 line[name] = value
         for name, value in record.__dict__.items():
-            if name not in _STANDARD:
+            if name not in _NOT_EXTRA:
                 line[name] = value
         if record.exc_info:
             line["traceback"] = "".join(traceback.format_exception(*record.exc_info))

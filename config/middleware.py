@@ -8,6 +8,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.core.signals import request_finished
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponseBase
 
 from config import logging as log_context
@@ -18,6 +20,21 @@ REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,100}")
 # The URL names a game as `ref` (its id or share code): the API's, the table page's.
 GAME_URL_KWARG = "ref"
+
+
+def _begin(request: HttpRequest) -> None:
+    # Set, and left set until the request is finished: the server logs its access
+    # line after the middleware returned. Run in a thread (as Django runs sync
+    # middleware under ASGI), the values come back to the request's task with asgiref.
+    log_context.request_id.set(_request_id(request))
+    log_context.game.set(None)
+
+
+@receiver(request_finished, dispatch_uid="config.middleware.forget")
+def _forget(**kwargs: Any) -> None:
+    """A thread that serves one request after another must not log with the last one's ids."""
+    log_context.request_id.set(None)
+    log_context.game.set(None)
 
 
 def _note_game(view_kwargs: dict[str, Any]) -> None:
@@ -48,20 +65,11 @@ class RequestContextMiddleware:
     def __call__(self, request: HttpRequest) -> Any:
         if self.is_async:
             return self._handle_async(request)
-        # A sync server reuses its threads: the ids must not outlive the request.
-        request_token = log_context.request_id.set(_request_id(request))
-        game_token = log_context.game.set(None)
-        try:
-            return self._stamp(self.get_response(request))
-        finally:
-            log_context.request_id.reset(request_token)
-            log_context.game.reset(game_token)
+        _begin(request)
+        return self._stamp(self.get_response(request))
 
     async def _handle_async(self, request: HttpRequest) -> HttpResponseBase:
-        # Each ASGI request runs in a task of its own, whose context ends with it; the
-        # ids stay set until the server has sent the answer and logged its access line.
-        log_context.request_id.set(_request_id(request))
-        log_context.game.set(None)
+        _begin(request)
         response: Awaitable[HttpResponseBase] = self.get_response(request)
         return self._stamp(await response)
 
