@@ -3,6 +3,7 @@ page carries a content security policy that the pages themselves keep to."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -69,6 +70,46 @@ def test_the_deployment_check_names_what_a_site_over_plain_http_lacks() -> None:
     assert result.returncode == 1
     warned = sorted(set(re.findall(r"security\.W\d+", result.stderr)))
     assert warned == ["security.W004", "security.W008", "security.W012", "security.W016"]
+
+
+# Requests over plain HTTP (as probes ask), and one over TLS as the front forwards it.
+BEHIND_TLS_SCRIPT = """
+import django, json
+django.setup()
+from django.test import Client
+client = Client(HTTP_HOST="atu.example")
+answers = {}
+for path in ("/", "/healthz", "/readyz"):
+    answer = client.get(path)
+    answers[path] = [answer.status_code, answer.get("Location")]
+tls = client.get("/healthz", HTTP_X_FORWARDED_PROTO="https")
+answers["hsts"] = tls.get("Strict-Transport-Security")
+print(json.dumps(answers))
+"""
+
+
+def test_a_site_behind_tls_sends_plain_http_to_https_except_the_probes() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", BEHIND_TLS_SCRIPT],
+        cwd=BASE_DIR,
+        env={
+            **deploy_env_without("REDIS_URL"),
+            "CSRF_TRUSTED_ORIGINS": "https://atu.example",
+            # Nothing listens there: /readyz must answer without it.
+            "DATABASE_URL": "postgres://atu@127.0.0.1:1/atu",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.returncode == 0, result.stderr
+    # The last line: the logs come before it on stdout.
+    answers = json.loads(result.stdout.splitlines()[-1])
+    assert answers["/"] == [301, "https://atu.example/"]
+    assert answers["/healthz"] == [200, None]
+    assert answers["/readyz"][0] == 503
+    assert answers["hsts"] == "max-age=31536000; includeSubDomains; preload"
 
 
 def test_a_production_site_without_a_secret_key_does_not_start() -> None:

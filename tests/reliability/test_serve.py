@@ -273,6 +273,9 @@ def test_make_serve_plays_a_game_through_the_front_and_stops_every_process(
             f"http://{front}{stylesheet[1]}", {"Accept-Encoding": "gzip"}
         )
 
+        # And a client names its own request id
+        _, id_headers, _ = get(f"http://{front}/healthz", {"X-Request-ID": "client-chosen"})
+
         # And the site is interrupted
         os.killpg(process.pid, signal.SIGINT)
         process.wait(timeout=STOP_SECONDS)
@@ -292,6 +295,8 @@ def test_make_serve_plays_a_game_through_the_front_and_stops_every_process(
     assert css_headers["Content-Encoding"] == "gzip"
     assert css_headers["Cache-Control"] == FOREVER
     assert css[:2] == b"\x1f\x8b"
+    # And the front gave the request an id of its own
+    assert re.fullmatch(r"[0-9a-f]{32}", id_headers["X-Request-ID"])
     # And the processes were those of the Procfile, and none of them outlived the stop
     commands = list(started.values())
     assert sum("bin/uvicorn config.asgi:application" in command for command in commands) == 2
