@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 
 import pytest
+from django.templatetags.static import static
 from django.test import Client
 
 from accounts.models import User
@@ -791,7 +792,7 @@ def test_the_event_page_embeds_the_picture_for_its_script(client: Client) -> Non
         f"Bot00{n} (bot)" for n in range(1, 5)
     ]
     assert "csrf" not in page
-    assert '<script src="/static/tournaments/event.js"></script>' in content
+    assert f'<script src="{static("tournaments/event.js")}"></script>' in content
 
 
 # --- Results ------------------------------------------------------------------------
@@ -847,7 +848,8 @@ def test_the_results_page_is_printable_and_marks_provisional_standings(client: C
     assert '<body class="printable">' in content
     assert "Provisional: tables are still playing." in content
     assert "<td>1</td><td>Ana</td><td>12</td><td>5</td><td>60</td><td>3</td>" in content
-    assert '<button type="button" onclick="window.print()">Print</button>' in content
+    assert '<button type="button" id="print">Print</button>' in content
+    assert f'<script src="{static("tournaments/print.js")}" defer></script>' in content
 
 
 @pytest.mark.django_db(transaction=True)
