@@ -407,6 +407,27 @@ async def test_a_socket_from_a_foreign_origin_is_rejected() -> None:
     assert connected is False
 
 
+@pytest.mark.parametrize(
+    "origin", [b"http://localhost:1", b"http://127.0.0.1:6666", b"https://127.0.0.1:8000"]
+)
+async def test_a_page_of_another_port_or_scheme_cannot_open_a_players_socket(
+    origin: bytes,
+) -> None:
+    # Given a player signed in at http://127.0.0.1:8000, whose browser sends their
+    # cookie along with a socket that a page elsewhere opens
+    game_id, users = await seated()
+    cookie = await database_sync_to_async(session_cookie)(users[0])
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/games/{game_id}/",
+        headers=[(b"origin", origin), (b"host", b"127.0.0.1:8000"), (b"cookie", cookie)],
+    )
+
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+
+    assert connected is False
+
+
 # --- Playing over sockets --------------------------------------------------------------
 
 
