@@ -141,7 +141,7 @@ class GamesView(generics.ListAPIView):
 
     def get_queryset(self) -> Any:
         query = _parse(GameListQuerySerializer, self.request.query_params)
-        return games_list(query.get("status"))
+        return games_list(query.get("status"), viewer_id=_user_id(self.request))
 
     def post(self, request: Request) -> Response:
         data = _parse(GameCreateSerializer, request.data)
@@ -181,7 +181,7 @@ class GameView(APIView):
     )
     def get(self, request: Request, ref: str) -> Response:
         at = _parse(StateQuerySerializer, request.query_params).get("at")
-        game = find_game(ref)
+        game = find_game(ref, viewer_id=_user_id(request))
         game_id = game.id
         if at is not None:
             _require_public_record(game)
@@ -209,7 +209,7 @@ class GameEventsView(APIView):
     )
     def get(self, request: Request, ref: str) -> Response:
         after = _parse(EventsQuerySerializer, request.query_params)["after"]
-        game_id = find_game(ref).id
+        game_id = find_game(ref, viewer_id=_user_id(request)).id
         table = load_table(game_id)
         # The whole log up to the table's version: visibility depends on all before.
         records = eventstore.read(stream_of(game_id))[: table.version]
@@ -239,7 +239,7 @@ class GameRecordView(APIView):
     )
     def get(self, request: Request, ref: str) -> Response:
         query = _parse(RecordQuerySerializer, request.query_params)
-        game = find_game(ref)
+        game = find_game(ref, viewer_id=_user_id(request))
         _require_public_record(game)
         response = Response(game_record(game.id))
         if self.download or query["download"]:
@@ -292,7 +292,7 @@ class CommandView(APIView):
     def post(self, request: Request, ref: str) -> Response:
         header = request.headers.get("Idempotency-Key")
         data = _parse(self.serializer_class, request.data, idempotency_header=header)
-        game_id = find_game(ref).id
+        game_id = find_game(ref, viewer_id=_user_id(request)).id
         result = type(self).command(game_id=game_id, **self.arguments(request.user, data))
         return Response(_command_answer(result, request.user))
 

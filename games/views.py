@@ -33,6 +33,10 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "games/rules.html", {"presets": rule_presets()})
 
 
+def _user_id(request: HttpRequest) -> int | None:
+    return request.user.pk if request.user.is_authenticated else None
+
+
 def _alias(request: HttpRequest) -> str:
     user = request.user
     name = (
@@ -61,14 +65,14 @@ def _lobby(
     context = {
         "table_forms": table_forms,
         "join_form": join_form or JoinForm(initial={"alias": alias}),
-        "open_games": _listed(Game.Status.OPEN),
-        "live_games": _listed(Game.Status.PLAYING),
+        "open_games": _listed(Game.Status.OPEN, _user_id(request)),
+        "live_games": _listed(Game.Status.PLAYING, _user_id(request)),
     }
     return render(request, "games/lobby.html", context, status=status)
 
 
-def _listed(status: str) -> list[Game]:
-    games = list(games_list(status)[:LOBBY_LIST_LENGTH])
+def _listed(status: str, viewer_id: int | None) -> list[Game]:
+    games = list(games_list(status, viewer_id=viewer_id)[:LOBBY_LIST_LENGTH])
     for game in games:
         game.kind_label = KIND_LABELS.get(game.kind, game.kind)  # type: ignore[attr-defined]
         game.rules_label = preset_label(game.kind, game.preset)  # type: ignore[attr-defined]
@@ -133,7 +137,7 @@ def game_join(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _lobby(request, join_form=form, status=400)
     try:
-        game = find_game(form.cleaned_data["reference"].strip())
+        game = find_game(form.cleaned_data["reference"].strip(), viewer_id=request.user.pk)
         services.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
     except (DomainError, RuleError) as error:
         return _lobby(request, join_form=form, status=_refused(form, error))
@@ -141,11 +145,11 @@ def game_join(request: HttpRequest) -> HttpResponse:
 
 
 def table(request: HttpRequest, ref: str) -> HttpResponse:
+    user_id = _user_id(request)
     try:
-        game = find_game(ref)
+        game = find_game(ref, viewer_id=user_id)
     except GameNotFound as error:
         raise Http404(error.message) from None
-    user_id = request.user.pk if request.user.is_authenticated else None
     seated = any(seat.get("user_id") == user_id for seat in game.seats) if user_id else False
     page: dict[str, Any] = {
         "game": str(game.id),

@@ -27,6 +27,7 @@ from games.selectors import load_table
 from games.services import game_create, game_join
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move, play_to_end, seated_game
+from tests.tournaments.drivers import private_event_round
 
 pytestmark = pytest.mark.django_db
 
@@ -261,6 +262,42 @@ def test_an_unknown_game_is_404_game_not_found_on_every_endpoint(game: Seated, r
         client.post(f"/api/games/{ref}/one-card-mode/", {"mode": "open"}),
     ):
         assert error(response) == (404, "game_not_found")
+
+
+def test_a_private_events_table_does_not_exist_for_an_outsider_on_any_endpoint() -> None:
+    # Given a table of a private event, in play
+    _, organizer, entrants, (table, _) = private_event_round(8)
+    seated_ids = [seat["user_id"] for seat in table.seats]
+    player = next(user for user in entrants if user.pk == seated_ids[0])
+    outsider = token_client(UserFactory.create())
+
+    # When an outsider or an anonymous visitor reads or acts on it, by code or id
+    for client in (outsider, APIClient()):
+        for ref in (table.code, str(table.id)):
+            # Then it is a 404, as for a game that does not exist
+            for response in (
+                client.get(f"/api/games/{ref}/"),
+                client.get(f"/api/games/{ref}/events/"),
+                client.get(f"/api/games/{ref}/record/"),
+                client.get(f"/api/games/{ref}/record.json"),
+            ):
+                assert error(response) == (404, "game_not_found")
+    seat_bot = {"seat": 0, "bot": None}
+    for action, body in [("join", {"alias": "X"}), ("bid", {"bid": 0}), ("seat-bot", seat_bot)]:
+        response = outsider.post(f"/api/games/{table.code}/{action}/", body)
+        assert error(response) == (404, "game_not_found")
+    # And it is not listed, in play or at all
+    for client in (outsider, APIClient()):
+        for query in ("?status=playing", ""):
+            codes = [game["code"] for game in client.get(f"/api/games/{query}").json()["results"]]
+            assert table.code not in codes
+    # While its player and the organizer read it and see it listed
+    for user in (player, organizer):
+        client = token_client(user)
+        assert client.get(f"/api/games/{table.code}/").status_code == 200
+        listed = client.get("/api/games/?status=playing").json()["results"]
+        assert table.code in [game["code"] for game in listed]
+    assert token_client(player).get(f"/api/games/{table.code}/").json()["you"] == 0
 
 
 def test_an_unknown_api_address_is_a_json_404() -> None:

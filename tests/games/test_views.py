@@ -14,6 +14,7 @@ from games.selectors import load_table
 from games.services import game_create, game_join
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import seated_game
+from tests.tournaments.drivers import private_event_round
 
 
 def test_rules_page_shows_each_preset_with_its_deal_sequence(client: Client) -> None:
@@ -73,6 +74,36 @@ def test_the_lobby_lists_tables_waiting_for_players_and_tables_in_play(client: C
     assert f'href="/games/{waiting.code}/">Join<' in open_section
     assert f'href="/games/{playing.code}/">Watch<' in live_section
     assert f'data-code="{playing.code}"' not in open_section
+
+
+@pytest.mark.django_db
+def test_a_private_events_tables_are_not_in_the_lobby_nor_open_to_an_outsider(
+    client: Client,
+) -> None:
+    # Given a private event's table in play, and a public one
+    _, _, entrants, (table, _) = private_event_round(8)
+    public = Game.objects.get(pk=seated_game(3)[0])
+    outsider = Client()
+    outsider.force_login(UserFactory.create())
+    player = Client()
+    player.force_login(next(u for u in entrants if u.pk == table.seats[0]["user_id"]))
+
+    # When an anonymous visitor and a signed-in outsider open the lobby and the table
+    for visitor in (client, outsider):
+        lobby = visitor.get("/").content.decode()
+        page = visitor.get(f"/games/{table.code}/")
+
+        # Then only the public table is listed, and the private one is not found
+        assert f'data-code="{public.code}"' in lobby
+        assert f'data-code="{table.code}"' not in lobby
+        assert page.status_code == 404
+    # Nor can the outsider find it by its code to join it
+    joined = outsider.post("/games/join/", {"reference": table.code, "alias": "Intrus"})
+    assert joined.status_code == 404
+    assert "there is no table with that code or id." in joined.content.decode().lower()
+    # While its player finds it listed and sits at it
+    assert f'data-code="{table.code}"' in player.get("/").content.decode()
+    assert table_config(player.get(f"/games/{table.code}/"))["code"] == table.code
 
 
 @pytest.mark.django_db
