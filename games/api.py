@@ -34,6 +34,7 @@ from games.models import Game
 from games.record import game_record, record_filename
 from games.selectors import find_game, games_list, load_table, rule_presets
 from games.serializers import (
+    MAX_IDEMPOTENCY_KEY_LENGTH,
     BidSerializer,
     ClassicGameStateSerializer,
     CommandResponseSerializer,
@@ -71,7 +72,13 @@ REF_PARAMETER = OpenApiParameter(
 )
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
-    OpenApiTypes.STR,
+    # As CommandSerializer checks it: 1 to 100 characters, not all spaces.
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_IDEMPOTENCY_KEY_LENGTH,
+        "pattern": r"\S",
+    },
     OpenApiParameter.HEADER,
     required=False,
     description="Same as the body's `idempotency_key` (they must agree if both are sent).",

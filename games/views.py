@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from config.errors import DomainError
 from games import services
+from games.aliases import fitting_alias
 from games.domain import ROMANIAN
 from games.errors import GameNotFound
 from games.forms import KIND_LABELS, TABLE_FORMS, JoinForm, TableForm, preset_label
@@ -44,7 +45,7 @@ def _alias(request: HttpRequest) -> str:
         if user.is_authenticated
         else ""
     )
-    return name.split()[0][: services.MAX_ALIAS_LENGTH] if name.strip() else ""
+    return fitting_alias(name.split()[0], set()) if name.strip() else ""
 
 
 def _lobby(
@@ -90,6 +91,11 @@ def _refusal_text() -> dict[str, str]:
         "game_not_found": _("There is no table with that code or id."),
         "table_full": _("Every seat at this table is taken."),
         "already_seated": _("You already sit at this table."),
+        "alias_taken": _("A player at this table has this alias, or one that looks like it."),
+        "alias_invalid": _(
+            "An alias is 1 to 24 characters of one alphabet, with no invisible or control "
+            "characters."
+        ),
     }
 
 

@@ -355,17 +355,25 @@ def test_joining_takes_the_next_seat_and_the_last_seat_starts_the_game(user: Use
 
 
 @pytest.mark.parametrize(
-    ("body", "field"),
+    ("body", "field", "code"),
     [
-        ({"alias": ""}, "alias"),
-        ({"alias": "x" * 25}, "alias"),
-        ({"alias": ["Ana"]}, "alias"),
-        ({}, "alias"),
-        ({"alias": "player 1"}, None),
+        ({"alias": ""}, "alias", "invalid_input"),
+        ({"alias": "x" * 25}, "alias", "invalid_input"),
+        ({"alias": ["Ana"]}, "alias", "invalid_input"),
+        ({}, "alias", "invalid_input"),
+        ({"alias": "player 1"}, None, "alias_taken"),
+        # A look-alike of the taken alias: a digit one for an l, a Cyrillic e.
+        ({"alias": "P1ayer 1"}, None, "alias_taken"),
+        ({"alias": "Play\u0435r"}, None, "alias_invalid"),
+        # Invisible or control characters, whatever else is in the alias.
+        ({"alias": "Ana\u200b"}, None, "alias_invalid"),
+        ({"alias": "\u202eanA"}, None, "alias_invalid"),
+        ({"alias": "Ana\nBob"}, None, "alias_invalid"),
+        ({"alias": "Ana\u2066"}, None, "alias_invalid"),
     ],
 )
-def test_a_bad_or_taken_alias_is_invalid_input_and_seats_nobody(
-    user: User, body: dict[str, Any], field: str | None
+def test_a_bad_or_taken_alias_is_refused_with_its_code_and_seats_nobody(
+    user: User, body: dict[str, Any], field: str | None, code: str
 ) -> None:
     opened = game_create(creator=user, player_count=3)
     game_join(game_id=opened.id, user=user, alias="Player 1")
@@ -373,9 +381,43 @@ def test_a_bad_or_taken_alias_is_invalid_input_and_seats_nobody(
 
     response = joiner.post(f"/api/games/{opened.code}/join/", body)
 
-    assert error(response) == (400, "invalid_input")
+    assert error(response) == (400, code)
     assert response.json().get("fields", {}).keys() == ({field} if field else set())
     assert eventstore.version(stream_of(opened.id)) == 2
+
+
+@pytest.mark.parametrize("alias", ["\u0410na", "ana", "ANA", "An\u0430", "\uff21na"])
+def test_no_alias_that_reads_as_ana_is_seated_beside_ana(user: User, alias: str) -> None:
+    # Given Ana at a table
+    opened = game_create(creator=user, player_count=3)
+    game_join(game_id=opened.id, user=user, alias="Ana")
+
+    # When another player joins as a look-alike: Cyrillic letters, another case, fullwidth
+    response = token_client(UserFactory.create()).post(
+        f"/api/games/{opened.code}/join/", {"alias": alias}
+    )
+
+    # Then it is refused, as invalid (mixed scripts) or taken
+    assert error(response) in {(400, "alias_taken"), (400, "alias_invalid")}
+    assert [seat["alias"] for seat in Game.objects.get(pk=opened.id).seats] == ["Ana"]
+
+
+@pytest.mark.parametrize(
+    ("alias", "kept"),
+    [("Ștefan", "Ștefan"), ("  Ioana  ", "Ioana"), ("Иван", "Иван"), ("\uff22ob", "Bob")],
+)
+def test_an_alias_of_one_script_is_seated_in_its_composed_form(
+    user: User, alias: str, kept: str
+) -> None:
+    opened = game_create(creator=user, player_count=3)
+    game_join(game_id=opened.id, user=user, alias="Ana")
+
+    response = token_client(UserFactory.create()).post(
+        f"/api/games/{opened.code}/join/", {"alias": alias}
+    )
+
+    assert response.status_code == 200
+    assert Game.objects.get(pk=opened.id).seats[1]["alias"] == kept
 
 
 def test_joining_twice_is_409_already_seated(user: User) -> None:
@@ -533,6 +575,27 @@ def test_an_idempotency_key_header_that_is_blank_or_too_long_is_invalid_input(
         "idempotency_key": ["the Idempotency-Key header is 1 to 100 characters"]
     }
     assert game.version == before
+
+
+def test_the_schema_declares_the_idempotency_key_header_as_the_server_checks_it() -> None:
+    schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    commands = [
+        operation
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+        if method == "post" and path.startswith("/api/games/{ref}/")
+    ]
+
+    assert len(commands) == 6
+    for operation in commands:
+        [header] = [p for p in operation["parameters"] if p["name"] == "Idempotency-Key"]
+        assert header["in"] == "header"
+        assert header.get("required", False) is False
+        declared = header["schema"]
+        assert declared == {"type": "string", "minLength": 1, "maxLength": 100, "pattern": r"\S"}
+        for value, valid in [("k", True), ("k" * 100, True), ("", False), ("k" * 101, False)]:
+            assert jsonschema.Draft202012Validator(declared).is_valid(value) is valid
+        assert jsonschema.Draft202012Validator(declared).is_valid("   ") is False
 
 
 @pytest.mark.parametrize(

@@ -208,7 +208,7 @@ def test_a_player_joins_a_table_by_its_code_in_any_case_and_is_sent_to_it(
     [
         ("NOSUCH", 404, "there is no table with that code or id."),
         ("full", 409, "every seat at this table is taken."),
-        ("taken", 400, "the alias &#x27;ana&#x27; is taken at this table"),
+        ("taken", 400, "a player at this table has this alias, or one that looks like it."),
     ],
 )
 def test_joining_a_missing_or_full_table_or_with_a_taken_alias_says_why(
@@ -226,6 +226,39 @@ def test_joining_a_missing_or_full_table_or_with_a_taken_alias_says_why(
 
     assert response.status_code == status
     assert message in response.content.decode().lower()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("alias", "message"),
+    [
+        (
+            "Ana\u200b",
+            "Un alias are între 1 și 24 de caractere ale aceluiași alfabet, fără caractere "
+            "invizibile sau de control.",
+        ),
+        (
+            "\u0410na",
+            "Un alias are între 1 și 24 de caractere ale aceluiași alfabet, fără caractere "
+            "invizibile sau de control.",
+        ),
+        ("ANA", "Un jucător de la această masă are deja acest alias sau unul care seamănă cu el."),
+    ],
+)
+def test_a_refused_alias_is_explained_in_romanian_and_seats_nobody(
+    player: Client, alias: str, message: str
+) -> None:
+    game = game_create(creator=UserFactory.create(), player_count=3, preset="championship")
+    game_join(game_id=game.id, user=UserFactory.create(), alias="Ana")
+
+    response = player.post(
+        "/games/join/", {"reference": game.code, "alias": alias}, HTTP_ACCEPT_LANGUAGE="ro"
+    )
+
+    assert response.status_code == 400
+    assert message in html.unescape(response.content.decode())
+    game.refresh_from_db()
+    assert [seat["alias"] for seat in game.seats] == ["Ana"]
 
 
 # --- Classic Whist in the lobby ----------------------------------------------------------------
