@@ -23,8 +23,6 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-from confusable_homoglyphs import categories, confusables
-
 from games.errors import AliasInvalid, AliasTaken
 
 MAX_ALIAS_LENGTH = 24
@@ -56,6 +54,10 @@ def clean_alias(alias: object) -> str:
             raise AliasInvalid(
                 f"an alias may not hold the invisible or control character U+{ord(character):04X}"
             )
+    # Imported when first needed: the library reads its Unicode data (about 1 MB of
+    # JSON) as it is imported, which most processes never need.
+    from confusable_homoglyphs import categories
+
     scripts = categories.unique_aliases(alias) - NEUTRAL_SCRIPTS
     if len(scripts) > 1 and not any(scripts <= mix for mix in SCRIPT_MIXES):
         raise AliasInvalid(
@@ -117,6 +119,8 @@ def _prototype(character: str) -> str:
     prototype, every character confused with it, and for any other character its one
     prototype (which lists it back); a pair that each lists only the other is
     mapped to the lesser of the two, so that both share one."""
+    from confusable_homoglyphs import confusables
+
     found = confusables.confusables_data.get(character)
     if not found or len(found) != 1:
         return character
