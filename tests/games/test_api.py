@@ -320,6 +320,20 @@ def test_events_after_a_sequence_are_the_later_ones_as_the_viewer_may_see_them(
     assert spectator["events"][-1]["payload"]["hands"] == [None, None, None]
 
 
+def test_game_created_is_shown_without_its_creators_account(game: Seated) -> None:
+    # Given a game whose log records its creator's account
+    [created] = [r for r in eventstore.read(stream_of(game.id)) if r.type == "GameCreated"]
+    assert created.payload["creator_id"] == game.users[0].pk
+
+    # Then neither an anonymous reader nor a player sees it
+    for client in (APIClient(), game.clients[0]):
+        shown = client.get(game.url("events")).json()["events"][0]
+        assert shown["type"] == "GameCreated"
+        assert shown["payload"] == {
+            key: value for key, value in created.payload.items() if key != "creator_id"
+        }
+
+
 @pytest.mark.parametrize("after", ["-1", "x", str(2**40)])
 def test_a_bad_events_cursor_is_invalid_input(game: Seated, after: str) -> None:
     response = APIClient().get(game.url("events") + f"?after={after}")
