@@ -341,7 +341,7 @@ def _command_schema(
     "Take a seat",
     "The seats fill in order; the last one taken starts the game and deals the first hand.",
     JoinSerializer,
-    {409: ["already_seated", "table_full"]},
+    {400: ["alias_invalid", "alias_taken"], 409: ["already_seated", "table_full"]},
 )
 class JoinView(CommandView):
     serializer_class = JoinSerializer

@@ -175,7 +175,10 @@ class CommandSerializer(serializers.Serializer):
 
 class JoinSerializer(CommandSerializer):
     alias = serializers.CharField(
-        max_length=MAX_ALIAS_LENGTH, help_text="Your name at this table, unique at it."
+        max_length=MAX_ALIAS_LENGTH,
+        help_text="Your name at this table: of one alphabet, with no invisible or control "
+        "character (`alias_invalid`), and unlike every other alias at it, look-alikes "
+        "included (`alias_taken`).",
     )
     zero_play = serializers.BooleanField(
         required=False,
