@@ -34,6 +34,7 @@ from games.models import Game
 from games.record import game_record, record_filename
 from games.selectors import find_game, games_list, load_table, rule_presets
 from games.serializers import (
+    MAX_IDEMPOTENCY_KEY_LENGTH,
     BidSerializer,
     ClassicGameStateSerializer,
     CommandResponseSerializer,
@@ -71,7 +72,13 @@ REF_PARAMETER = OpenApiParameter(
 )
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
-    OpenApiTypes.STR,
+    # As CommandSerializer checks it: 1 to 100 characters, not all spaces.
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_IDEMPOTENCY_KEY_LENGTH,
+        "pattern": r"\S",
+    },
     OpenApiParameter.HEADER,
     required=False,
     description="Same as the body's `idempotency_key` (they must agree if both are sent).",
@@ -141,7 +148,7 @@ class GamesView(generics.ListAPIView):
 
     def get_queryset(self) -> Any:
         query = _parse(GameListQuerySerializer, self.request.query_params)
-        return games_list(query.get("status"))
+        return games_list(query.get("status"), viewer_id=_user_id(self.request))
 
     def post(self, request: Request) -> Response:
         data = _parse(GameCreateSerializer, request.data)
@@ -183,7 +190,7 @@ class GameView(APIView):
     )
     def get(self, request: Request, ref: str) -> Response:
         at = _parse(StateQuerySerializer, request.query_params).get("at")
-        game = find_game(ref)
+        game = find_game(ref, viewer_id=_user_id(request))
         game_id = game.id
         if at is not None:
             _require_public_record(game)
@@ -211,7 +218,7 @@ class GameEventsView(APIView):
     )
     def get(self, request: Request, ref: str) -> Response:
         after = _parse(EventsQuerySerializer, request.query_params)["after"]
-        game_id = find_game(ref).id
+        game_id = find_game(ref, viewer_id=_user_id(request)).id
         table = load_table(game_id)
         # The whole log up to the table's version: visibility depends on all before.
         records = eventstore.read(stream_of(game_id))[: table.version]
@@ -247,7 +254,7 @@ class GameRecordView(APIView):
     )
     def get(self, request: Request, ref: str) -> Response:
         query = _parse(RecordQuerySerializer, request.query_params)
-        game = find_game(ref)
+        game = find_game(ref, viewer_id=_user_id(request))
         _require_public_record(game)
         response = Response(game_record(game.id))
         if self.download or query["download"]:
@@ -305,7 +312,7 @@ class CommandView(APIView):
     def post(self, request: Request, ref: str) -> Response:
         header = request.headers.get("Idempotency-Key")
         data = _parse(self.serializer_class, request.data, idempotency_header=header)
-        game_id = find_game(ref).id
+        game_id = find_game(ref, viewer_id=_user_id(request)).id
         result = type(self).command(game_id=game_id, **self.arguments(request.user, data))
         return Response(_command_answer(result, request.user))
 
@@ -347,7 +354,7 @@ def _command_schema(
     "Take a seat",
     "The seats fill in order; the last one taken starts the game and deals the first hand.",
     JoinSerializer,
-    {409: ["already_seated", "table_full"]},
+    {400: ["alias_invalid", "alias_taken"], 409: ["already_seated", "table_full"]},
 )
 class JoinView(CommandView):
     serializer_class = JoinSerializer

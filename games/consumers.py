@@ -425,7 +425,7 @@ class Watch:
 
     @classmethod
     def open(cls, reference: str, user_id: int | None, *, with_state: str = "") -> Watch:
-        game_id = find_game(reference).id
+        game_id = find_game(reference, viewer_id=user_id).id
         watch = cls(game_id, user_id, load_table(game_id), with_state)
         if watch.lag:
             # A delayed spectator starts where the delay puts them, not at the end.

@@ -110,6 +110,21 @@ class InvalidInput(GameError):
     code = "invalid_input"
 
 
+class AliasInvalid(InvalidInput):
+    """An alias that could not be read as what it is (see :mod:`games.aliases`)."""
+
+    code = "alias_invalid"
+
+
+class AliasTaken(InvalidInput):
+    """An alias another seat's may be mistaken for (see :mod:`games.aliases`)."""
+
+    code = "alias_taken"
+
+    def __init__(self, alias: str) -> None:
+        super().__init__(f"the alias {alias!r} is taken at this table")
+
+
 class GamePausedError(GameError):
     code = "game_paused"
     status = 409

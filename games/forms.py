@@ -8,9 +8,10 @@ from django import forms
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from games.aliases import MAX_ALIAS_LENGTH
 from games.domain import CLASSIC, ROMANIAN
 from games.rules import PRESETS, OneCardMode, Schedule, Scoring, classic
-from games.services import MAX_ALIAS_LENGTH, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from games.services import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
 # The presets' titles, as people read them in each language.
 PRESET_LABELS = {

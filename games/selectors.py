@@ -17,6 +17,7 @@ from games.errors import GameNotFound
 from games.models import Game
 from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule
 from games.rules.cards import MAX_PLAYERS, MIN_PLAYERS
+from games.visibility import may_see_game, visible_games
 
 
 @dataclass(frozen=True)
@@ -169,20 +170,21 @@ def replay_table(game_id: uuid.UUID) -> tuple[Table, list[eventstore.Recorded]]:
 GAME_REFERENCE = re.compile(r"[0-9A-Za-z-]{1,36}")
 
 
-def find_game(reference: str) -> Game:
-    """A game by its id or its share code."""
+def find_game(reference: str, *, viewer_id: int | None) -> Game:
+    """A game by its id or its share code, if the viewer ``viewer_id`` (None:
+    anonymous) may see it; otherwise it does not exist for them."""
     if not isinstance(reference, str) or not GAME_REFERENCE.fullmatch(reference):
         raise GameNotFound(reference)
     try:
-        return Game.objects.get(pk=uuid.UUID(reference))
+        game = Game.objects.get(pk=uuid.UUID(reference))
     except (ValueError, Game.DoesNotExist):
-        pass
-    try:
-        return Game.objects.get(code=reference.upper())
-    except Game.DoesNotExist:
-        raise GameNotFound(reference) from None
+        game = Game.objects.filter(code=reference.upper()).first()
+    if game is None or not may_see_game(game, viewer_id):
+        raise GameNotFound(reference)
+    return game
 
 
-def games_list(status: str | None = None) -> QuerySet[Game]:
-    games = Game.objects.all()
+def games_list(status: str | None = None, *, viewer_id: int | None) -> QuerySet[Game]:
+    """The games the viewer ``viewer_id`` may see, of ``status`` if given."""
+    games = visible_games(Game.objects.all(), viewer_id)
     return games.filter(status=status) if status else games

@@ -12,6 +12,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.aliases import MAX_ALIAS_LENGTH
 from games.bots import BOTS
 from games.domain import CLASSIC, CLASSIC_STORED_TYPES, GAME_KINDS, ROMANIAN, TABLE_EVENT_TYPES
 from games.models import Game
@@ -25,7 +26,7 @@ from games.rules.options import (
     ZeroPlayDeadline,
 )
 from games.selectors import PresetSummary
-from games.services import MAX_ALIAS_LENGTH, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from games.services import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
 # Versions and sequences are stored as PostgreSQL integers.
 MAX_VERSION = 2**31 - 1
@@ -174,7 +175,10 @@ class CommandSerializer(serializers.Serializer):
 
 class JoinSerializer(CommandSerializer):
     alias = serializers.CharField(
-        max_length=MAX_ALIAS_LENGTH, help_text="Your name at this table, unique at it."
+        max_length=MAX_ALIAS_LENGTH,
+        help_text="Your name at this table: of one alphabet, with no invisible or control "
+        "character (`alias_invalid`), and unlike every other alias at it, look-alikes "
+        "included (`alias_taken`).",
     )
     zero_play = serializers.BooleanField(
         required=False,

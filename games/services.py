@@ -27,6 +27,7 @@ from accounts.models import User
 from config.errors import DomainError
 from config.lifespan import run_on_server_loop
 from games import eventstore, rules
+from games.aliases import clean_alias, require_free
 from games.bots import BOTS, choose_command
 from games.bots.classic import choose_classic_command
 from games.domain import (
@@ -73,7 +74,6 @@ from games.turns import automatic_move_delay, schedule_automatic_move
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-MAX_ALIAS_LENGTH = 24
 MIN_TURN_SECONDS = 5
 MAX_TURN_SECONDS = 600
 MAX_SPECTATOR_DELAY = 3600
@@ -182,9 +182,7 @@ def game_join(
     ``zero_play`` announces zero play from the start, as tables that require it
     then ask; the game records the announcement as it starts, before any deal.
     """
-    alias = (alias or "").strip()
-    if not 1 <= len(alias) <= MAX_ALIAS_LENGTH:
-        raise InvalidInput(f"an alias is 1 to {MAX_ALIAS_LENGTH} characters")
+    alias = clean_alias(alias)
 
     def decide(table: Table) -> list[AnyEvent]:
         seat = table.seat_of(user.pk)
@@ -192,8 +190,7 @@ def game_join(
             raise AlreadySeated(seat)
         if table.is_full:
             raise TableFull()
-        if any(s is not None and s.alias.lower() == alias.lower() for s in table.seats):
-            raise InvalidInput(f"the alias {alias!r} is taken at this table")
+        require_free(alias, (s.alias for s in table.seats if s is not None))
         if zero_play and (table.is_classic or table.options.zero_play is None):
             raise ZeroPlayNotAllowed("zero play is not played at this table")
         free = table.seats.index(None)
@@ -378,9 +375,7 @@ def game_substitute(
 ) -> CommandResult:
     """Hand a seat in play to a substitute (a player who had to leave): only the
     game's creator may. The substitute plays and sees the seat from now on."""
-    alias = (alias or "").strip()
-    if not 1 <= len(alias) <= MAX_ALIAS_LENGTH:
-        raise InvalidInput(f"an alias is 1 to {MAX_ALIAS_LENGTH} characters")
+    alias = clean_alias(alias)
 
     def decide(table: Table) -> list[AnyEvent]:
         if actor.pk != table.creator_id:
@@ -393,8 +388,7 @@ def game_substitute(
         if taken is not None:
             raise AlreadySeated(taken)
         others = (s for number, s in enumerate(table.seats) if s is not None and number != seat)
-        if any(other.alias.lower() == alias.lower() for other in others):
-            raise InvalidInput(f"the alias {alias!r} is taken at this table")
+        require_free(alias, (other.alias for other in others))
         return _fold_all(table, [SeatTaken(seat, user.pk, alias)])
 
     return _execute(

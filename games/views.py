@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from config.errors import DomainError
 from games import services
+from games.aliases import fitting_alias
 from games.domain import ROMANIAN
 from games.errors import GameNotFound
 from games.forms import KIND_LABELS, TABLE_FORMS, JoinForm, TableForm, preset_label
@@ -33,6 +34,10 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "games/rules.html", {"presets": rule_presets()})
 
 
+def _user_id(request: HttpRequest) -> int | None:
+    return request.user.pk if request.user.is_authenticated else None
+
+
 def _alias(request: HttpRequest) -> str:
     user = request.user
     name = (
@@ -40,7 +45,7 @@ def _alias(request: HttpRequest) -> str:
         if user.is_authenticated
         else ""
     )
-    return name.split()[0][: services.MAX_ALIAS_LENGTH] if name.strip() else ""
+    return fitting_alias(name.split()[0], set()) if name.strip() else ""
 
 
 def _lobby(
@@ -61,14 +66,14 @@ def _lobby(
     context = {
         "table_forms": table_forms,
         "join_form": join_form or JoinForm(initial={"alias": alias}),
-        "open_games": _listed(Game.Status.OPEN),
-        "live_games": _listed(Game.Status.PLAYING),
+        "open_games": _listed(Game.Status.OPEN, _user_id(request)),
+        "live_games": _listed(Game.Status.PLAYING, _user_id(request)),
     }
     return render(request, "games/lobby.html", context, status=status)
 
 
-def _listed(status: str) -> list[Game]:
-    games = list(games_list(status)[:LOBBY_LIST_LENGTH])
+def _listed(status: str, viewer_id: int | None) -> list[Game]:
+    games = list(games_list(status, viewer_id=viewer_id)[:LOBBY_LIST_LENGTH])
     for game in games:
         game.kind_label = KIND_LABELS.get(game.kind, game.kind)  # type: ignore[attr-defined]
         game.rules_label = preset_label(game.kind, game.preset)  # type: ignore[attr-defined]
@@ -86,6 +91,11 @@ def _refusal_text() -> dict[str, str]:
         "game_not_found": _("There is no table with that code or id."),
         "table_full": _("Every seat at this table is taken."),
         "already_seated": _("You already sit at this table."),
+        "alias_taken": _("A player at this table has this alias, or one that looks like it."),
+        "alias_invalid": _(
+            "An alias is 1 to 24 characters of one alphabet, with no invisible or control "
+            "characters."
+        ),
     }
 
 
@@ -133,7 +143,7 @@ def game_join(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _lobby(request, join_form=form, status=400)
     try:
-        game = find_game(form.cleaned_data["reference"].strip())
+        game = find_game(form.cleaned_data["reference"].strip(), viewer_id=request.user.pk)
         services.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
     except (DomainError, RuleError) as error:
         return _lobby(request, join_form=form, status=_refused(form, error))
@@ -141,11 +151,11 @@ def game_join(request: HttpRequest) -> HttpResponse:
 
 
 def table(request: HttpRequest, ref: str) -> HttpResponse:
+    user_id = _user_id(request)
     try:
-        game = find_game(ref)
+        game = find_game(ref, viewer_id=user_id)
     except GameNotFound as error:
         raise Http404(error.message) from None
-    user_id = request.user.pk if request.user.is_authenticated else None
     seated = any(seat.get("user_id") == user_id for seat in game.seats) if user_id else False
     page: dict[str, Any] = {
         "game": str(game.id),

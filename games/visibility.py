@@ -8,19 +8,24 @@ at all: on the forehead that would let them tell a player their own card.
 
 In classic Whist a player sees their own hand, and everyone sees the trump card
 the dealer turned until the dealer plays to the first trick.
+
+Whether a viewer may see a game at all is decided here too: every game is public
+to every viewer, unless an app that owns some games says otherwise for them (a
+private championship's tables, see :class:`Audience`). A game a viewer may not
+see does not exist for them: it is not listed, and reading it is a 404.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games import rules
-from games.domain import PlayerSeated, SeatTaken, Table, fold
+from games.domain import GameCreated, PlayerSeated, SeatTaken, Table, fold
 from games.eventstore import Recorded
 from games.rules import (
     Card,
@@ -35,6 +40,53 @@ from games.rules import (
     visible_holdings,
 )
 from games.rules.cards import card
+
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+
+    from games.models import Game
+
+
+# --- Who may see a game at all ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Audience:
+    """Another app's word on who may see the games it owns (the championships: a
+    private event's tables, for its organizer and entrants), registered by that app
+    when it starts (:func:`add_audience`): the games app knows no app that uses it.
+    A game's seated players may always see it."""
+
+    # The ids of the games kept from this viewer (None: anonymous), as a query the
+    # lobby's list excludes.
+    hidden: Callable[[int | None], Any]
+    # Whether this viewer may see this game.
+    allows: Callable[[uuid.UUID, int | None], bool]
+
+
+_AUDIENCES: list[Audience] = []
+
+
+def add_audience(audience: Audience) -> None:
+    if audience not in _AUDIENCES:
+        _AUDIENCES.append(audience)
+
+
+def may_see_game(game: Game, user_id: int | None) -> bool:
+    """Whether the viewer ``user_id`` (None: anonymous) may see ``game`` at all."""
+    if user_id is not None and any(seat.get("user_id") == user_id for seat in game.seats):
+        return True
+    return all(audience.allows(game.id, user_id) for audience in _AUDIENCES)
+
+
+def visible_games(games: QuerySet[Game], user_id: int | None) -> QuerySet[Game]:
+    """``games`` without those the viewer ``user_id`` may not see."""
+    for audience in _AUDIENCES:
+        games = games.exclude(pk__in=audience.hidden(user_id))
+    return games
+
+
+# --- What a viewer sees of a game ---------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -186,6 +238,10 @@ def _payload_view(
     if isinstance(event, PlayerSeated | SeatTaken):
         # Players are known at the table by their aliases only.
         return {key: value for key, value in payload.items() if key != "user_id"}
+    if isinstance(event, GameCreated):
+        # Nor is its creator known by their account: the table page tells the creator
+        # themself (games.views.table).
+        return {key: value for key, value in payload.items() if key != "creator_id"}
     if isinstance(event, rules.HandDealt | classic.HandDealt):
         payload = {**payload, "hands": _holdings(table.game, viewer)}
         if viewer.screened:

@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -95,6 +96,35 @@ def events_list(user_id: int | None) -> QuerySet[Event]:
         entered = Entry.objects.filter(player_id=user_id).values_list("event_id", flat=True)
         visible |= Q(organizer_id=user_id) | Q(id__in=list(entered))
     return Event.objects.filter(visible)
+
+
+# Which event a game is played in never changes, and is known from its first event on:
+# an event's table row commits with its game's first events (event_start_round), and
+# a rebuild replaces the rows in one transaction. So it is read once per game, not
+# once per hand scored or per viewer (most games are in no event).
+@lru_cache(maxsize=16384)
+def event_of_game(game_id: uuid.UUID) -> uuid.UUID | None:
+    """The event whose table ``game_id`` is; None for a game of no event."""
+    return TableResult.objects.filter(game_id=game_id).values_list("event_id", flat=True).first()
+
+
+def may_view_table(game_id: uuid.UUID, user_id: int | None) -> bool:
+    """Whether this viewer may see the game of an event's table: anyone, unless the
+    event is private (see :func:`may_view`)."""
+    event_id = event_of_game(game_id)
+    if event_id is None:
+        return True
+    event = Event.objects.filter(pk=event_id).first()
+    return event is not None and may_view(event, user_id)
+
+
+def hidden_tables(user_id: int | None) -> QuerySet[TableResult]:
+    """The game ids of the private events' tables this viewer may not see."""
+    events = Event.objects.filter(public=False)
+    if user_id is not None:
+        entered = Entry.objects.filter(player_id=user_id).values("event_id")
+        events = events.exclude(organizer_id=user_id).exclude(pk__in=entered)
+    return TableResult.objects.filter(event_id__in=events.values("pk")).values("game_id")
 
 
 def organizer_seasons(user_id: int | None) -> QuerySet[Season]:

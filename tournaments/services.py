@@ -24,6 +24,7 @@ from accounts.services import user_ensure_bot_players
 from config.lifespan import run_on_server_loop
 from games import eventstore
 from games import services as games
+from games.aliases import fitting_alias
 from games.domain import CLASSIC, GAME_KINDS, ROMANIAN
 from games.errors import VersionConflict
 from games.models import Game
@@ -67,7 +68,6 @@ MOVEMENTS = ("progressive", "swiss")
 MAX_ROUNDS = 20
 MAX_SPECTATOR_DELAY = 3600
 MAX_NAME_LENGTH = 120
-ALIAS_LENGTH = games.MAX_ALIAS_LENGTH
 
 
 @dataclass(frozen=True)
@@ -592,13 +592,8 @@ def _open_table(
 
 
 def _alias(name: str, taken: set[str]) -> str:
-    base = (name.strip() or "Player")[:ALIAS_LENGTH]
-    alias, number = base, 2
-    while alias.lower() in taken:
-        suffix = f" {number}"
-        alias, number = base[: ALIAS_LENGTH - len(suffix)] + suffix, number + 1
-    taken.add(alias.lower())
-    return alias
+    # An entrant's name may hold what a table's alias may not (games.aliases).
+    return fitting_alias(name, taken)
 
 
 def _unfinished_tables(championship: Championship) -> int:

@@ -28,6 +28,7 @@ from games.selectors import load_table
 from games.services import game_create, game_join
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move, play_to_end, seated_game
+from tests.tournaments.drivers import private_event_round
 
 pytestmark = pytest.mark.django_db
 
@@ -264,6 +265,42 @@ def test_an_unknown_game_is_404_game_not_found_on_every_endpoint(game: Seated, r
         assert error(response) == (404, "game_not_found")
 
 
+def test_a_private_events_table_does_not_exist_for_an_outsider_on_any_endpoint() -> None:
+    # Given a table of a private event, in play
+    _, organizer, entrants, (table, _) = private_event_round(8)
+    seated_ids = [seat["user_id"] for seat in table.seats]
+    player = next(user for user in entrants if user.pk == seated_ids[0])
+    outsider = token_client(UserFactory.create())
+
+    # When an outsider or an anonymous visitor reads or acts on it, by code or id
+    for client in (outsider, APIClient()):
+        for ref in (table.code, str(table.id)):
+            # Then it is a 404, as for a game that does not exist
+            for response in (
+                client.get(f"/api/games/{ref}/"),
+                client.get(f"/api/games/{ref}/events/"),
+                client.get(f"/api/games/{ref}/record/"),
+                client.get(f"/api/games/{ref}/record.json"),
+            ):
+                assert error(response) == (404, "game_not_found")
+    seat_bot = {"seat": 0, "bot": None}
+    for action, body in [("join", {"alias": "X"}), ("bid", {"bid": 0}), ("seat-bot", seat_bot)]:
+        response = outsider.post(f"/api/games/{table.code}/{action}/", body)
+        assert error(response) == (404, "game_not_found")
+    # And it is not listed, in play or at all
+    for client in (outsider, APIClient()):
+        for query in ("?status=playing", ""):
+            codes = [game["code"] for game in client.get(f"/api/games/{query}").json()["results"]]
+            assert table.code not in codes
+    # While its player and the organizer read it and see it listed
+    for user in (player, organizer):
+        client = token_client(user)
+        assert client.get(f"/api/games/{table.code}/").status_code == 200
+        listed = client.get("/api/games/?status=playing").json()["results"]
+        assert table.code in [game["code"] for game in listed]
+    assert token_client(player).get(f"/api/games/{table.code}/").json()["you"] == 0
+
+
 def test_an_unknown_api_address_is_a_json_404() -> None:
     assert error(APIClient().get("/api/nowhere/")) == (404, "not_found")
 
@@ -282,6 +319,20 @@ def test_events_after_a_sequence_are_the_later_ones_as_the_viewer_may_see_them(
     assert own["events"][-1]["payload"]["hands"] == [None, None, [str(dealt[2][0])]]
     assert spectator["events"][0]["type"] == "GameCreated"
     assert spectator["events"][-1]["payload"]["hands"] == [None, None, None]
+
+
+def test_game_created_is_shown_without_its_creators_account(game: Seated) -> None:
+    # Given a game whose log records its creator's account
+    [created] = [r for r in eventstore.read(stream_of(game.id)) if r.type == "GameCreated"]
+    assert created.payload["creator_id"] == game.users[0].pk
+
+    # Then neither an anonymous reader nor a player sees it
+    for client in (APIClient(), game.clients[0]):
+        shown = client.get(game.url("events")).json()["events"][0]
+        assert shown["type"] == "GameCreated"
+        assert shown["payload"] == {
+            key: value for key, value in created.payload.items() if key != "creator_id"
+        }
 
 
 @pytest.mark.parametrize("after", ["-1", "x", str(2**40)])
@@ -319,17 +370,25 @@ def test_joining_takes_the_next_seat_and_the_last_seat_starts_the_game(user: Use
 
 
 @pytest.mark.parametrize(
-    ("body", "field"),
+    ("body", "field", "code"),
     [
-        ({"alias": ""}, "alias"),
-        ({"alias": "x" * 25}, "alias"),
-        ({"alias": ["Ana"]}, "alias"),
-        ({}, "alias"),
-        ({"alias": "player 1"}, None),
+        ({"alias": ""}, "alias", "invalid_input"),
+        ({"alias": "x" * 25}, "alias", "invalid_input"),
+        ({"alias": ["Ana"]}, "alias", "invalid_input"),
+        ({}, "alias", "invalid_input"),
+        ({"alias": "player 1"}, None, "alias_taken"),
+        # A look-alike of the taken alias: a digit one for an l, a Cyrillic e.
+        ({"alias": "P1ayer 1"}, None, "alias_taken"),
+        ({"alias": "Play\u0435r"}, None, "alias_invalid"),
+        # Invisible or control characters, whatever else is in the alias.
+        ({"alias": "Ana\u200b"}, None, "alias_invalid"),
+        ({"alias": "\u202eanA"}, None, "alias_invalid"),
+        ({"alias": "Ana\nBob"}, None, "alias_invalid"),
+        ({"alias": "Ana\u2066"}, None, "alias_invalid"),
     ],
 )
-def test_a_bad_or_taken_alias_is_invalid_input_and_seats_nobody(
-    user: User, body: dict[str, Any], field: str | None
+def test_a_bad_or_taken_alias_is_refused_with_its_code_and_seats_nobody(
+    user: User, body: dict[str, Any], field: str | None, code: str
 ) -> None:
     opened = game_create(creator=user, player_count=3)
     game_join(game_id=opened.id, user=user, alias="Player 1")
@@ -337,9 +396,43 @@ def test_a_bad_or_taken_alias_is_invalid_input_and_seats_nobody(
 
     response = joiner.post(f"/api/games/{opened.code}/join/", body)
 
-    assert error(response) == (400, "invalid_input")
+    assert error(response) == (400, code)
     assert response.json().get("fields", {}).keys() == ({field} if field else set())
     assert eventstore.version(stream_of(opened.id)) == 2
+
+
+@pytest.mark.parametrize("alias", ["\u0410na", "ana", "ANA", "An\u0430", "\uff21na"])
+def test_no_alias_that_reads_as_ana_is_seated_beside_ana(user: User, alias: str) -> None:
+    # Given Ana at a table
+    opened = game_create(creator=user, player_count=3)
+    game_join(game_id=opened.id, user=user, alias="Ana")
+
+    # When another player joins as a look-alike: Cyrillic letters, another case, fullwidth
+    response = token_client(UserFactory.create()).post(
+        f"/api/games/{opened.code}/join/", {"alias": alias}
+    )
+
+    # Then it is refused, as invalid (mixed scripts) or taken
+    assert error(response) in {(400, "alias_taken"), (400, "alias_invalid")}
+    assert [seat["alias"] for seat in Game.objects.get(pk=opened.id).seats] == ["Ana"]
+
+
+@pytest.mark.parametrize(
+    ("alias", "kept"),
+    [("Ștefan", "Ștefan"), ("  Ioana  ", "Ioana"), ("Иван", "Иван"), ("\uff22ob", "Bob")],
+)
+def test_an_alias_of_one_script_is_seated_in_its_composed_form(
+    user: User, alias: str, kept: str
+) -> None:
+    opened = game_create(creator=user, player_count=3)
+    game_join(game_id=opened.id, user=user, alias="Ana")
+
+    response = token_client(UserFactory.create()).post(
+        f"/api/games/{opened.code}/join/", {"alias": alias}
+    )
+
+    assert response.status_code == 200
+    assert Game.objects.get(pk=opened.id).seats[1]["alias"] == kept
 
 
 def test_joining_twice_is_409_already_seated(user: User) -> None:
@@ -497,6 +590,27 @@ def test_an_idempotency_key_header_that_is_blank_or_too_long_is_invalid_input(
         "idempotency_key": ["the Idempotency-Key header is 1 to 100 characters"]
     }
     assert game.version == before
+
+
+def test_the_schema_declares_the_idempotency_key_header_as_the_server_checks_it() -> None:
+    schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    commands = [
+        operation
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+        if method == "post" and path.startswith("/api/games/{ref}/")
+    ]
+
+    assert len(commands) == 6
+    for operation in commands:
+        [header] = [p for p in operation["parameters"] if p["name"] == "Idempotency-Key"]
+        assert header["in"] == "header"
+        assert header.get("required", False) is False
+        declared = header["schema"]
+        assert declared == {"type": "string", "minLength": 1, "maxLength": 100, "pattern": r"\S"}
+        for value, valid in [("k", True), ("k" * 100, True), ("", False), ("k" * 101, False)]:
+            assert jsonschema.Draft202012Validator(declared).is_valid(value) is valid
+        assert jsonschema.Draft202012Validator(declared).is_valid("   ") is False
 
 
 @pytest.mark.parametrize(

@@ -35,6 +35,7 @@ from games.visibility import VIEWER_MEMBERS, Viewer, event_views, state_view, vi
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end, seated_game, user_to_act
 from tests.games.test_api_leaks import Knowledge, check_events, check_state
+from tests.tournaments.drivers import private_event_round
 
 # Consumers read and write from worker threads: the data must really be committed.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -394,12 +395,58 @@ async def test_an_unknown_game_is_answered_with_an_error_and_closed_with_4404(
     assert closed == {"type": "websocket.close", "code": 4404}
 
 
+async def test_a_private_events_table_is_closed_with_4404_to_an_outsider_and_open_to_entrants(
+    open_socket: Opener,
+) -> None:
+    # Given a table of a private event, a player at another of its tables, and a stranger
+    _, organizer, entrants, (table, _) = await database_sync_to_async(private_event_round)(8)
+    seated_ids = {seat["user_id"] for seat in table.seats}
+    entrant_elsewhere = next(user for user in entrants if user.pk not in seated_ids)
+    stranger = await database_sync_to_async(UserFactory.create)()
+
+    # When the stranger or an anonymous visitor opens its socket, by id or code
+    for viewer, ref in [(stranger, table.id), (None, table.code)]:
+        socket = await open_socket(ref, viewer, receive=False)
+        error = await socket.receive()
+        closed = await socket.communicator.receive_output(timeout=TIMEOUT)
+
+        # Then it is answered as a game that does not exist
+        assert (error["type"], error["code"], error["version"]) == ("error", "game_not_found", None)
+        assert closed == {"type": "websocket.close", "code": 4404}
+    # While the organizer and the event's other entrants watch it
+    for viewer in (organizer, entrant_elsewhere):
+        socket = await open_socket(table.code, viewer)
+        assert socket.messages[0]["type"] == "state"
+        assert socket.messages[0]["state"]["you"] is None
+
+
 async def test_a_socket_from_a_foreign_origin_is_rejected() -> None:
     game_id, _ = await seated()
     communicator = WebsocketCommunicator(
         application,
         f"/ws/games/{game_id}/",
         headers=[(b"origin", b"http://evil.example"), (b"host", b"127.0.0.1:8000")],
+    )
+
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+
+    assert connected is False
+
+
+@pytest.mark.parametrize(
+    "origin", [b"http://localhost:1", b"http://127.0.0.1:6666", b"https://127.0.0.1:8000"]
+)
+async def test_a_page_of_another_port_or_scheme_cannot_open_a_players_socket(
+    origin: bytes,
+) -> None:
+    # Given a player signed in at http://127.0.0.1:8000, whose browser sends their
+    # cookie along with a socket that a page elsewhere opens
+    game_id, users = await seated()
+    cookie = await database_sync_to_async(session_cookie)(users[0])
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/games/{game_id}/",
+        headers=[(b"origin", origin), (b"host", b"127.0.0.1:8000"), (b"cookie", cookie)],
     )
 
     connected, _ = await communicator.connect(timeout=TIMEOUT)

@@ -14,6 +14,7 @@ from games.selectors import load_table
 from games.services import game_create, game_join
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import seated_game
+from tests.tournaments.drivers import private_event_round
 
 
 def test_rules_page_shows_each_preset_with_its_deal_sequence(client: Client) -> None:
@@ -73,6 +74,36 @@ def test_the_lobby_lists_tables_waiting_for_players_and_tables_in_play(client: C
     assert f'href="/games/{waiting.code}/">Join<' in open_section
     assert f'href="/games/{playing.code}/">Watch<' in live_section
     assert f'data-code="{playing.code}"' not in open_section
+
+
+@pytest.mark.django_db
+def test_a_private_events_tables_are_not_in_the_lobby_nor_open_to_an_outsider(
+    client: Client,
+) -> None:
+    # Given a private event's table in play, and a public one
+    _, _, entrants, (table, _) = private_event_round(8)
+    public = Game.objects.get(pk=seated_game(3)[0])
+    outsider = Client()
+    outsider.force_login(UserFactory.create())
+    player = Client()
+    player.force_login(next(u for u in entrants if u.pk == table.seats[0]["user_id"]))
+
+    # When an anonymous visitor and a signed-in outsider open the lobby and the table
+    for visitor in (client, outsider):
+        lobby = visitor.get("/").content.decode()
+        page = visitor.get(f"/games/{table.code}/")
+
+        # Then only the public table is listed, and the private one is not found
+        assert f'data-code="{public.code}"' in lobby
+        assert f'data-code="{table.code}"' not in lobby
+        assert page.status_code == 404
+    # Nor can the outsider find it by its code to join it
+    joined = outsider.post("/games/join/", {"reference": table.code, "alias": "Intrus"})
+    assert joined.status_code == 404
+    assert "there is no table with that code or id." in joined.content.decode().lower()
+    # While its player finds it listed and sits at it
+    assert f'data-code="{table.code}"' in player.get("/").content.decode()
+    assert table_config(player.get(f"/games/{table.code}/"))["code"] == table.code
 
 
 @pytest.mark.django_db
@@ -177,7 +208,7 @@ def test_a_player_joins_a_table_by_its_code_in_any_case_and_is_sent_to_it(
     [
         ("NOSUCH", 404, "there is no table with that code or id."),
         ("full", 409, "every seat at this table is taken."),
-        ("taken", 400, "the alias &#x27;ana&#x27; is taken at this table"),
+        ("taken", 400, "a player at this table has this alias, or one that looks like it."),
     ],
 )
 def test_joining_a_missing_or_full_table_or_with_a_taken_alias_says_why(
@@ -195,6 +226,39 @@ def test_joining_a_missing_or_full_table_or_with_a_taken_alias_says_why(
 
     assert response.status_code == status
     assert message in response.content.decode().lower()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("alias", "message"),
+    [
+        (
+            "Ana\u200b",
+            "Un alias are între 1 și 24 de caractere ale aceluiași alfabet, fără caractere "
+            "invizibile sau de control.",
+        ),
+        (
+            "\u0410na",
+            "Un alias are între 1 și 24 de caractere ale aceluiași alfabet, fără caractere "
+            "invizibile sau de control.",
+        ),
+        ("ANA", "Un jucător de la această masă are deja acest alias sau unul care seamănă cu el."),
+    ],
+)
+def test_a_refused_alias_is_explained_in_romanian_and_seats_nobody(
+    player: Client, alias: str, message: str
+) -> None:
+    game = game_create(creator=UserFactory.create(), player_count=3, preset="championship")
+    game_join(game_id=game.id, user=UserFactory.create(), alias="Ana")
+
+    response = player.post(
+        "/games/join/", {"reference": game.code, "alias": alias}, HTTP_ACCEPT_LANGUAGE="ro"
+    )
+
+    assert response.status_code == 400
+    assert message in html.unescape(response.content.decode())
+    game.refresh_from_db()
+    assert [seat["alias"] for seat in game.seats] == ["Ana"]
 
 
 # --- Classic Whist in the lobby ----------------------------------------------------------------

@@ -1,5 +1,6 @@
 """What a viewer sees of a classic Whist table (the Romanian game's leaks are
-checked end to end in test_api_leaks.py and test_consumers.py)."""
+checked end to end in test_api_leaks.py and test_consumers.py), who may see a game
+at all (a private championship's tables), and what no viewer sees of the log."""
 
 from __future__ import annotations
 
@@ -8,11 +9,16 @@ import random
 import pytest
 
 from games.domain import stream_of
+from games.errors import GameNotFound
 from games.eventstore import read
 from games.rules import classic
-from games.selectors import load_table
-from games.visibility import Viewer, event_views, state_view
+from games.selectors import find_game, games_list, load_table
+from games.services import game_substitute
+from games.visibility import Viewer, event_views, may_see_game, state_view
+from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move, play_to_end, seated_game
+from tests.tournaments.drivers import private_event_round
+from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -72,3 +78,66 @@ def test_each_classic_result_names_its_hands_trump_and_the_game_of_the_rubber() 
         (0, "H", 0),
         (1, "D", 0),
     ]
+
+
+# --- Who may see a game at all -------------------------------------------------------
+
+
+def test_a_private_events_table_is_seen_by_its_players_organizer_and_entrants_only() -> None:
+    # Given a private event's round of two tables, and a public table elsewhere
+    _, organizer, entrants, (table, other_table) = private_event_round(8)
+    public_id, _ = seated_game(3)
+    seated_ids = {seat["user_id"] for seat in table.seats}
+    player = next(user for user in entrants if user.pk in seated_ids)
+    entrant_elsewhere = next(user for user in entrants if user.pk not in seated_ids)
+    outsider = UserFactory.create()
+
+    # Then its players, the organizer and the other table's entrants see it
+    for viewer in (player, organizer, entrant_elsewhere):
+        assert may_see_game(table, viewer.pk) is True
+        assert set(games_list(viewer_id=viewer.pk).values_list("id", flat=True)) == {
+            table.id,
+            other_table.id,
+            public_id,
+        }
+    # And for anyone else it does not exist: not listed, not found by id or code
+    for viewer_id in (outsider.pk, None):
+        assert may_see_game(table, viewer_id) is False
+        assert list(games_list(viewer_id=viewer_id).values_list("id", flat=True)) == [public_id]
+        for reference in (str(table.id), table.code):
+            with pytest.raises(GameNotFound):
+                find_game(reference, viewer_id=viewer_id)
+    assert find_game(table.code.lower(), viewer_id=player.pk) == table
+
+
+def test_a_public_events_table_is_seen_by_anyone() -> None:
+    event, _, _, (table, _) = private_event_round(8)
+    Event.objects.filter(pk=event.id).update(public=True)
+
+    assert may_see_game(table, None) is True
+    assert may_see_game(table, UserFactory.create().pk) is True
+    assert table.id in set(games_list(viewer_id=None).values_list("id", flat=True))
+
+
+def test_a_substitute_seated_at_a_private_table_sees_it_though_not_an_entrant() -> None:
+    _, organizer, _, (table, _) = private_event_round(8)
+    substitute = UserFactory.create()
+
+    game_substitute(game_id=table.id, actor=organizer, seat=0, user=substitute, alias="Rezervă")
+
+    table.refresh_from_db()
+    assert may_see_game(table, substitute.pk) is True
+
+
+def test_no_viewer_sees_the_creators_account_in_game_created() -> None:
+    # Given a game whose log keeps its creator
+    game_id, _ = seated_game(3)
+    records = read(stream_of(game_id))
+    assert records[0].payload["creator_id"] is not None
+
+    # Then no viewer, seated or not, is shown the creator's account
+    for viewer in (Viewer(0), Viewer(None), Viewer(None, replay=True)):
+        created = event_views(records, viewer)[0]
+        assert created["type"] == "GameCreated"
+        assert "creator_id" not in created["payload"]
+        assert created["payload"]["code"] == records[0].payload["code"]

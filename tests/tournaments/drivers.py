@@ -69,3 +69,18 @@ def play_round(event_id: uuid.UUID, creator: User, seconds: float = 300) -> int:
 
     wait_until(finished, seconds, f"round {number} finished")
     return number
+
+
+def private_event_round(players: int = 8) -> tuple[Event, User, list[User], list[Game]]:
+    """A private event of ``players`` people (tables of four), its first round
+    started: the event, its organizer, its entrants and its round's games."""
+    creator = organizer()
+    event = services.event_create(
+        organizer=creator, name="Cupa privată", rounds=1, options=SHORT_RULES, public=False
+    )
+    entrants: list[User] = UserFactory.create_batch(players)
+    for entrant in entrants:
+        services.event_register(event_id=event.id, actor=entrant)
+        services.event_check_in(event_id=event.id, actor=entrant)
+    services.event_start_round(event_id=event.id, actor=creator)
+    return Event.objects.get(pk=event.id), creator, entrants, round_games(event.id, 1)

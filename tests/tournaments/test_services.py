@@ -10,6 +10,8 @@ from accounts.models import User
 from accounts.services import user_register
 from config.errors import DomainError
 from games import eventstore
+from games.aliases import clean_alias, require_free
+from games.models import Game
 from games.selectors import load_table
 from tests.accounts.factories import UserFactory
 from tests.tournaments.drivers import SHORT_RULES, bot_event, organizer, play_round, wait_until
@@ -166,6 +168,29 @@ def test_a_correction_needs_a_reason_and_a_player_of_that_round() -> None:
         "ResultCorrected",
         {"round": 1, "player_id": player, "points": -5.0, "reason": "slow play warning"},
     )
+
+
+@pytest.mark.django_db
+def test_entrants_whose_names_look_alike_or_hide_characters_get_aliases_told_apart() -> None:
+    # Given four entrants named Ana: plainly, with a zero-width space, with a Cyrillic A,
+    # and in lower case
+    creator = organizer()
+    event = services.event_create(organizer=creator, name="Cupa Ana", options=SHORT_RULES)
+    for name in ["Ana", "Ana\u200b", "\u0410na", "ana"]:
+        player = UserFactory.create(display_name=name)
+        services.event_register(event_id=event.id, actor=player)
+        services.event_check_in(event_id=event.id, actor=player)
+
+    # When the round starts
+    services.event_start_round(event_id=event.id, actor=creator)
+
+    # Then each sits under an alias of their name that no other may be mistaken for
+    [table] = TableResult.objects.filter(event_id=event.id)
+    aliases = [seat["alias"] for seat in Game.objects.get(pk=table.game_id).seats]
+    assert len(aliases) == 4
+    assert all(clean_alias(alias) == alias and alias[:3].casefold() == "ana" for alias in aliases)
+    for number, alias in enumerate(aliases):
+        require_free(alias, aliases[:number] + aliases[number + 1 :])
 
 
 @pytest.mark.django_db(transaction=True)
