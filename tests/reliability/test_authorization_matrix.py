@@ -110,6 +110,9 @@ JOIN = {"alias": "Intrus"}
 SEAT_BOT = {"seat": PLAYER_SEAT, "bot": None}
 JOIN_FORM = {"reference": GAME_CODE, "alias": "Intrus"}
 EVERYONE = (OK,) * 7
+# Readiness is the same for everyone: ready embedded (tasks run eagerly); in production
+# mode this test process has no Celery worker to answer, so not ready.
+READY = (OK if settings.CELERY_TASK_ALWAYS_EAGER else "503",) * 7
 EVERYONE_FOUND = (FOUND,) * 7
 PRIVATE_READ = (MISSING, OK, OK, OK, OK, OK, MISSING)
 API_PRIVATE_READ = (NO_GAME, OK, OK, OK, OK, OK, NO_GAME)
@@ -127,6 +130,7 @@ HTTP_ROWS = [
     row("GET", "", "public", None, *EVERYONE),
     row("POST", "i18n/setlang/", "public", {"language": "ro"}, *EVERYONE_FOUND),
     row("GET", "healthz", "public", None, *EVERYONE),
+    row("GET", "readyz", "public", None, *READY),
     row("GET", "admin/", "public", None, *EVERYONE_FOUND),
     row("GET", "accounts/register/", "public", None, OK, *(FOUND,) * 6),
     row("GET", "accounts/login/", "public", None, OK, *(FOUND,) * 6),
