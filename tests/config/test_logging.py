@@ -85,9 +85,14 @@ def test_a_served_process_logs_json_with_request_ids_games_and_tracebacks(
     ids = [line.get("request_id") for line in access]
     assert None not in ids
     assert {"req-ok", "req-game", "req-page"} <= set(ids)
-    # And the startup's failure to resume automatic moves, outside any request
-    [startup] = [line for line in lines if line["logger"] == "atu.lifespan"]
-    assert startup["level"] == "ERROR"
+    # And the startup's failure to resume automatic moves, in the background and
+    # outside any request
+    resume = [line for line in lines if line["logger"] == "atu.lifespan"]
+    assert [(line["level"], line["message"]) for line in resume][0] == (
+        "INFO",
+        "resuming automatic moves",
+    )
+    [startup] = [line for line in resume if line["level"] == "ERROR"]
     assert "request_id" not in startup
     assert "OperationalError" in startup["traceback"]
 
