@@ -2,11 +2,12 @@
 
 from typing import Any
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
+
+from config.limits import BudgetedJsonConsumer
 
 HEALTH_GROUP = "health"
 
@@ -24,7 +25,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     )
 
 
-class HealthConsumer(AsyncJsonWebsocketConsumer):
+class HealthConsumer(BudgetedJsonConsumer):
     """Answers a ping through a group send, so the reply crosses the channel layer."""
 
     groups = (HEALTH_GROUP,)
