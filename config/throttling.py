@@ -8,12 +8,13 @@ on the pages alike (one budget: switching between them gains nothing). Over a ra
 the API answers 429 ``{"code": "throttled", ...}`` and the page 429, both with
 ``Retry-After``.
 
-Counts are kept in fixed windows in the ``throttle`` cache: Redis in production,
-so that every server process counts together; each process's memory embedded. A
-window's count is one atomic increment, so concurrent requests are all counted (DRF's
-own throttles read and rewrite a list of timestamps, and requests at once each see
-the count before the others). A client may spend up to twice a rate across the edge
-of two windows.
+Counts are kept in the ``throttle`` cache: Redis in production, so that every server
+process counts together; each process's memory embedded. A client's window opens at
+its first request and closes a period later (``Retry-After`` says when); each request
+is one atomic increment, so concurrent requests are all counted (DRF's own throttles
+read and rewrite a list of timestamps, and requests at once each see the count before
+the others). A client may spend up to twice a rate across the end of one window and
+the start of the next.
 """
 
 from __future__ import annotations
@@ -51,21 +52,23 @@ class RateThrottle(BaseThrottle):
             return True
         limit, period = rate
         now = time.time()
-        window = int(now // period)
-        key = f"{self.scope}:{ident}:{window}"
-        # add is a no-op when the window has begun; incr is atomic (Redis INCR).
-        cache.add(key, 0, timeout=period + 1)
+        key = f"{self.scope}:{ident}"
+        # A client's window opens at its first request and lasts a period: add is a
+        # no-op while it is open, and incr is atomic (Redis INCRBY keeps the expiry).
+        if cache.add(key, 0, timeout=period):
+            cache.set(f"{key}:opened", now, timeout=period)
         try:
             count = cache.incr(key)
-        except ValueError:  # The window's key expired in between.
-            cache.add(key, 1, timeout=period + 1)
+        except ValueError:  # The window closed in between: this request opens the next.
+            cache.set(key, 1, timeout=period)
             count = 1
         if count <= limit:
             return True
-        self.wait_seconds = (window + 1) * period - now
+        opened = cache.get(f"{key}:opened", now)
+        self.wait_seconds = max(1.0, opened + period - now)
         return False
 
-    def wait(self) -> float | None:
+    def wait(self) -> int | None:
         return None if self.wait_seconds is None else math.ceil(self.wait_seconds)
 
 
