@@ -49,6 +49,8 @@ _ESCAPE = re.compile(r"\\.", re.DOTALL)
 _STRING = re.compile(r'"[^"]*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+# JSON as the standard says: NaN and Infinity are not numbers in it.
+_DECODER = json.JSONDecoder(parse_constant=strict_constant)
 
 
 class JsonTooDeep(ValueError):
@@ -69,16 +71,14 @@ def decode_json(data: str | bytes, *, max_depth: int | None = None) -> Any:
     ``UnicodeDecodeError``, or the parser's error."""
     text = data.decode("utf-8") if isinstance(data, bytes) else data
     limit = settings.ATU_MAX_JSON_DEPTH if max_depth is None else max_depth
-    if _nesting(text) > limit:
+    # No deeper than it has brackets: most messages need no closer look.
+    if text.count("[") + text.count("{") > limit and _nesting(text) > limit:
         raise JsonTooDeep(f"JSON nested deeper than {limit} levels")
-    return json.loads(text, parse_constant=strict_constant)
+    return _DECODER.decode(text)
 
 
 def _nesting(text: str) -> int:
     """How deep the parser would nest in ``text`` before its first error, or more."""
-    opening = text.count("[") + text.count("{")
-    if opening <= 1:
-        return opening
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", _ESCAPE.sub("", text)))
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 

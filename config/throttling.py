@@ -8,31 +8,45 @@ on the pages alike (one budget: switching between them gains nothing). Over a ra
 the API answers 429 ``{"code": "throttled", ...}`` and the page 429, both with
 ``Retry-After``.
 
-Counts are kept in the ``throttle`` cache: Redis in production, so that every server
-process counts together; each process's memory embedded. A client's window opens at
-its first request and closes a period later (``Retry-After`` says when); each request
-is one atomic increment, so concurrent requests are all counted (DRF's own throttles
-read and rewrite a list of timestamps, and requests at once each see the count before
-the others). A client may spend up to twice a rate across the end of one window and
-the start of the next.
+Counts are kept in the ``throttle`` cache's store: Redis in production (under the
+cache's key prefix), so that every server process counts together; each process's
+memory embedded. A client's window opens at its first request and closes a period
+later (``Retry-After`` says when); each request is one atomic increment, so concurrent
+requests are all counted (DRF's own throttles read and rewrite a list of timestamps,
+and requests at once each see the count before the others). A client may spend up to
+twice a rate across the end of one window and the start of the next.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from typing import Any
 
+import redis
+from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest
-from django.utils.connection import ConnectionProxy
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from config.limits import parse_rate
 
 THROTTLE_CACHE = "throttle"
-cache: Any = ConnectionProxy(caches, THROTTLE_CACHE)
+REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
+
+# Counts a request in its client's window, in one round trip and atomically: the first
+# request opens the window (its expiry), and the answer says how long it has left.
+# (Django's cache incr is two commands: a key expiring between them would come back
+# without an expiry, and its client would stay throttled for good.)
+COUNT_SCRIPT = """
+local count = redis.call('INCR', KEYS[1])
+if redis.call('PTTL', KEYS[1]) < 0 then
+    redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return {count, redis.call('PTTL', KEYS[1])}
+"""
 
 
 class RateThrottle(BaseThrottle):
@@ -51,25 +65,42 @@ class RateThrottle(BaseThrottle):
         if rate is None or ident is None:
             return True
         limit, period = rate
-        now = time.time()
-        key = f"{self.scope}:{ident}"
-        # A client's window opens at its first request and lasts a period: add is a
-        # no-op while it is open, and incr is atomic (Redis INCRBY keeps the expiry).
-        if cache.add(key, 0, timeout=period):
-            cache.set(f"{key}:opened", now, timeout=period)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # The window closed in between: this request opens the next.
-            cache.set(key, 1, timeout=period)
-            count = 1
+        count, left = _count(f"{self.scope}:{ident}", period)
         if count <= limit:
             return True
-        opened = cache.get(f"{key}:opened", now)
-        self.wait_seconds = max(1.0, opened + period - now)
+        self.wait_seconds = max(1.0, left)
         return False
 
     def wait(self) -> int | None:
         return None if self.wait_seconds is None else math.ceil(self.wait_seconds)
+
+
+def _count(key: str, period: int) -> tuple[int, float]:
+    """Count a request under ``key``: its number in the window, and the seconds the
+    window has left."""
+    store = caches[THROTTLE_CACHE]
+    config = settings.CACHES[THROTTLE_CACHE]
+    if config["BACKEND"] == REDIS_CACHE:
+        script = _count_script(config["LOCATION"])
+        count, left_ms = script(keys=[store.make_key(key)], args=[period * 1000])
+        return int(count), int(left_ms) / 1000
+    # One process's memory: add and incr each hold the cache's lock, and incr keeps
+    # the expiry.
+    now = time.time()
+    if store.add(key, 0, timeout=period):
+        store.set(f"{key}:opened", now, timeout=period)
+    try:
+        count = store.incr(key)
+    except ValueError:  # The window closed in between: this request opens the next.
+        store.set(key, 1, timeout=period)
+        store.set(f"{key}:opened", now, timeout=period)
+        count = 1
+    return count, store.get(f"{key}:opened", now) + period - now
+
+
+@functools.cache
+def _count_script(url: str) -> Any:
+    return redis.Redis.from_url(url).register_script(COUNT_SCRIPT)
 
 
 class AnonThrottle(RateThrottle):
