@@ -4,10 +4,6 @@ even the right password gets in."""
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,8 +13,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from config.limits import parse_rate
-from tests.accounts.factories import DEFAULT_PASSWORD, UserFactory
-from tests.games.test_two_processes import production_only, servers
+from tests.accounts.factories import DEFAULT_PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -192,47 +187,3 @@ def test_without_a_sign_in_rate_nothing_is_throttled(settings: Any, user: User) 
     answers = [client.post("/api/auth/login/", wrong) for _ in range(ATTEMPTS)]
 
     assert set(statuses(answers)) == {400}
-
-
-# --- Served: two processes count together ---------------------------------------------------
-
-
-def post_status(url: str, body: dict[str, str]) -> int:
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as error:
-        return int(error.code)
-
-
-@production_only
-@pytest.mark.django_db(transaction=True)
-def test_served_processes_count_one_budget_for_wrong_passwords(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Two uvicorn processes on one Redis, configured by the environment: a guesser
-    alternating between them gets 429 after the limit in all, not per process."""
-    user = UserFactory.create()
-    # Low, so that few attempts check a password with the real (slow) hasher.
-    limit = 5
-    monkeypatch.setenv("ATU_THROTTLE_LOGIN", f"{limit}/min")
-
-    with servers(2, tmp_path) as addresses:
-        urls = [f"http://{address}/api/auth/login/" for address in addresses]
-        wrong = [
-            post_status(urls[n % 2], {"username": user.username, "password": f"guess-{n}"})
-            for n in range(ATTEMPTS)
-        ]
-        right = [
-            post_status(url, {"username": user.username, "password": DEFAULT_PASSWORD})
-            for url in urls
-        ]
-
-    assert wrong == [400] * limit + [429] * (ATTEMPTS - limit)
-    assert right == [429, 429]
