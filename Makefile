@@ -2,7 +2,7 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 BIN := $(VENV)/bin
 
-.PHONY: run test lint fmt bench
+.PHONY: run serve test lint fmt bench
 # A recipe that fails halfway must not leave a stamp or a half-made venv behind.
 .DELETE_ON_ERROR:
 
@@ -30,14 +30,32 @@ $(CHROMIUM) $(NGINX) &:
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium nginx
 
 run: $(VENV)/.installed
-	$(PYTHON) manage.py migrate --noinput
-	$(PYTHON) manage.py ensure_demo_organizer
+	$(PYTHON) manage.py migrate_as_owner
 	$(PYTHON) manage.py seed_demo
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port 8000 --lifespan on \
 		--ws-per-message-deflate false
 
+# Production mode serves static files by hashed names from STATIC_ROOT (whitenoise's
+# manifest), so the pages under test need them collected, as `make serve` does.
 test: lint $(CHROMIUM) $(NGINX)
+	$(PYTHON) manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/pytest
+
+# The production site on one machine, against DATABASE_URL and REDIS_URL (SECRET_KEY
+# set): the Procfile's two servers, Celery worker and beat, and the nginx front on
+# HOST:PORT, the servers on the next two ports of 127.0.0.1. docs/deployment.md.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WEB1_PORT ?= $(shell expr $(PORT) + 1)
+WEB2_PORT ?= $(shell expr $(PORT) + 2)
+
+serve: $(VENV)/.installed $(NGINX)
+	$(PYTHON) manage.py migrate_as_owner
+	$(PYTHON) manage.py collectstatic --noinput
+	PATH="$(abspath $(BIN)):$$PATH" ATU_BIND=127.0.0.1 ATU_FRONT=$(HOST):$(PORT) \
+		ATU_WEB1_PORT=$(WEB1_PORT) ATU_WEB2_PORT=$(WEB2_PORT) \
+		ATU_UPSTREAMS="127.0.0.1:$(WEB1_PORT) 127.0.0.1:$(WEB2_PORT)" \
+		$(BIN)/honcho start --procfile Procfile --no-colour
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

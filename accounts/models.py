@@ -10,6 +10,11 @@ class User(AbstractUser):
         default=False,
         help_text=_("Whether the user may create and run championships."),
     )
+    is_bot = models.BooleanField(
+        _("bot"),
+        default=False,
+        help_text=_("A bot plays this account's seats; nobody logs in as it."),
+    )
 
     def __str__(self) -> str:
         return self.display

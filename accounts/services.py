@@ -1,3 +1,5 @@
+import secrets
+
 from django.contrib.auth import authenticate, login, logout
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -12,46 +14,51 @@ from accounts.models import User
 
 DEMO_ORGANIZER_USERNAME = "demo"
 DEMO_BOT_NAMES = ("Ana", "Bogdan", "Carmen", "Dorin")
-DEMO_ORGANIZER_PASSWORD = "demo-organizer"
 USERNAME_TAKEN = _("this username is taken")
 
 
 def user_ensure_demo_organizer(
-    *, username: str = DEMO_ORGANIZER_USERNAME, password: str = DEMO_ORGANIZER_PASSWORD
-) -> tuple[User, bool]:
+    *, username: str = DEMO_ORGANIZER_USERNAME
+) -> tuple[User, str | None]:
     """Create the demo organizer unless a user with that name exists; never alter an existing one.
 
-    Returns the user and whether it was created.
+    Returns the user and, when this call created it, its password: drawn at random and
+    kept nowhere but in its hash, so only this caller can tell it. The demo organizer
+    runs championships and nothing more; an admin is made with ``createsuperuser``.
     """
     with transaction.atomic():
         user, created = User.objects.get_or_create(
             username=username,
-            # A superuser, so that the demo's admin shows everything an organizer runs.
-            defaults={
-                "display_name": "Demo Organizer",
-                "can_organize": True,
-                "is_staff": True,
-                "is_superuser": True,
-            },
+            defaults={"display_name": "Demo Organizer", "can_organize": True},
         )
-        if created:
-            user.set_password(password)
-            user.save(update_fields=["password"])
-    return user, created
+        if not created:
+            return user, None
+        password = secrets.token_urlsafe(15)
+        user.set_password(password)
+        user.save(update_fields=["password"])
+    return user, password
 
 
 def user_ensure_bot_players(*, names: tuple[str, ...] = DEMO_BOT_NAMES) -> list[User]:
-    """Accounts that hold the seats of demo tables; nobody can log in as them."""
-    players = []
-    for name in names:
+    """Bot accounts, one for each name: they hold the seats bots play at demo tables and
+    championships. Nobody can log in as them. A name is ``bot-<name>``, or, when a
+    person already holds that, the first free ``bot-<name>-<n>``."""
+    return [_bot_player(name) for name in names]
+
+
+def _bot_player(name: str) -> User:
+    base, number = f"bot-{name.lower()}", 1
+    while True:
+        username = base if number == 1 else f"{base}-{number}"
         user, created = User.objects.get_or_create(
-            username=f"bot-{name.lower()}", defaults={"display_name": f"{name} (bot)"}
+            username=username, defaults={"display_name": f"{name} (bot)", "is_bot": True}
         )
         if created:
             user.set_unusable_password()
             user.save(update_fields=["password"])
-        players.append(user)
-    return players
+        if user.is_bot:
+            return user
+        number += 1
 
 
 def user_register(*, username: str, password: str, display_name: str = "") -> User:

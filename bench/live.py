@@ -75,8 +75,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from bench.front import nginx_command, nginx_config
 from bench.timing import percentile
+from config.front import nginx_command, nginx_config
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -265,7 +265,8 @@ def start_front(servers: Sequence[Server], logs: Path) -> Server:
     """nginx with docker/nginx.conf in front of ``servers``."""
     port = free_port()
     config = logs / "nginx.conf"
-    config.write_text(nginx_config(port, [f"127.0.0.1:{server.port}" for server in servers]))
+    upstreams = [f"127.0.0.1:{server.port}" for server in servers]
+    config.write_text(nginx_config(f"127.0.0.1:{port}", upstreams))
     log = logs / "nginx.log"
     with log.open("wb") as output:
         process = subprocess.Popen(nginx_command(config), stdout=output, stderr=output)

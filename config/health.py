@@ -1,28 +1,98 @@
-"""Liveness checks over HTTP and WebSocket that touch the database and the channel layer."""
+"""Health over HTTP for the front and the orchestrator (docs/deployment.md): /healthz
+says the process lives, /readyz whether what it needs answers; and a WebSocket ping
+that crosses the channel layer."""
 
+import asyncio
+import logging
+from collections.abc import Callable
 from typing import Any
 
-from channels.layers import get_channel_layer
+import redis
+from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
+from config.celery import app as celery_app
 from config.limits import BudgetedJsonConsumer
 
 HEALTH_GROUP = "health"
+# Each dependency gets this long to answer: a probe must answer sooner than it gives up.
+CHECK_SECONDS = 2.0
+logger = logging.getLogger("atu.health")
 
 
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
+    """The process serves requests; nothing else is asked (a restart would not help
+    a database that is down)."""
+    return JsonResponse({"status": "ok"})
+
+
+@require_GET
+async def readyz(request: HttpRequest) -> JsonResponse:
+    """200 when the database, Redis and a Celery worker all answer, else 503; each
+    check's result by name either way."""
+    names = ("database", "redis", "celery")
+    results = await asyncio.gather(*(_bounded(name, CHECKS[name]) for name in names))
+    checks = dict(zip(names, results, strict=True))
+    ready = all(result in {"ok", "embedded", "eager"} for result in results)
     return JsonResponse(
-        {
-            "status": "ok",
-            "database": connection.vendor,
-            "channel_layer": type(get_channel_layer()).__name__,
-        }
+        {"status": "ok" if ready else "unavailable", "checks": checks},
+        status=200 if ready else 503,
     )
+
+
+async def _bounded(name: str, check: Callable[[], str]) -> str:
+    # Its own thread, not the one the request's database work shares: a check that
+    # hangs must not hold up the others, nor the next request.
+    try:
+        return await asyncio.wait_for(
+            sync_to_async(check, thread_sensitive=False)(), timeout=CHECK_SECONDS
+        )
+    except TimeoutError:
+        logger.warning("readiness check %s took over %s s", name, CHECK_SECONDS)
+        return "timeout"
+    except Exception:
+        logger.warning("readiness check %s failed", name, exc_info=True)
+        return "unavailable"
+
+
+def _database() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    finally:
+        # This thread's connection: no request's end will close it.
+        connection.close()
+    return "ok"
+
+
+def _redis() -> str:
+    if settings.ENV.redis_url is None:
+        return "embedded"
+    client = redis.Redis.from_url(
+        settings.ENV.redis_url, socket_timeout=CHECK_SECONDS, socket_connect_timeout=CHECK_SECONDS
+    )
+    try:
+        client.ping()
+    finally:
+        client.close()
+    return "ok"
+
+
+def _celery() -> str:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return "eager"
+    with celery_app.connection_for_write() as broker:
+        # Once: kombu would otherwise retry a broker that refuses, for ever.
+        broker.ensure_connection(max_retries=0, timeout=CHECK_SECONDS)
+        replies = celery_app.control.ping(timeout=CHECK_SECONDS / 2, limit=1, connection=broker)
+    return "ok" if replies else "unavailable"
+
+
+CHECKS: dict[str, Callable[[], str]] = {"database": _database, "redis": _redis, "celery": _celery}
 
 
 class HealthConsumer(BudgetedJsonConsumer):

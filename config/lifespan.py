@@ -1,7 +1,11 @@
-"""The ASGI lifespan of a server process: on startup it resumes the automatic moves
-(bot seats, turn timers) that a restart would otherwise leave waiting, notes the
-event loop that serves the sockets, and hands the garbage collector to that loop's
-clock (:mod:`config.collector`)."""
+"""The ASGI lifespan of a server process: on startup it notes the event loop that
+serves the sockets, resumes in the background the automatic moves (bot seats, turn
+timers) that a restart would otherwise leave waiting, and hands the garbage collector
+to that loop's clock (:mod:`config.collector`).
+
+The resume never holds up the startup: a database that is down or does not answer
+would otherwise keep the process from serving at all (its health checks included),
+and Celery beat resumes the same moves every minute anyway."""
 
 import asyncio
 import contextlib
@@ -39,29 +43,37 @@ def run_on_server_loop(make: Callable[[], Awaitable[Any]]) -> None:
         async_to_sync(make)()
 
 
-async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
+async def _resume_automatic_moves() -> None:
     from games.turns import resume_automatic_moves
 
+    logger.info("resuming automatic moves")
+    try:
+        # Not thread-sensitive: a database that does not answer must not hold the
+        # one thread that serves every request's synchronous code.
+        resumed = await sync_to_async(resume_automatic_moves, thread_sensitive=False)()
+    except Exception:
+        # A server that cannot resume bots (say, before migrating) still serves.
+        logger.exception("could not resume automatic moves; Celery beat resumes them later")
+    else:
+        logger.info("resumed automatic moves in %d games", resumed)
+
+
+async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
     global _server_loop
-    collecting: asyncio.Task[None] | None = None
+    running: list[asyncio.Task[None]] = []
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
             _server_loop = asyncio.get_running_loop()
-            try:
-                resumed = await sync_to_async(resume_automatic_moves)()
-                logger.info("resumed automatic moves in %d games", resumed)
-            except Exception:
-                # A server that cannot resume bots (say, before migrating) still serves.
-                logger.exception("could not resume automatic moves")
+            running.append(asyncio.ensure_future(_resume_automatic_moves()))
             # Last: what starting up made stays alive, and is frozen.
-            collecting = asyncio.ensure_future(collector.pace())
+            running.append(asyncio.ensure_future(collector.pace()))
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             _server_loop = None
-            if collecting is not None:
-                collecting.cancel()
+            for task in running:
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await collecting
+                    await task
             await send({"type": "lifespan.shutdown.complete"})
             return

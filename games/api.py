@@ -29,7 +29,7 @@ from accounts.models import User
 from config.api_docs import errors
 from games import eventstore, services
 from games.domain import CLASSIC, ROMANIAN, Table, fold, stream_of
-from games.errors import RecordNotReady
+from games.errors import DealSetInPlay, RecordNotReady
 from games.models import Game
 from games.record import game_record, record_filename
 from games.selectors import find_game, games_list, load_table, rule_presets
@@ -153,8 +153,10 @@ def _require_public_record(game: Game) -> None:
     """A game's whole record is public once it is over; a duplicate table's, once its
     whole deal set is (it would show the deals still in play elsewhere). The read model
     and the log are written in one transaction: no need to read the log."""
-    if game.status != Game.Status.FINISHED or (game.deal_set and not deal_set_over(game.deal_set)):
+    if game.status != Game.Status.FINISHED:
         raise RecordNotReady()
+    if game.deal_set and not deal_set_over(game.deal_set):
+        raise DealSetInPlay()
 
 
 class GameView(APIView):
@@ -176,7 +178,7 @@ class GameView(APIView):
                 },
                 resource_type_field_name="kind",
             ),
-            **errors(400, 401, 404, 409, codes={409: ["game_not_finished"]}),
+            **errors(400, 401, 404, 409, codes={409: ["game_not_finished", "deal_set_in_play"]}),
         },
     )
     def get(self, request: Request, ref: str) -> Response:
@@ -234,7 +236,13 @@ class GameRecordView(APIView):
         parameters=[REF_PARAMETER, RecordQuerySerializer],
         responses={
             200: OpenApiTypes.OBJECT,
-            **errors(400, 401, 404, 409, codes={409: ["game_not_finished", "record_not_kept"]}),
+            **errors(
+                400,
+                401,
+                404,
+                409,
+                codes={409: ["game_not_finished", "deal_set_in_play", "record_not_kept"]},
+            ),
         },
     )
     def get(self, request: Request, ref: str) -> Response:
@@ -257,7 +265,12 @@ class GameRecordFileView(GameRecordView):
         parameters=[REF_PARAMETER],
         responses={
             200: OpenApiTypes.OBJECT,
-            **errors(401, 404, 409, codes={409: ["game_not_finished", "record_not_kept"]}),
+            **errors(
+                401,
+                404,
+                409,
+                codes={409: ["game_not_finished", "deal_set_in_play", "record_not_kept"]},
+            ),
         },
     )
     def get(self, request: Request, ref: str) -> Response:

@@ -1,43 +1,69 @@
-"""The database's own guard on the event log: UPDATE, DELETE and TRUNCATE are refused
-by triggers, on PostgreSQL and on SQLite alike.
+"""The database's own guard on what is only ever appended: the event log and the
+deal-secret vault. UPDATE, DELETE and TRUNCATE are refused by triggers, on
+PostgreSQL and on SQLite alike. In production the application's role has no such
+privileges on them anyway (``config/database_roles.py``); the triggers stop the
+tables' owner too, short of dropping them.
 
 ``suspend`` exists only so that a test database can be wiped between tests; the
-application never calls it (and an attacker who can run it can drop tables anyway).
+application never calls it (and it takes the tables' owner, who can drop them anyway).
 """
+
+from dataclasses import dataclass
 
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 EVENT_TABLE = "games_storedevent"
+VAULT_TABLE = "games_dealsecret"
 
-_POSTGRES = [
-    """
-    CREATE OR REPLACE FUNCTION atu_refuse_event_change() RETURNS trigger
-    LANGUAGE plpgsql AS $$
-    BEGIN
-        RAISE EXCEPTION 'the event log is append-only: % refused', TG_OP
-            USING ERRCODE = 'restrict_violation';
-    END;
-    $$
-    """,
-    f"""
-    CREATE TRIGGER event_log_append_only BEFORE UPDATE OR DELETE ON {EVENT_TABLE}
-    FOR EACH ROW EXECUTE FUNCTION atu_refuse_event_change()
-    """,
-    f"""
-    CREATE TRIGGER event_log_no_truncate BEFORE TRUNCATE ON {EVENT_TABLE}
-    FOR EACH STATEMENT EXECUTE FUNCTION atu_refuse_event_change()
-    """,
-]
+
+@dataclass(frozen=True)
+class _Guard:
+    # Names its triggers (and, on PostgreSQL, its function) and says what is guarded.
+    prefix: str
+    function: str
+    what: str
+
+
+GUARDS = {
+    EVENT_TABLE: _Guard("event_log", "atu_refuse_event_change", "the event log"),
+    VAULT_TABLE: _Guard("deal_vault", "atu_refuse_vault_change", "the deal-secret vault"),
+}
+
+
+def _postgres(table: str) -> list[str]:
+    guard = GUARDS[table]
+    return [
+        f"""
+        CREATE OR REPLACE FUNCTION {guard.function}() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION '{guard.what} is append-only: % refused', TG_OP
+                USING ERRCODE = 'restrict_violation';
+        END;
+        $$
+        """,
+        f"""
+        CREATE TRIGGER {guard.prefix}_append_only BEFORE UPDATE OR DELETE ON {table}
+        FOR EACH ROW EXECUTE FUNCTION {guard.function}()
+        """,
+        f"""
+        CREATE TRIGGER {guard.prefix}_no_truncate BEFORE TRUNCATE ON {table}
+        FOR EACH STATEMENT EXECUTE FUNCTION {guard.function}()
+        """,
+    ]
+
 
 # SQLite has no TRUNCATE: "DELETE FROM" without WHERE fires the delete trigger
 # (its truncate shortcut is off for tables with triggers).
-_SQLITE = [
-    f"""
-    CREATE TRIGGER IF NOT EXISTS event_log_no_{verb.lower()} BEFORE {verb} ON {EVENT_TABLE}
-    BEGIN SELECT RAISE(ABORT, 'the event log is append-only: {verb} refused'); END
-    """
-    for verb in ("UPDATE", "DELETE")
-]
+def _sqlite(table: str) -> list[str]:
+    guard = GUARDS[table]
+    return [
+        f"""
+        CREATE TRIGGER IF NOT EXISTS {guard.prefix}_no_{verb.lower()} BEFORE {verb} ON {table}
+        BEGIN SELECT RAISE(ABORT, '{guard.what} is append-only: {verb} refused'); END
+        """
+        for verb in ("UPDATE", "DELETE")
+    ]
 
 
 def _execute(connection: BaseDatabaseWrapper, statements: list[str]) -> None:
@@ -46,41 +72,45 @@ def _execute(connection: BaseDatabaseWrapper, statements: list[str]) -> None:
             cursor.execute(statement)
 
 
-def install(connection: BaseDatabaseWrapper) -> None:
+def install(connection: BaseDatabaseWrapper, table: str = EVENT_TABLE) -> None:
     if connection.vendor == "postgresql":
-        _execute(connection, _POSTGRES)
+        _execute(connection, _postgres(table))
     elif connection.vendor == "sqlite":
-        _execute(connection, _SQLITE)
+        _execute(connection, _sqlite(table))
     else:
         raise NotImplementedError(f"no append-only guard for {connection.vendor}")
 
 
-def uninstall(connection: BaseDatabaseWrapper) -> None:
+def uninstall(connection: BaseDatabaseWrapper, table: str = EVENT_TABLE) -> None:
+    guard = GUARDS[table]
     if connection.vendor == "postgresql":
         _execute(
             connection,
             [
-                f"DROP TRIGGER IF EXISTS event_log_append_only ON {EVENT_TABLE}",
-                f"DROP TRIGGER IF EXISTS event_log_no_truncate ON {EVENT_TABLE}",
-                "DROP FUNCTION IF EXISTS atu_refuse_event_change()",
+                f"DROP TRIGGER IF EXISTS {guard.prefix}_append_only ON {table}",
+                f"DROP TRIGGER IF EXISTS {guard.prefix}_no_truncate ON {table}",
+                f"DROP FUNCTION IF EXISTS {guard.function}()",
             ],
         )
     else:
         _execute(
-            connection, [f"DROP TRIGGER IF EXISTS event_log_no_{v}" for v in ("update", "delete")]
+            connection,
+            [f"DROP TRIGGER IF EXISTS {guard.prefix}_no_{v}" for v in ("update", "delete")],
         )
 
 
 def suspend(connection: BaseDatabaseWrapper) -> None:
-    """Let a test database be wiped; :func:`resume` puts the guard back."""
-    if connection.vendor == "postgresql":
-        _execute(connection, [f"ALTER TABLE {EVENT_TABLE} DISABLE TRIGGER USER"])
-    else:
-        uninstall(connection)
+    """Let a test database be wiped; :func:`resume` puts the guards back."""
+    for table in GUARDS:
+        if connection.vendor == "postgresql":
+            _execute(connection, [f"ALTER TABLE {table} DISABLE TRIGGER USER"])
+        else:
+            uninstall(connection, table)
 
 
 def resume(connection: BaseDatabaseWrapper) -> None:
-    if connection.vendor == "postgresql":
-        _execute(connection, [f"ALTER TABLE {EVENT_TABLE} ENABLE TRIGGER USER"])
-    else:
-        install(connection)
+    for table in GUARDS:
+        if connection.vendor == "postgresql":
+            _execute(connection, [f"ALTER TABLE {table} ENABLE TRIGGER USER"])
+        else:
+            install(connection, table)

@@ -58,6 +58,7 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 from rest_framework import serializers
 
+from config import logging as log_context
 from config.errors import DomainError
 from config.limits import BudgetedJsonConsumer, Refusal
 from games import eventstore, services
@@ -568,6 +569,8 @@ class GameConsumer(BudgetedJsonConsumer):
         user = self.scope["user"]
         user_id = user.pk if user.is_authenticated else None
         reference = self.scope["url_route"]["kwargs"]["ref"]
+        # This socket's task, and the threads it hands work to, log with its game.
+        log_context.game.set(reference)
         query = _query(self.scope.get("query_string", b""))
         with_state = _state_mode(query)
         async with self.turn:

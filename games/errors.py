@@ -69,6 +69,20 @@ class RecordNotReady(GameError):
         super().__init__("a game's full record is published once the game is finished")
 
 
+class DealSetInPlay(GameError):
+    """A duplicate table that finished while other tables of its deal set still play:
+    its record would show them their cards."""
+
+    code = "deal_set_in_play"
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this table has finished, but other tables still play the same deals: its "
+            "record is published once every table of the deal set has finished",
+        )
+
+
 class RecordNotKept(GameError):
     code = "record_not_kept"
     status = 409
@@ -78,6 +92,18 @@ class RecordNotKept(GameError):
             "a checkable game record is kept for Romanian Whist; "
             "a classic Whist game's log is read through its events"
         )
+
+
+class GameIsOver(GameError):
+    """Any account's command on a finished game: its record is published and final.
+
+    The code is the rules' own (:class:`games.rules.GameOver`), so a client hears one
+    code for a finished game whatever the command was."""
+
+    code = "game_over"
+
+    def __init__(self) -> None:
+        super().__init__("the game is over: its record is final")
 
 
 class InvalidInput(GameError):

@@ -105,17 +105,24 @@ def append_with(
     statement: Callable[[list[Recorded]], tuple[str, list[Any]]],
 ) -> tuple[list[Recorded], int]:
     """Append ``events`` after ``expected_version`` and run ``statement(records)``
-    (an UPDATE of a read model, and its parameters) as one SQL statement,
-    PostgreSQL's data-modifying WITH: in autocommit, its own transaction in one
-    round trip to the server, where BEGIN, INSERT, UPDATE and COMMIT take four. Both
-    land or neither does. Also how many rows the UPDATE changed."""
+    (an UPDATE of a read model ending in its WHERE clause, and its parameters) as
+    one SQL statement, PostgreSQL's data-modifying WITH: in autocommit, its own
+    transaction in one round trip to the server, where BEGIN, INSERT, UPDATE and
+    COMMIT take four. Both land or neither does. Also how many rows the UPDATE
+    changed.
+
+    The UPDATE waits for the INSERT (its one-time filter reads the inserted rows):
+    an unreferenced WITH runs after the main statement, which would lock the read
+    model's row before the log's key, the reverse of :func:`append` and then the
+    projection in a transaction, and two writers racing for one version deadlocked."""
     recorded = _records(expected_version, events, actor, encode)
     insert, insert_params = _insert(stream, recorded)
     update, update_params = statement(recorded)
     try:
         with _cursor() as cursor:
             cursor.execute(
-                f"WITH appended AS ({insert} RETURNING 1) {update}",
+                f"WITH appended AS ({insert} RETURNING 1) "
+                f"{update} AND EXISTS (SELECT 1 FROM appended)",
                 [*insert_params, *update_params],
             )
             return recorded, int(cursor.rowcount)

@@ -14,7 +14,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache, partial
@@ -48,6 +48,7 @@ from games.domain import (
 )
 from games.errors import (
     AlreadySeated,
+    GameIsOver,
     GamePausedError,
     IdempotencyKeyReused,
     InvalidInput,
@@ -78,6 +79,9 @@ MAX_TURN_SECONDS = 600
 MAX_SPECTATOR_DELAY = 3600
 # Plays a seat whose turn timer ran out, when no bot was chosen for it.
 DEFAULT_BOT = "heuristic"
+# How often a join is decided again after losing the race for a seat: once for each
+# seat of the largest table, and once more to hear that it is full.
+JOIN_ATTEMPTS = 7
 
 
 @dataclass(frozen=True)
@@ -198,7 +202,8 @@ def game_join(
             events += _start(game_id, table)
         return events
 
-    return _execute(
+    attempt = partial(
+        _execute,
         game_id=game_id,
         actor=user,
         expected_version=None,
@@ -206,6 +211,14 @@ def game_join(
         command={"join": alias, "zero_play": zero_play},
         decide=decide,
     )
+    # A join names no version: losing the append to another command (a racer taking
+    # the same seat) is no reason to refuse it. It is decided again on the log as it
+    # is now, which seats it in the next free seat or answers that the table is full.
+    # Each lost race is another event appended, so a few attempts are enough.
+    for _ in range(JOIN_ATTEMPTS - 1):
+        with suppress(VersionConflict):
+            return attempt()
+    return attempt()
 
 
 def game_place_bid(
@@ -542,14 +555,29 @@ def _vault_stream(game_id: uuid.UUID, table: Table) -> str:
 
 
 def _vault(stream: str, hands: int) -> list[bytes]:
-    """Every hand's secret under ``stream``, drawn the first time it is asked for."""
-    kept = {row.hand: bytes(row.secret) for row in DealSecret.objects.filter(stream=stream)}
+    """Every hand's secret under ``stream``, drawn the first time it is asked for.
+
+    Two commands may draw at once: joins racing for a table's last seat, or two
+    tables of a deal set starting together. The first draw written is the one kept:
+    the other's INSERT waits for it to commit and then skips those hands (ON CONFLICT
+    DO NOTHING), and both read back what the vault holds, so a commitment is always
+    to the stored secret. The vault is only ever inserted into, never updated."""
+
+    def stored() -> dict[int, bytes]:
+        rows = DealSecret.objects.filter(stream=stream).values_list("hand", "secret")
+        return {hand: bytes(secret) for hand, secret in rows}
+
+    kept = stored()
     missing = [hand for hand in range(hands) if hand not in kept]
-    for hand in missing:
-        kept[hand] = secrets.token_bytes(32)
-    DealSecret.objects.bulk_create(
-        DealSecret(stream=stream, hand=hand, secret=kept[hand]) for hand in missing
-    )
+    if missing:
+        DealSecret.objects.bulk_create(
+            (
+                DealSecret(stream=stream, hand=hand, secret=secrets.token_bytes(32))
+                for hand in missing
+            ),
+            ignore_conflicts=True,
+        )
+        kept = stored()
     return [kept[hand] for hand in range(hands)]
 
 
@@ -727,6 +755,10 @@ def _execute_once(
             raise VersionConflict(expected_version, base)
         before = projected(table)
         try:
+            if actor is not None and table.status == "finished":
+                # No account's command changes a published record; only the server
+                # still writes to it, revealing a deal set's secrets once the set is over.
+                raise GameIsOver()
             events = decide(table)
         except (DomainError, RuleError) as error:
             if trusted:

@@ -11,11 +11,18 @@ import pytest
 import redis
 from django.conf import settings
 from django.core.cache import caches
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.test import Client
 
 from accounts.models import User
 from config import celery_app
+from config.database_roles import (
+    app_role,
+    grant_app_role,
+    owner_configured,
+    owner_connection,
+    switch_role,
+)
 from config.throttling import THROTTLE_CACHE
 from games import appendonly
 from tests.accounts.factories import UserFactory
@@ -34,15 +41,69 @@ def logged_in_client(client: Client, user: User) -> Client:
 
 _DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
 _guard = {"suspended": False}
+# The application's role, while pytest-django creates the test database as the owner.
+_app_credentials: dict[str, Any] = {}
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
+    """With the two roles of production (``DATABASE_OWNER_URL``), the test database
+    is created and migrated as the tables' owner, as a deployment's is; the tests
+    then connect as the application's role (see ``django_db_setup``)."""
+    owner = settings.ENV.database_owner
+    if owner is not None:
+        _app_credentials.update(switch_role(connections[DEFAULT_DB_ALIAS], owner))
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """pytest-django's test database, granted to the application's role as
+    ``manage.py migrate_as_owner`` grants it; every test connects as that role (and
+    so do the servers and workers they start); the owner drops the database."""
+    if not _app_credentials:
+        yield
+        return
+    default = connections[DEFAULT_DB_ALIAS]
+    with django_db_blocker.unblock():
+        grant_app_role(default, _app_credentials["USER"])
+    owner = switch_role(default, _app_credentials)
+    yield
+    switch_role(default, owner)
+
+
+def _suspend_guards() -> None:
+    """Let Django empty the test database: the guards off, and with two roles the
+    application's allowed TRUNCATE (Django's flush) until :func:`_resume_guards`."""
+    if not owner_configured():
+        appendonly.suspend(connection)
+        return
+    with owner_connection() as owner, owner.cursor() as cursor:
+        appendonly.suspend(owner)
+        cursor.execute(f"GRANT TRUNCATE ON ALL TABLES IN SCHEMA public TO {_app_role()}")
+
+
+def _resume_guards() -> None:
+    if not owner_configured():
+        appendonly.resume(connection)
+        return
+    with owner_connection() as owner, owner.cursor() as cursor:
+        appendonly.resume(owner)
+        cursor.execute(f"REVOKE TRUNCATE ON ALL TABLES IN SCHEMA public FROM {_app_role()}")
+
+
+def _app_role() -> str:
+    return connection.ops.quote_name(app_role(connection))
 
 
 @pytest.fixture(autouse=True)
 def _wipeable_event_log(request: pytest.FixtureRequest) -> Iterator[None]:
     """Let a transactional test's database be wiped afterwards.
 
-    The event log refuses DELETE and TRUNCATE, which is how Django empties the
-    database after a transactional test; the guard is lifted for that wipe only
-    and put back before the next test that uses the database.
+    The event log and the vault refuse DELETE and TRUNCATE, which is how Django
+    empties the database after a transactional test; the guard is lifted for that
+    wipe only and put back before the next test that uses the database. With two
+    roles, the owner lifts it, through a connection of its own (outside the test's
+    transaction), and lets the application's role truncate for that wipe.
     """
     marker = request.node.get_closest_marker("django_db")
     uses_db = marker is not None or bool(_DB_FIXTURES & set(request.fixturenames))
@@ -51,11 +112,11 @@ def _wipeable_event_log(request: pytest.FixtureRequest) -> Iterator[None]:
         or (marker is not None and marker.kwargs.get("transaction"))
     )
     if uses_db and _guard["suspended"]:
-        appendonly.resume(connection)
+        _resume_guards()
         _guard["suspended"] = False
     yield
     if transactional:
-        appendonly.suspend(connection)
+        _suspend_guards()
         _guard["suspended"] = True
 
 

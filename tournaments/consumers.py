@@ -11,7 +11,9 @@ and, for a signed-in viewer, their seat (``me``). The services and the standings
 task send ``{"type": "event.changed", "version": N}`` to the event's group
 (:func:`tournaments.services.event_group`) when entries, rounds or standings change;
 a standings update keeps the event's version, so every ``event.changed`` is answered
-with a fresh picture. A client may send ``{"type": "refresh"}`` for one too.
+with a fresh picture. A viewer held back by the event's spectator delay gets the
+picture again when the delay has passed since a change, as that change comes into
+their view. A client may send ``{"type": "refresh"}`` for one too.
 A missing or hidden event is answered with an ``error`` and closed with 4404; a
 message that is not JSON, with ``invalid_input``; one over the socket's budgets, with
 an error and a close (:mod:`config.limits`).
@@ -19,6 +21,7 @@ an error and a close (:mod:`config.limits`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from typing import Any
@@ -38,6 +41,11 @@ REFRESH_ONLY = 'the only message is {"type": "refresh"}'
 class EventConsumer(BudgetedJsonConsumer):
     event_id: uuid.UUID | None = None
     viewer_id: int | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The pictures due when a change comes out from behind the spectator delay.
+        self._due: set[asyncio.Task[int]] = set()
 
     async def connect(self) -> None:
         await self.accept()
@@ -69,20 +77,36 @@ class EventConsumer(BudgetedJsonConsumer):
             refusal.code, REFRESH_ONLY if refusal.code == INVALID_INPUT else refusal.message
         )
 
-    async def event_changed(self, message: dict[str, Any]) -> None:
-        """The group's news that the event changed: send the picture again."""
-        if self.event_id is not None:
-            await self._send_event()
+    async def disconnect(self, code: int) -> None:
+        for due in self._due:
+            due.cancel()
+        await super().disconnect(code)
 
-    async def _send_event(self) -> None:
+    async def event_changed(self, message: dict[str, Any]) -> None:
+        """The group's news that the event changed: send the picture again, and once
+        more when the change has come out from behind this viewer's delay."""
+        if self.event_id is None:
+            return
+        delay = await self._send_event()
+        if delay:
+            due = asyncio.ensure_future(self._send_event(after=delay))
+            self._due.add(due)
+            due.add_done_callback(self._due.discard)
+
+    async def _send_event(self, *, after: float = 0) -> int:
+        """Send this viewer's picture of the event (``after`` seconds from now); the
+        seconds it is held back."""
         assert self.event_id is not None
+        await asyncio.sleep(after)
         try:
             live = await database_sync_to_async(selectors.event_live)(self.event_id, self.viewer_id)
         except Exception:  # A bug must not cost the spectator their socket.
             logger.exception("event %s could not be read", self.event_id)
             await self._error("server_error", "something went wrong on our side")
-            return
+            return 0
         await self.send_json({"type": "event", "version": live["version"], "event": live})
+        delay: int = live["delay"]
+        return delay
 
     async def _error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})

@@ -4,6 +4,7 @@ services decide."""
 from __future__ import annotations
 
 import uuid
+from itertools import permutations
 from typing import Any
 
 from django import forms
@@ -14,7 +15,12 @@ from games.forms import PRESET_LABELS, NewGameForm, rule_changes
 from games.rules import PRESETS
 from tournaments.models import Season
 from tournaments.points import PointsMethod
-from tournaments.services import MAX_NAME_LENGTH, MAX_ROUNDS, MAX_SPECTATOR_DELAY
+from tournaments.services import (
+    DEFAULT_TIE_BREAKS,
+    MAX_NAME_LENGTH,
+    MAX_ROUNDS,
+    MAX_SPECTATOR_DELAY,
+)
 
 POINTS_LABELS = {
     PointsMethod.RELATIVE.value: _("Relative: the score minus the table's average"),
@@ -46,6 +52,16 @@ GAME_LABELS = {
 MOVEMENT_LABELS = {
     "progressive": _("progressive: the winning pair moves up a table, partners change"),
     "swiss": _("Swiss: players of similar totals together"),
+}
+TIE_BREAK_LABELS = {
+    "exact_bids": _("exact bids"),
+    "head_to_head": _("head-to-head"),
+    "best_game": _("best game"),
+}
+# A tie-break order is one of the orders of all three (a whist drive skips exact bids).
+TIE_BREAK_ORDERS = {
+    ",".join(order): ", ".join(str(TIE_BREAK_LABELS[name]) for name in order)
+    for order in permutations(DEFAULT_TIE_BREAKS)
 }
 # A whist drive's usual length (the whist-drive preset's).
 DRIVE_DEALS = 24
@@ -93,6 +109,18 @@ class EventForm(forms.Form):
         required=False,
         initial=True,
         help_text=_("Anyone may watch it and enter; otherwise only its players see it."),
+    )
+    tie_breaks = forms.ChoiceField(
+        label=_("Equal points are split by"),
+        choices=list(TIE_BREAK_ORDERS.items()),
+        initial=",".join(DEFAULT_TIE_BREAKS),
+        required=False,
+        help_text=_("In this order; players still level share the place."),
+    )
+    auto_advance = forms.BooleanField(
+        label=_("Rounds start by themselves"),
+        required=False,
+        help_text=_("Each round starts as soon as the one before has finished."),
     )
     spectator_delay = forms.IntegerField(
         label=_("Spectator delay (seconds)"),
@@ -144,6 +172,9 @@ class EventForm(forms.Form):
 
     def clean_game(self) -> str:
         return str(self.cleaned_data["game"] or "romanian")
+
+    def clean_tie_breaks(self) -> tuple[str, ...]:
+        return tuple((self.cleaned_data["tie_breaks"] or ",".join(DEFAULT_TIE_BREAKS)).split(","))
 
     def clean_movement(self) -> str:
         return str(self.cleaned_data["movement"] or "progressive")

@@ -13,8 +13,11 @@ the :class:`PointsMethod` choices, and totals them into :func:`standings`.
   play the same deals seat by seat: each result is compared with the others who
   held the same cards (:func:`matchpoints`, :func:`matchpoint_percentages`).
 
-Points come back as floats rounded to 2 decimals, computed exactly (with
-:class:`~fractions.Fraction`) before the one rounding.
+Points are exact (:class:`~fractions.Fraction`) from a table's result to a
+player's total, and are ranked exactly: two totals that are equal share a place
+before the tie-breaks, however their tables' points would have printed (83⅓ + 83⅓
+and 100 + 66⅔ are both 166⅔). They are rounded once, for display
+(:func:`displayed`).
 """
 
 from __future__ import annotations
@@ -69,11 +72,12 @@ class TableResult:
         return len(self.players)
 
 
-def _rounded(value: Fraction) -> float:
-    return round(float(value), 2)
+def displayed(value: Fraction | int) -> float:
+    """Points as shown and stored for reading: rounded to 2 decimals, once."""
+    return float(round(Fraction(value), 2))
 
 
-def placement_points(scores: Sequence[int], size: int | None = None) -> list[float]:
+def placement_points(scores: Sequence[int], size: int | None = None) -> list[Fraction]:
     """Points for each seat's place at a table, by seat.
 
     At a table of ``n``, place ``p`` (1 = highest score) earns
@@ -102,20 +106,17 @@ def placement_points(scores: Sequence[int], size: int | None = None) -> list[flo
         equal = sum(1 for other in scores if other == score)
         # The average of the places higher + 1 ... higher + equal.
         place = Fraction(2 * higher + equal + 1, 2)
-        points.append(_rounded(PLACEMENT_TOP * (n - place) / (n - 1)))
+        points.append(PLACEMENT_TOP * (n - place) / (n - 1))
     return points
 
 
-def relative_points(scores: Sequence[int]) -> list[float]:
-    """Each score minus the table's average, by seat, rounded to 2 decimals.
-
-    The exact values sum to zero at every table; after rounding the sum is
-    within 0.005 per player of zero (scores 1, 0, 0 give 0.67, -0.33, -0.33).
-    """
+def relative_points(scores: Sequence[int]) -> list[Fraction]:
+    """Each score minus the table's average, by seat; they sum to zero at every
+    table (scores 1, 0, 0 give ⅔, -⅓, -⅓)."""
     if not scores:
         raise ValueError("a table needs at least one score")
     average = Fraction(sum(scores), len(scores))
-    return [_rounded(score - average) for score in scores]
+    return [score - average for score in scores]
 
 
 def _matchpoint_totals(
@@ -153,8 +154,10 @@ def matchpoints(groups: Sequence[Sequence[tuple[int, int]]]) -> dict[int, float]
     return {player: float(points) for player, points in scored.items()}
 
 
-def matchpoint_percentages(groups: Sequence[Sequence[tuple[int, int]]]) -> dict[int, float]:
-    """Matchpoints as a percentage of the top, rounded to 2 decimals:
+def matchpoint_percentages(
+    groups: Sequence[Sequence[tuple[int, int]]],
+) -> dict[int, Fraction]:
+    """Matchpoints as a percentage of the top:
     ``matchpoints / (2 * (group size - 1)) * 100``.
 
     Percentages are what compare fairly across group sizes (a top is 2 in a group
@@ -165,7 +168,7 @@ def matchpoint_percentages(groups: Sequence[Sequence[tuple[int, int]]]) -> dict[
     """
     scored, tops = _matchpoint_totals(groups)
     return {
-        player: _rounded(Fraction(100 * scored[player], top)) if top else 50.0
+        player: Fraction(100 * scored[player], top) if top else Fraction(50)
         for player, top in tops.items()
     }
 
@@ -181,14 +184,14 @@ def duplicate_groups(results: Sequence[TableResult]) -> list[list[tuple[int, int
     return [by_deal[key] for key in sorted(by_deal)]
 
 
-def table_points(result: TableResult, method: PointsMethod) -> list[float]:
+def table_points(result: TableResult, method: PointsMethod) -> list[Fraction]:
     """Tournament points of each seat at one table, by a per-table method.
 
     Matchpoints compare tables with each other, so they are not per table: use
     :func:`round_points` (or :func:`matchpoints`) for them.
     """
     if method is PointsMethod.RAW:
-        return [float(score) for score in result.scores]
+        return [Fraction(score) for score in result.scores]
     if method is PointsMethod.PLACEMENT:
         return placement_points(result.scores, result.size)
     if method is PointsMethod.RELATIVE:
@@ -198,7 +201,7 @@ def table_points(result: TableResult, method: PointsMethod) -> list[float]:
 
 def round_points(
     results: Sequence[TableResult], method: PointsMethod
-) -> list[tuple[TableResult, list[float]]]:
+) -> list[tuple[TableResult, list[Fraction]]]:
     """Tournament points of every seat at every table of one round, ready for
     :func:`standings`. Matchpoints come as percentages
     (:func:`matchpoint_percentages`) of the round's :func:`duplicate_groups`."""
@@ -214,7 +217,7 @@ class Standing:
     shared with anyone still tied after every tie-break."""
 
     player: int
-    points: float
+    points: Fraction
     exact_bids: int
     best_game: int
     games: int
@@ -223,22 +226,22 @@ class Standing:
 
 @dataclass
 class _Totals:
-    points: float = 0.0
+    points: Fraction = Fraction(0)
     exact_bids: int = 0
     best_game: int | None = None
     games: int = 0
 
 
 def standings(
-    results: Sequence[tuple[TableResult, Sequence[float]]],
+    results: Sequence[tuple[TableResult, Sequence[Fraction | int]]],
     tie_breaks: Sequence[str] = TIE_BREAKS,
-    adjustments: Mapping[int, float] | None = None,
+    adjustments: Mapping[int, Fraction | int] | None = None,
 ) -> list[Standing]:
     """Totals per player, best first.
 
     ``results`` pairs each table with its points by seat (from
-    :func:`table_points` or :func:`round_points`). Players are ordered by total
-    points (rounded to 2 decimals), then by ``tie_breaks`` in order:
+    :func:`table_points` or :func:`round_points`). Players are ordered by their
+    exact total points, then by ``tie_breaks`` in order:
 
     - ``"exact_bids"``: more bids made exactly, in total;
     - ``"head_to_head"``: among the players still tied, who finished ahead of
@@ -277,7 +280,7 @@ def standings(
         for player in result.players:
             tables_of[player].append(result)
 
-    def key(name: str, player: int, group: Sequence[int]) -> float:
+    def key(name: str, player: int, group: Sequence[int]) -> int:
         if name == "exact_bids":
             return totals[player].exact_bids
         if name == "best_game":
@@ -293,7 +296,7 @@ def standings(
                 return [tied for part in classes for tied in order(part)]
         return [sorted(group)]
 
-    by_points = _partition(list(totals), lambda player: round(totals[player].points, 2))
+    by_points = _partition(list(totals), lambda player: totals[player].points)
     ranked: list[Standing] = []
     for group in by_points:
         for tied in order(group):
@@ -303,7 +306,7 @@ def standings(
                 ranked.append(
                     Standing(
                         player=player,
-                        points=round(line.points, 2),
+                        points=line.points,
                         exact_bids=line.exact_bids,
                         best_game=line.best_game or 0,
                         games=line.games,
@@ -313,9 +316,9 @@ def standings(
     return ranked
 
 
-def _partition(players: list[int], key: Callable[[int], float]) -> list[list[int]]:
+def _partition(players: list[int], key: Callable[[int], Fraction | int]) -> list[list[int]]:
     """Players grouped by equal key, highest key first."""
-    classes: dict[float, list[int]] = defaultdict(list)
+    classes: dict[Fraction | int, list[int]] = defaultdict(list)
     for player in players:
         classes[key(player)].append(player)
     return [classes[value] for value in sorted(classes, reverse=True)]

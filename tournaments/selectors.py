@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -21,6 +22,7 @@ from games.domain import CLASSIC
 from games.errors import GameNotFound
 from games.models import Game
 from games.selectors import load_table
+from tournaments import points, standings
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.models import (
     Entry,
@@ -131,16 +133,32 @@ def _turn(game: Game, names: list[str], now: Any) -> dict[str, Any] | None:
 
 
 def _table(
-    row: TableResult, game: Game | None, names: dict[int, str], now: Any, *, turns: bool
+    row: TableResult,
+    game: Game | None,
+    names: dict[int, str],
+    now: Any,
+    *,
+    turns: bool,
+    delayed: bool,
 ) -> dict[str, Any]:
+    """A table as the event page shows it: live from its game, or, ``delayed``, from
+    ``row``'s figures as they stood when the viewer's delay began."""
     players = [int(player) for player in row.players]
     seat_names = [names.get(player, str(player)) for player in players]
-    scores = list(game.scores) if game is not None and game.scores else list(row.scores)
-    if len(scores) != len(players):
-        scores = [0] * len(players)
     status = game.status if game is not None else Game.Status.OPEN
     total = game.hands_total if game is not None else row.hands_total
-    hand = 0 if game is None else min(game.hand + 1, total) if total else 0
+    if delayed:
+        scores = list(row.scores)
+        if row.finished:
+            status = Game.Status.FINISHED
+        elif status == Game.Status.FINISHED:
+            status = Game.Status.PLAYING
+        hand = min(row.hands_scored + 1, total)
+    else:
+        scores = list(game.scores) if game is not None and game.scores else list(row.scores)
+        hand = 0 if game is None else min(game.hand + 1, total) if total else 0
+    if len(scores) != len(players):
+        scores = [0] * len(players)
     if status == Game.Status.FINISHED:
         hand = total
     return {
@@ -183,17 +201,51 @@ def _screen(table: dict[str, Any]) -> None:
 
 def _leaderboard(event_id: uuid.UUID) -> list[dict[str, Any]]:
     return [
-        {
-            "rank": row.rank,
-            "player_id": row.player_id,
-            "name": row.name,
-            "points": row.points,
-            "points_text": points_text(row.points),
-            "exact_bids": row.exact_bids,
-            "games": row.games,
-        }
+        _line(
+            row.rank, row.player_id, row.name, row.points, row.exact_bids, row.best_game, row.games
+        )
         for row in Standing.objects.filter(event_id=event_id)
     ]
+
+
+def _held_back_leaderboard(
+    ranked: Sequence[points.Standing], names: dict[int, str]
+) -> list[dict[str, Any]]:
+    lines = [
+        _line(
+            line.rank,
+            line.player,
+            names.get(line.player, str(line.player)),
+            points.displayed(line.points),
+            line.exact_bids,
+            line.best_game,
+            line.games,
+        )
+        for line in ranked
+    ]
+    # In the read model's order: rank, then name.
+    return sorted(lines, key=lambda line: (line["rank"], line["name"], line["player_id"]))
+
+
+def _line(
+    rank: int,
+    player_id: int,
+    name: str,
+    value: float,
+    exact_bids: int,
+    best_game: int | None,
+    games: int,
+) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "player_id": player_id,
+        "name": name,
+        "points": value,
+        "points_text": points_text(value),
+        "exact_bids": exact_bids,
+        "best_game": best_game,
+        "games": games,
+    }
 
 
 def _me(user_id: int, entries: dict[int, Entry], current: list[dict[str, Any]]) -> dict[str, Any]:
@@ -229,18 +281,34 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
     Only the organizer sees whose turn it is at each table (the slow seats). In a
     duplicate event, while the current round plays, everyone else sees neither the
     tables' scores nor the standings: they would tell the tables still playing how
-    the same deals went elsewhere (``screened``)."""
+    the same deals went elsewhere (``screened``).
+
+    An event's spectator delay holds everyone but the organizer back: the tables'
+    progress and scores and the leaderboard are shown as the games' logs stood
+    ``delay`` seconds ago, as a table's own page shows its play."""
     event = Event.objects.get(pk=event_id)
     organizer = viewer_id is not None and viewer_id == event.organizer_id
     entries = {entry.player_id: entry for entry in Entry.objects.filter(event_id=event_id)}
     names = {player: entry.name for player, entry in entries.items()}
-    rows = list(TableResult.objects.filter(event_id=event_id))
-    games = Game.objects.in_bulk([row.game_id for row in rows])
     now = timezone.now()
+    delay = 0 if organizer else event.spectator_delay
+    ranked: list[points.Standing] = []
+    if delay:
+        rows, ranked = standings.standings_until(event_id, now - timedelta(seconds=delay))
+    else:
+        rows = list(TableResult.objects.filter(event_id=event_id))
+    games = Game.objects.in_bulk([row.game_id for row in rows])
     by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         current = row.round == event.rounds_started
-        table = _table(row, games.get(row.game_id), names, now, turns=organizer and current)
+        table = _table(
+            row,
+            games.get(row.game_id),
+            names,
+            now,
+            turns=organizer and current,
+            delayed=bool(delay),
+        )
         by_round[row.round].append(table)
     current_tables = by_round.get(event.rounds_started, [])
     round_playing = any(not table["finished"] for table in current_tables)
@@ -264,7 +332,15 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
         "provisional": event.status in (Event.Status.REGISTRATION, Event.Status.RUNNING),
         "round_playing": round_playing,
         "screened": screened,
-        "leaderboard": [] if screened else _leaderboard(event_id),
+        # Seconds this viewer is held behind the play (the organizer: none).
+        "delay": delay,
+        "leaderboard": (
+            []
+            if screened
+            else _held_back_leaderboard(ranked, names)
+            if delay
+            else _leaderboard(event_id)
+        ),
         "entries": [
             {
                 "player_id": entry.player_id,
@@ -284,23 +360,6 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
 
 
 # --- Results ----------------------------------------------------------------------
-
-
-def standings_screened(event: Event, viewer_id: int | None) -> bool:
-    """Whether this viewer may not see the standings now: a duplicate event's round
-    in play, for anyone but the organizer (see :func:`event_live`)."""
-    if not event.duplicate or viewer_id == event.organizer_id or not event.rounds_started:
-        return False
-    current = TableResult.objects.filter(event_id=event.id, round=event.rounds_started)
-    game_ids = list(current.values_list("game_id", flat=True))
-    return Game.objects.filter(pk__in=game_ids).exclude(status=Game.Status.FINISHED).exists()
-
-
-def final_standings(event_id: uuid.UUID) -> list[Standing]:
-    rows = list(Standing.objects.filter(event_id=event_id))
-    for row in rows:
-        row.points_text = points_text(row.points)  # type: ignore[attr-defined]
-    return rows
 
 
 # --- Seasons ----------------------------------------------------------------------

@@ -583,7 +583,7 @@ def _open_table(
     users = User.objects.in_bulk(players)
     aliases: set[str] = set()
     for seat, player_id in enumerate(players):
-        if users[player_id].username.startswith("bot-"):
+        if users[player_id].is_bot:
             games.game_set_seat_bot(game_id=game.id, actor=organizer, seat=seat, bot="heuristic")
     for player_id in players:
         alias = _alias(championship.entries[player_id].name, aliases)

@@ -15,6 +15,8 @@ import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
 
 from django.db import transaction
 from django.db.models import Count, Max
@@ -36,15 +38,19 @@ class GameFigures:
     version: int
 
 
-def read_figures(game_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, GameFigures]:
-    """Each game's scores and exact bids so far, from its log, in one query."""
+def read_figures(
+    game_ids: Iterable[uuid.UUID], *, until: datetime | None = None
+) -> dict[uuid.UUID, GameFigures]:
+    """Each game's scores and exact bids so far (or as they stood at ``until``), from
+    its log, in one query."""
     by_stream = {stream_of(game_id): game_id for game_id in game_ids}
     if not by_stream:
         return {}
-    rows = (
-        StoredEvent.objects.filter(stream__in=list(by_stream), type__in=SCORE_EVENTS)
-        .order_by("stream", "sequence")
-        .values_list("stream", "sequence", "type", "payload")
+    scored = StoredEvent.objects.filter(stream__in=list(by_stream), type__in=SCORE_EVENTS)
+    if until is not None:
+        scored = scored.filter(recorded_at__lte=until)
+    rows = scored.order_by("stream", "sequence").values_list(
+        "stream", "sequence", "type", "payload"
     )
     figures: dict[uuid.UUID, GameFigures] = {}
     scores: dict[uuid.UUID, tuple[int, ...]] = {}
@@ -89,13 +95,13 @@ def read_figures(game_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, GameFigures]:
 
 # Each table's tournament points, by (game, version read, method): a table that did
 # not move on is not scored again (per process; the figures come from the log).
-_TABLE_POINTS: dict[tuple[uuid.UUID, int, str], tuple[points.TableResult, list[float]]] = {}
+_TABLE_POINTS: dict[tuple[uuid.UUID, int, str], tuple[points.TableResult, list[Fraction]]] = {}
 _TABLE_POINTS_LIMIT = 50_000
 
 
 def _scored_table(
     row: TableResult, method: points.PointsMethod
-) -> tuple[points.TableResult, list[float]]:
+) -> tuple[points.TableResult, list[Fraction]]:
     key = (row.game_id, row.version, method.value)
     scored = _TABLE_POINTS.get(key)
     if scored is None:
@@ -115,7 +121,7 @@ def compute_standings(
     """The standings from the tables' figures and the event's corrections."""
     settings = championship.settings
     method = points.PointsMethod(settings.points)
-    scored: list[tuple[points.TableResult, Sequence[float]]] = []
+    scored: list[tuple[points.TableResult, Sequence[Fraction]]] = []
     if method is points.PointsMethod.MATCHPOINTS:
         # A duplicate deal set is compared only once all its tables are over: a
         # partial comparison would change later and tell of deals still in play.
@@ -133,9 +139,11 @@ def compute_standings(
     else:
         # A game in play counts by its score so far: live standings.
         scored = [_scored_table(row, method) for row in tables if row.hands_scored > 0]
-    adjustments: dict[int, float] = defaultdict(float)
+    adjustments: dict[int, Fraction] = defaultdict(Fraction)
     for correction in championship.corrections:
-        adjustments[correction.player_id] += correction.points
+        # Entered as a decimal of 2 places and logged as a float: its shortest
+        # decimal spelling is what the organizer typed.
+        adjustments[correction.player_id] += Fraction(str(correction.points))
     return points.standings(scored, settings.tie_breaks, adjustments=adjustments)
 
 
@@ -198,18 +206,28 @@ def refresh_tables(event_id: uuid.UUID, marker: tuple[int, int] | None = None) -
     else:
         by_game = {row.game_id: row for row in TableResult.objects.filter(event_id=event_id)}
     playing = [game_id for game_id, row in by_game.items() if not row.finished]
-    versions = dict(Game.objects.filter(pk__in=playing).values_list("id", "version"))
+    games = {
+        game_id: (version, hands_total)
+        for game_id, version, hands_total in Game.objects.filter(pk__in=playing).values_list(
+            "id", "version", "hands_total"
+        )
+    }
     stale = [
         by_game[game_id]
         for game_id in playing
-        if versions.get(game_id, 0) != by_game[game_id].version
+        if games.get(game_id, (0, 0))[0] != by_game[game_id].version
     ]
     figures = read_figures(row.game_id for row in stale)
     for row in stale:
         _fill(row, figures.get(row.game_id))
-        row.version = versions.get(row.game_id, 0)
+        version, row.hands_total = games.get(row.game_id, (0, 0))
+        # A finished table is read at its last score: the events a finished table's
+        # log may still gain (a deal set's secrets, revealed when its last table
+        # finishes) must not make a rebuild differ from the row read as it finished.
+        if not row.finished:
+            row.version = version
     TableResult.objects.bulk_update(
-        stale, ["scores", "exact_bids", "hands_scored", "finished", "version"]
+        stale, ["scores", "exact_bids", "hands_scored", "hands_total", "finished", "version"]
     )
     if marker is not None:
         with _ROWS_LOCK:
@@ -239,7 +257,7 @@ def write_standings(event_id: uuid.UUID, ranked: Sequence[points.Standing]) -> b
             line.player,
             names.get(line.player, str(line.player)),
             line.rank,
-            line.points,
+            points.displayed(line.points),
             line.exact_bids,
             line.best_game,
             line.games,
@@ -283,6 +301,19 @@ def _standings_view(event_id: uuid.UUID) -> tuple[Championship, tuple[int, int]]
     with _ROWS_LOCK:
         _VIEWS[event_id] = (marker, championship)
     return championship, marker
+
+
+def standings_until(
+    event_id: uuid.UUID, until: datetime
+) -> tuple[list[TableResult], list[points.Standing]]:
+    """The event's tables and standings as the games' logs stood at ``until``: what a
+    spectator held back by the event's delay may see. Nothing is saved."""
+    championship, _ = _standings_view(event_id)
+    rows = list(TableResult.objects.filter(event_id=event_id))
+    figures = read_figures((row.game_id for row in rows), until=until)
+    for row in rows:
+        _fill(row, figures.get(row.game_id))
+    return rows, compute_standings(championship, rows)
 
 
 def update_event_standings(event_id: uuid.UUID) -> bool:

@@ -234,6 +234,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
             table_size=data["table_size"],
             rounds=data["rounds"],
             points=data["points"],
+            tie_breaks=data["tie_breaks"],
+            auto_advance=data["auto_advance"],
             public=data["public"],
             spectator_delay=data["spectator_delay"],
             duplicate=data["duplicate"],
@@ -609,16 +611,17 @@ def standings_csv(request: HttpRequest, code: str) -> HttpResponse:
     writer.writerow(
         [_("Rank"), _("Player"), _("Points"), _("Exact bids"), _("Best game"), _("Games")]
     )
-    screened = selectors.standings_screened(event, _user_id(request))
-    for row in [] if screened else selectors.final_standings(event.id):
+    # The standings as the event page shows them to this viewer: screened while a
+    # duplicate round plays, held back by the spectator delay.
+    for row in selectors.event_live(event.id, _user_id(request))["leaderboard"]:
         writer.writerow(
             [
-                row.rank,
-                _csv_text(row.name),
-                row.points_text,  # type: ignore[attr-defined]
-                row.exact_bids,
-                "" if row.best_game is None else row.best_game,
-                row.games,
+                row["rank"],
+                _csv_text(row["name"]),
+                row["points_text"],
+                row["exact_bids"],
+                "" if row["best_game"] is None else row["best_game"],
+                row["games"],
             ]
         )
     return response
@@ -630,7 +633,7 @@ def results(request: HttpRequest, code: str) -> HttpResponse:
     live = selectors.event_live(event.id, _user_id(request))
     context = {
         **_event_context(event),
-        "standings": [] if live["screened"] else selectors.final_standings(event.id),
+        "standings": live["leaderboard"],
         "screened": live["screened"],
         "rounds": live["rounds"],
         "final": event.status in (Event.Status.FINISHED, Event.Status.PUBLISHED),

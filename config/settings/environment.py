@@ -49,21 +49,41 @@ class Environment:
     allowed_hosts: tuple[str, ...]
     bot_delay_seconds: float = 1.0
     limits: Limits = field(default_factory=Limits)
+    # The role that owns the tables (DATABASE_OWNER_URL): only migrations and their
+    # grants to DATABASE_URL's role connect as it, never the running application.
+    database_owner: Mapping[str, Any] | None = None
+    # Deployment: where the site is published, and what runs beside it.
+    production: bool = False
+    csrf_trusted_origins: tuple[str, ...] = ()
+    https: bool = False
+    sentry_dsn: str | None = None
 
 
 def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -> Environment:
     """Parse and validate the settings variables; local state goes under ``base_dir/var``."""
     var_dir = base_dir / "var"
+    debug = _flag("DEBUG", environ.get("DEBUG", "false"))
+    production = bool(environ.get("DATABASE_URL"))
+    origins = _origins(environ.get("CSRF_TRUSTED_ORIGINS", ""))
     return Environment(
         database=_database(environ.get("DATABASE_URL"), var_dir),
         redis_url=_redis_url(environ.get("REDIS_URL")),
-        secret_key=environ.get("SECRET_KEY") or _persisted_secret_key(var_dir),
-        debug=_flag("DEBUG", environ.get("DEBUG", "false")),
+        secret_key=_secret_key(
+            environ.get("SECRET_KEY"), var_dir, required=production and not debug
+        ),
+        debug=debug,
         allowed_hosts=_host_list(environ.get("ALLOWED_HOSTS", DEFAULT_ALLOWED_HOSTS)),
         bot_delay_seconds=_seconds(
             "ATU_BOT_DELAY_SECONDS", environ.get("ATU_BOT_DELAY_SECONDS", "1.0")
         ),
         limits=_limits(environ),
+        database_owner=_database_owner(
+            environ.get("DATABASE_OWNER_URL"), environ.get("DATABASE_URL")
+        ),
+        production=production,
+        csrf_trusted_origins=origins,
+        https=_https(environ.get("ATU_HTTPS"), origins),
+        sentry_dsn=environ.get("SENTRY_DSN") or None,
     )
 
 
@@ -126,6 +146,19 @@ def _database(url: str | None, var_dir: Path) -> Mapping[str, Any]:
     return dict(dj_database_url.parse(url, conn_max_age=60, conn_health_checks=False))
 
 
+def _database_owner(url: str | None, app_url: str | None) -> Mapping[str, Any] | None:
+    """The owner's connection settings. Only its role and password are used, on the
+    database the application is connected to (a test run's own, say)."""
+    if url is None:
+        return None
+    if app_url is None:
+        raise ImproperlyConfigured("DATABASE_OWNER_URL is set without DATABASE_URL.")
+    owner = dj_database_url.parse(url)
+    if owner["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_OWNER_URL is a PostgreSQL URL (postgres://...).")
+    return dict(owner)
+
+
 def _seconds(name: str, value: str) -> float:
     try:
         seconds = float(value)
@@ -140,6 +173,21 @@ def _redis_url(url: str | None) -> str | None:
     if url is not None and urlsplit(url).scheme not in REDIS_SCHEMES:
         raise ImproperlyConfigured(f"REDIS_URL must start with redis:// or rediss://, got {url!r}.")
     return url
+
+
+def _secret_key(key: str | None, var_dir: Path, *, required: bool) -> str:
+    if key:
+        return key
+    # A production site's processes may run on several machines, and a key kept in
+    # one machine's var/ would sign sessions the others refuse (or, copied about,
+    # leak): it must be given. Embedded and debugging runs keep a generated one.
+    if required:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set in production mode (DATABASE_URL is set and DEBUG is "
+            "off): generate one with "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(50))'` and keep it secret."
+        )
+    return _persisted_secret_key(var_dir)
 
 
 def _persisted_secret_key(var_dir: Path) -> str:
@@ -170,3 +218,21 @@ def _flag(name: str, value: str) -> bool:
 
 def _host_list(value: str) -> tuple[str, ...]:
     return tuple(host.strip() for host in value.split(",") if host.strip())
+
+
+def _origins(value: str) -> tuple[str, ...]:
+    origins = _host_list(value)
+    for origin in origins:
+        parts = urlsplit(origin)
+        if parts.scheme not in {"http", "https"} or not parts.netloc or parts.path:
+            raise ImproperlyConfigured(
+                f"CSRF_TRUSTED_ORIGINS holds origins such as https://atu.example, not {origin!r}."
+            )
+    return origins
+
+
+def _https(value: str | None, origins: tuple[str, ...]) -> bool:
+    """Whether browsers reach the site over TLS: said outright, or seen in its origins."""
+    if value is not None:
+        return _flag("ATU_HTTPS", value)
+    return bool(origins) and all(origin.startswith("https://") for origin in origins)

@@ -1,3 +1,4 @@
+import re
 from io import StringIO
 
 import pytest
@@ -7,26 +8,58 @@ from accounts.models import User
 
 pytestmark = pytest.mark.django_db
 
-LOGIN_LINE = (
-    "Demo organizer: username demo, password demo-organizer"
-    " — log in at http://127.0.0.1:8000/admin/\n"
+CREATED = re.compile(
+    r"Demo organizer created: username demo, password (?P<password>[A-Za-z0-9_-]{20}) "
+    r"\(shown this once\) — log in at http://127\.0\.0\.1:8000/accounts/login/; "
+    r"for the admin, make a superuser: python manage\.py createsuperuser\n"
 )
+EXISTS = "Demo organizer demo exists; to set a new password: python manage.py changepassword demo\n"
 
 
-def test_ensure_demo_organizer_creates_the_user_and_prints_the_login() -> None:
+def ensure() -> str:
     out = StringIO()
-
     call_command("ensure_demo_organizer", stdout=out)
-
-    assert out.getvalue() == LOGIN_LINE
-    assert User.objects.filter(username="demo", can_organize=True).count() == 1
+    return out.getvalue()
 
 
-def test_ensure_demo_organizer_prints_the_login_again_when_the_user_exists() -> None:
-    call_command("ensure_demo_organizer", stdout=StringIO())
-    out = StringIO()
+def test_the_run_that_creates_the_demo_organizer_prints_the_password_it_logs_in_with() -> None:
+    printed = CREATED.fullmatch(ensure())
 
-    call_command("ensure_demo_organizer", stdout=out)
+    assert printed is not None
+    user = User.objects.get(username="demo")
+    assert user.check_password(printed["password"]) is True
+    assert (user.can_organize, user.is_staff, user.is_superuser) == (True, False, False)
 
-    assert out.getvalue() == LOGIN_LINE
+
+def test_two_runs_print_the_password_once_and_then_how_to_set_a_new_one() -> None:
+    first = ensure()
+
+    second = ensure()
+
+    printed = CREATED.fullmatch(first)
+    assert printed is not None
+    assert second == EXISTS
+    assert printed["password"] not in second
     assert User.objects.filter(username="demo").count() == 1
+
+
+def test_a_changed_password_is_never_printed() -> None:
+    ensure()
+    user = User.objects.get(username="demo")
+    user.set_password("the-organizers-own-secret")
+    user.save()
+
+    printed = ensure()
+
+    assert printed == EXISTS
+    assert User.objects.get(username="demo").check_password("the-organizers-own-secret")
+
+
+def test_each_demo_organizer_gets_a_password_of_its_own() -> None:
+    first = CREATED.fullmatch(ensure())
+    User.objects.filter(username="demo").delete()
+
+    second = CREATED.fullmatch(ensure())
+
+    assert first is not None and second is not None
+    assert first["password"] != second["password"]

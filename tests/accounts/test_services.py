@@ -6,6 +6,7 @@ from accounts.errors import InvalidCredentials
 from accounts.models import User
 from accounts.services import (
     user_authenticate,
+    user_ensure_bot_players,
     user_ensure_demo_organizer,
     user_register,
     user_token,
@@ -16,31 +17,34 @@ from tests.accounts.factories import DEFAULT_PASSWORD, UserFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_creates_an_organizer_named_demo_who_may_use_the_whole_admin_when_missing() -> None:
-    user, created = user_ensure_demo_organizer()
+def test_creates_an_organizer_named_demo_who_is_no_admin_when_missing() -> None:
+    user, password = user_ensure_demo_organizer()
 
-    assert created is True
+    assert password is not None
     assert user.username == "demo"
     assert user.display_name == "Demo Organizer"
     assert user.can_organize is True
-    assert user.is_staff is True
-    assert user.is_superuser is True
+    assert user.is_staff is False
+    assert user.is_superuser is False
+    assert user.is_bot is False
 
 
-def test_demo_organizer_logs_in_with_the_demo_password() -> None:
-    user_ensure_demo_organizer()
+def test_the_demo_organizer_logs_in_with_the_password_drawn_for_it_and_no_fixed_one() -> None:
+    _, password = user_ensure_demo_organizer()
 
     user = User.objects.get(username="demo")
 
-    assert user.check_password("demo-organizer") is True
+    assert password is not None
+    assert user.check_password(password) is True
+    assert user.check_password("demo-organizer") is False
 
 
-def test_second_call_returns_the_same_user_without_creating_another() -> None:
+def test_second_call_returns_the_same_user_and_no_password() -> None:
     first, _ = user_ensure_demo_organizer()
 
-    second, created = user_ensure_demo_organizer()
+    second, password = user_ensure_demo_organizer()
 
-    assert created is False
+    assert password is None
     assert second.pk == first.pk
     assert User.objects.filter(username="demo").count() == 1
 
@@ -48,20 +52,45 @@ def test_second_call_returns_the_same_user_without_creating_another() -> None:
 def test_existing_user_named_demo_is_left_untouched() -> None:
     UserFactory.create(username="demo", display_name="Someone", password="their-own-secret")
 
-    user, created = user_ensure_demo_organizer()
+    user, password = user_ensure_demo_organizer()
 
-    assert created is False
+    assert password is None
     assert user.display_name == "Someone"
     assert user.can_organize is False
     assert user.check_password("their-own-secret") is True
 
 
-def test_username_and_password_can_be_chosen() -> None:
-    user, created = user_ensure_demo_organizer(username="organizer", password="s3cret-pass")
+def test_username_can_be_chosen() -> None:
+    user, password = user_ensure_demo_organizer(username="organizer")
 
-    assert created is True
     assert user.username == "organizer"
-    assert user.check_password("s3cret-pass") is True
+    assert password is not None
+    assert user.check_password(password) is True
+
+
+# --- Bot accounts ---------------------------------------------------------------------
+
+
+def test_bot_players_are_marked_bots_that_nobody_logs_in_as() -> None:
+    bots = user_ensure_bot_players(names=("Ana", "Bo"))
+
+    assert [(bot.username, bot.display_name, bot.is_bot) for bot in bots] == [
+        ("bot-ana", "Ana (bot)", True),
+        ("bot-bo", "Bo (bot)", True),
+    ]
+    assert [bot.has_usable_password() for bot in bots] == [False, False]
+    assert user_ensure_bot_players(names=("Ana", "Bo")) == bots
+
+
+def test_a_person_named_like_a_bot_stays_a_person_and_the_bot_takes_the_next_name() -> None:
+    person = user_register(username="bot-ana", password="walnut-orbit-harbor")
+
+    (bot,) = user_ensure_bot_players(names=("Ana",))
+
+    assert person.is_bot is False
+    assert (bot.username, bot.is_bot) == ("bot-ana-2", True)
+    assert User.objects.get(pk=person.pk).is_bot is False
+    assert user_ensure_bot_players(names=("Ana",)) == [bot]
 
 
 def test_registering_stores_the_user_with_a_hashed_password() -> None:

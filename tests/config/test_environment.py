@@ -23,7 +23,8 @@ def test_postgres_database_url_is_parsed_with_persistent_checked_connections(
     tmp_path: Path,
 ) -> None:
     env = read_environment(
-        {"DATABASE_URL": "postgres://postgres:pw@127.0.0.1:5432/atu"}, base_dir=tmp_path
+        {"DATABASE_URL": "postgres://postgres:pw@127.0.0.1:5432/atu", "SECRET_KEY": "k"},
+        base_dir=tmp_path,
     )
 
     assert env.database["ENGINE"] == "django.db.backends.postgresql"
@@ -109,6 +110,107 @@ def test_the_bot_delay_is_one_second_unless_set(tmp_path: Path) -> None:
 def test_a_bot_delay_that_is_not_0_to_3600_seconds_is_rejected(tmp_path: Path, value: str) -> None:
     with pytest.raises(ImproperlyConfigured, match="ATU_BOT_DELAY_SECONDS is a number of seconds"):
         read_environment({"ATU_BOT_DELAY_SECONDS": value}, base_dir=tmp_path)
+
+
+def test_the_database_owner_is_read_from_its_own_url_and_is_none_unless_set(
+    tmp_path: Path,
+) -> None:
+    app = {"DATABASE_URL": "postgres://atu_app:a@127.0.0.1:5432/atu", "SECRET_KEY": "k" * 50}
+    owner = "postgres://atu:o@127.0.0.1:5432/atu"
+
+    env = read_environment({**app, "DATABASE_OWNER_URL": owner}, base_dir=tmp_path)
+
+    assert env.database["USER"] == "atu_app"
+    assert env.database_owner is not None
+    assert (env.database_owner["USER"], env.database_owner["PASSWORD"]) == ("atu", "o")
+    assert read_environment(app, base_dir=tmp_path).database_owner is None
+
+
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        ({"DATABASE_OWNER_URL": "postgres://atu@127.0.0.1/atu"}, "without DATABASE_URL"),
+        (
+            {
+                "DATABASE_URL": "postgres://atu_app@127.0.0.1/atu",
+                "DATABASE_OWNER_URL": "sqlite:///owner.sqlite3",
+                "SECRET_KEY": "k" * 50,
+            },
+            "a PostgreSQL URL",
+        ),
+    ],
+)
+def test_a_database_owner_without_a_postgres_database_is_rejected(
+    tmp_path: Path, variables: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match=message):
+        read_environment(variables, base_dir=tmp_path)
+
+
+def test_production_mode_without_a_secret_key_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY must be set in production mode"):
+        read_environment({"DATABASE_URL": "postgres://postgres@127.0.0.1/atu"}, base_dir=tmp_path)
+
+    assert not (tmp_path / "var" / "secret_key").exists()
+
+
+def test_production_mode_under_debug_keeps_a_generated_key(tmp_path: Path) -> None:
+    env = read_environment(
+        {"DATABASE_URL": "postgres://postgres@127.0.0.1/atu", "DEBUG": "on"}, base_dir=tmp_path
+    )
+
+    assert env.production is True
+    assert env.secret_key == (tmp_path / "var" / "secret_key").read_text(encoding="utf-8")
+
+
+def test_embedded_mode_is_not_production_and_not_https(tmp_path: Path) -> None:
+    env = read_environment({}, base_dir=tmp_path)
+
+    assert env.production is False
+    assert env.https is False
+    assert env.csrf_trusted_origins == ()
+    assert env.sentry_dsn is None
+
+
+def test_https_origins_mean_the_site_is_served_over_tls(tmp_path: Path) -> None:
+    env = read_environment(
+        {"CSRF_TRUSTED_ORIGINS": "https://atu.example, https://www.atu.example:8443"},
+        base_dir=tmp_path,
+    )
+
+    assert env.csrf_trusted_origins == ("https://atu.example", "https://www.atu.example:8443")
+    assert env.https is True
+
+
+def test_an_http_origin_among_them_means_no_tls(tmp_path: Path) -> None:
+    env = read_environment(
+        {"CSRF_TRUSTED_ORIGINS": "https://atu.example,http://127.0.0.1:8000"}, base_dir=tmp_path
+    )
+
+    assert env.https is False
+
+
+@pytest.mark.parametrize(("value", "https"), [("on", True), ("off", False)])
+def test_atu_https_says_outright_whether_the_site_is_served_over_tls(
+    tmp_path: Path, value: str, https: bool
+) -> None:
+    env = read_environment(
+        {"ATU_HTTPS": value, "CSRF_TRUSTED_ORIGINS": "https://atu.example"}, base_dir=tmp_path
+    )
+
+    assert env.https is https
+
+
+@pytest.mark.parametrize("origin", ["atu.example", "https://atu.example/path", "ftp://atu.example"])
+def test_a_trusted_origin_that_is_not_an_origin_is_rejected(tmp_path: Path, origin: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match="CSRF_TRUSTED_ORIGINS holds origins"):
+        read_environment({"CSRF_TRUSTED_ORIGINS": origin}, base_dir=tmp_path)
+
+
+def test_sentry_dsn_is_kept(tmp_path: Path) -> None:
+    env = read_environment({"SENTRY_DSN": "https://key@sentry.example/1"}, base_dir=tmp_path)
+
+    assert env.sentry_dsn == "https://key@sentry.example/1"
 
 
 def test_limits_default_to_generous_rates_and_a_megabyte(tmp_path: Path) -> None:

@@ -1,11 +1,30 @@
+import json
+import os
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import connection
 from django.test import Client
 
 from accounts.models import User
 from config.asgi import application
+from config.health import CHECK_SECONDS
+from config.settings.environment import BASE_DIR
+from tests.games.test_two_processes import (
+    TIMEOUT,
+    UVICORN,
+    free_port,
+    production_only,
+    wait_until_healthy,
+)
 
 # Consumers close stale database connections around every event, so even tests that
 # store nothing need database access.
@@ -14,19 +33,93 @@ pytestmark = pytest.mark.django_db
 ALLOWED_ORIGIN = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 
 
-def expected_layer_class_name() -> str:
-    """Embedded mode runs in one process; with Redis the pub/sub layer spans processes."""
-    return "InMemoryChannelLayer" if settings.ENV.redis_url is None else "RedisPubSubChannelLayer"
+@contextmanager
+def served(env: dict[str, str], log: Path) -> Iterator[str]:
+    """One uvicorn process as production runs it, on ``env``; its host:port."""
+    port = free_port()
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [str(UVICORN), "config.asgi:application", "--port", str(port), "--lifespan", "on"],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_until_healthy(process, f"127.0.0.1:{port}", log)
+        yield f"127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=TIMEOUT)
 
 
-def test_healthz_reports_database_vendor_and_channel_layer(client: Client) -> None:
-    response = client.get("/healthz")
+def test_healthz_says_the_process_lives_without_asking_the_database(
+    client: Client, django_assert_num_queries: Any
+) -> None:
+    with django_assert_num_queries(0):
+        response = client.get("/healthz")
 
     assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"status": "ok"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_readyz_reports_each_check_embedded_or_with_a_worker_answering(
+    client: Client, request: pytest.FixtureRequest
+) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        expected = {"database": "ok", "redis": "embedded", "celery": "eager"}
+    else:
+        request.getfixturevalue("celery_worker")
+        expected = {"database": "ok", "redis": "ok", "celery": "ok"}
+
+    response = client.get("/readyz")
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "checks": expected}
+
+
+@production_only
+@pytest.mark.django_db(transaction=True)
+def test_readyz_is_503_while_no_celery_worker_answers(client: Client) -> None:
+    started = time.monotonic()
+    response = client.get("/readyz")
+
+    assert response.status_code == 503
     assert response.json() == {
-        "status": "ok",
-        "database": connection.vendor,
-        "channel_layer": expected_layer_class_name(),
+        "status": "unavailable",
+        "checks": {"database": "ok", "redis": "ok", "celery": "unavailable"},
+    }
+    assert time.monotonic() - started < CHECK_SECONDS + 1
+
+
+def test_a_server_whose_database_and_redis_refuse_answers_readyz_503_in_json(
+    tmp_path: Path,
+) -> None:
+    # Given a production server process whose PostgreSQL and Redis ports refuse
+    closed = free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"postgres://atu@127.0.0.1:{closed}/atu",
+        "REDIS_URL": f"redis://127.0.0.1:{closed}/0",
+        "SECRET_KEY": "a-key-for-this-test-only",
+    }
+    with served(env, tmp_path / "server.log") as address:
+        # When the front asks whether it lives, and whether it is ready
+        alive = urllib.request.urlopen(f"http://{address}/healthz", timeout=TIMEOUT)
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(f"http://{address}/readyz", timeout=TIMEOUT)
+
+    # Then it lives, and says in JSON what it lacks
+    assert alive.status == 200
+    assert json.load(alive) == {"status": "ok"}
+    assert answer.value.code == 503
+    assert answer.value.headers["Content-Type"] == "application/json"
+    assert json.load(answer.value) == {
+        "status": "unavailable",
+        "checks": {"database": "unavailable", "redis": "unavailable", "celery": "unavailable"},
     }
 
 

@@ -1,9 +1,15 @@
 import asyncio
 import contextlib
 import gc
+import os
+import socket
+import subprocess
+import sys
 import threading
+import time
 import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +17,9 @@ from channels.layers import get_channel_layer
 
 from config.asgi import application
 from config.lifespan import run_on_server_loop
+from config.settings.environment import BASE_DIR
 from games.services import group_name, publish
+from tests.games.test_two_processes import free_port
 
 
 @contextlib.asynccontextmanager
@@ -94,3 +102,41 @@ async def test_a_server_process_collects_garbage_on_its_loops_clock_from_startup
     # And once it has shut down, they are as they were
     assert gc.isenabled()
     assert gc.get_freeze_count() == 0
+
+
+def test_a_server_finishes_starting_while_its_database_does_not_answer(tmp_path: Path) -> None:
+    # Given a "database" that takes connections and never says a word
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen()
+    database = f"postgres://atu@127.0.0.1:{silent.getsockname()[1]}/atu"
+    port = free_port()
+    log = tmp_path / "server.log"
+    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "x" * 50}
+    env.pop("REDIS_URL", None)
+
+    # When a server process starts on it
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            [
+                str(Path(sys.executable).with_name("uvicorn")),
+                "config.asgi:application",
+                *("--host", "127.0.0.1", "--port", str(port), "--lifespan", "on"),
+            ],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        # Then it finishes its startup and says it is resuming the automatic moves
+        deadline = time.monotonic() + 30
+        while "Application startup complete" not in log.read_text():
+            assert server.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+        assert "resuming automatic moves" in log.read_text()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        silent.close()

@@ -15,7 +15,7 @@ import pytest
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from bench.front import NGINX, nginx_command, nginx_config
+from config.front import NGINX, nginx_command, nginx_config
 from tests.games.drivers import seated_game
 from tests.games.test_two_processes import (
     STARTUP_SECONDS,
@@ -35,7 +35,7 @@ def front(upstreams: list[str], directory: Path) -> Iterator[str]:
     """nginx with the shipped configuration in front of ``upstreams``; its host:port."""
     port = free_port()
     config = directory / "nginx.conf"
-    config.write_text(nginx_config(port, upstreams))
+    config.write_text(nginx_config(f"127.0.0.1:{port}", upstreams))
     log = directory / "nginx.log"
     with log.open("wb") as output:
         process = subprocess.Popen(

@@ -12,6 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 from django.core.management import call_command
+from django.templatetags.static import static
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
@@ -851,13 +852,16 @@ def test_the_schema_is_served_and_documents_every_endpoint() -> None:
 
 def test_the_api_docs_page_serves_swagger_ui_from_our_own_static_files(client: Client) -> None:
     response = client.get("/api/docs/")
+    # The page's own script comes apart from it, for the content security policy.
+    init = client.get("/api/docs/?script=")
 
     assert response.status_code == 200
     page = response.content.decode()
-    assert "/api/schema/" in page
+    assert '<script src="/api/docs/?script="></script>' in page
+    assert "/api/schema/" in init.content.decode()
     assert "cdn." not in page
-    script = "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js"
-    assert script in page
+    script = static("drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js")
+    assert f'<script src="{script}"></script>' in page
     assert client.get(script).status_code == 200
 
 
@@ -973,6 +977,26 @@ def test_a_table_may_have_a_turn_timer_and_its_creator_gives_seats_to_bots() -> 
     assert (refused.status_code, refused.json()["code"]) == (403, "not_your_seat")
     assert (unknown.status_code, unknown.json()["code"]) == (400, "invalid_input")
     assert (too_short.status_code, too_short.json()["code"]) == (400, "invalid_input")
+
+
+def test_seat_bot_on_a_finished_game_is_400_game_over_and_its_record_does_not_move(
+    game: Seated,
+) -> None:
+    # Given a finished game, its record published
+    play_to_end(game.id, game.users)
+    record = APIClient().get(game.url("record")).json()
+    version = game.version
+
+    # When its creator, then a player, give a seat to a bot
+    by_creator = game.clients[0].post(game.url("seat-bot"), {"seat": 1, "bot": "heuristic"})
+    by_player = game.clients[2].post(game.url("seat-bot"), {"seat": 2, "bot": "random"})
+
+    # Then both are refused and nothing is appended
+    assert error(by_creator) == (400, "game_over")
+    assert error(by_player) == (400, "game_over")
+    assert by_creator.json()["message"] == "the game is over: its record is final"
+    assert game.version == version
+    assert APIClient().get(game.url("record")).json() == record
 
 
 def test_the_dealer_is_told_which_bid_is_forbidden_and_by_which_rule() -> None:

@@ -961,6 +961,24 @@ async def test_a_player_hands_their_seat_to_a_bot_over_the_socket_and_takes_it_b
     assert back[-1]["state"]["bots"] == [None, None, None, None]
 
 
+async def test_seat_bot_over_the_socket_on_a_finished_game_is_a_game_over_error(
+    open_socket: Opener,
+) -> None:
+    # Given the socket of a player of a finished game
+    game_id, users = await seated(3, "romanian-standard", SHORT_CHOOSING)
+    await database_sync_to_async(play_to_end)(game_id, users)
+    version = await log_version(game_id)
+    socket = await open_socket(game_id, users[1])
+
+    # When they give their seat to a bot
+    refused = await socket.ask({"type": "seat_bot", "seat": 1, "bot": "heuristic"})
+
+    # Then it is an error with the code of a finished game, and the log does not move
+    assert refused["type"] == "error"
+    assert refused["code"] == "game_over"
+    assert await log_version(game_id) == version
+
+
 @database_sync_to_async
 def delayed_game(delay: int) -> tuple[uuid.UUID, list[User]]:
     users = UserFactory.create_batch(3)

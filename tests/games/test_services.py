@@ -15,6 +15,7 @@ from games.domain import DealRevealed, DealsCommitted, Table, stream_of
 from games.errors import (
     AlreadySeated,
     GameError,
+    GameIsOver,
     IdempotencyKeyReused,
     InvalidInput,
     NotYourSeat,
@@ -388,6 +389,51 @@ def test_a_deal_set_reveals_its_secrets_only_once_every_table_is_over() -> None:
     assert revealed(second) == hands
     table = load_table(first)
     assert [commitment(bytes.fromhex(s)) for s in table.revealed] == list(table.commitments)
+
+
+# --- A finished game --------------------------------------------------------------------
+
+FINISHED_GAME_COMMANDS: dict[str, Any] = {
+    "seat_bot_by_the_creator": lambda game, users, _: services.game_set_seat_bot(
+        game_id=game, actor=users[0], seat=1, bot="heuristic"
+    ),
+    "seat_bot_by_its_player": lambda game, users, _: services.game_set_seat_bot(
+        game_id=game, actor=users[2], seat=2, bot="random"
+    ),
+    "bid": lambda game, users, _: services.game_place_bid(game_id=game, actor=users[1], bid=0),
+    "play": lambda game, users, _: services.game_play_card(game_id=game, actor=users[1], card="AS"),
+    "zero_play": lambda game, users, _: services.game_announce_zero_play(
+        game_id=game, actor=users[1]
+    ),
+    "one_card_mode": lambda game, users, _: services.game_choose_one_card_mode(
+        game_id=game, actor=users[1], mode="open"
+    ),
+    "join": lambda game, _, stranger: services.game_join(game_id=game, user=stranger, alias="Late"),
+    "substitute": lambda game, users, stranger: services.game_substitute(
+        game_id=game, actor=users[0], seat=1, user=stranger, alias="Sub"
+    ),
+    "pause": lambda game, users, _: services.game_pause(game_id=game, actor=users[0]),
+    "resume": lambda game, users, _: services.game_resume(game_id=game, actor=users[0]),
+}
+
+
+@pytest.mark.parametrize("command", sorted(FINISHED_GAME_COMMANDS))
+def test_every_command_on_a_finished_game_is_refused_as_game_over_and_writes_nothing(
+    command: str,
+) -> None:
+    # Given a finished game
+    game_id, users = seated_game(players=3, preset="classic-app")
+    play_to_end(game_id, users, seed=1)
+    version = eventstore.version(stream_of(game_id))
+
+    # When an account sends a command to it
+    with pytest.raises(GameIsOver) as refused:
+        FINISHED_GAME_COMMANDS[command](game_id, users, UserFactory.create())
+
+    # Then it is refused with the code of a finished game, and its log does not move
+    assert (refused.value.code, refused.value.status) == ("game_over", 400)
+    assert refused.value.message == "the game is over: its record is final"
+    assert eventstore.version(stream_of(game_id)) == version
 
 
 # --- Substitutes --------------------------------------------------------------------------

@@ -91,11 +91,7 @@ def wait_until_healthy(process: subprocess.Popen[bytes], address: str, log: Path
         except OSError:
             time.sleep(0.2)
             continue
-        assert health == {
-            "status": "ok",
-            "database": "postgresql",
-            "channel_layer": "RedisPubSubChannelLayer",
-        }
+        assert health == {"status": "ok"}
         return
     pytest.fail(
         f"the server on {address} did not answer in {STARTUP_SECONDS} s:\n{log.read_text()}"

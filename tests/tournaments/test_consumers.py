@@ -77,11 +77,18 @@ async def receive_until(
 
 
 @database_sync_to_async
-def human_event(players: int = 3, *, public: bool = True) -> tuple[Event, User, list[User]]:
+def human_event(
+    players: int = 3, *, public: bool = True, spectator_delay: int = 0
+) -> tuple[Event, User, list[User]]:
     """An event of ``players`` people (no bots: nothing plays by itself), checked in."""
     creator = organizer()
     event = services.event_create(
-        organizer=creator, name="Cupa Atu", rounds=2, options=SHORT_RULES, public=public
+        organizer=creator,
+        name="Cupa Atu",
+        rounds=2,
+        options=SHORT_RULES,
+        public=public,
+        spectator_delay=spectator_delay,
     )
     users: list[User] = UserFactory.create_batch(players)
     for user in users:
@@ -208,6 +215,54 @@ async def test_a_hand_scored_sends_the_new_standings_and_table_scores(
     [table] = message["event"]["tables"]
     assert [player["score"] for player in table["players"]] == game.scores
     assert table["hands_scored"] == 1
+
+
+async def test_a_delayed_spectator_sees_a_hand_only_once_the_delay_has_passed(
+    open_socket: Opener,
+) -> None:
+    # Given a round in play with a spectator delay of 5 s, watched by a spectator and
+    # by the organizer
+    event, creator, users = await human_event(spectator_delay=5)
+    await database_sync_to_async(services.event_start_round)(event_id=event.id, actor=creator)
+    spectator = await open_socket(event.code)
+    organizers = await open_socket(event.code, creator)
+    await receive(spectator)
+    await receive(organizers)
+    row = await database_sync_to_async(TableResult.objects.get)(event_id=event.id)
+
+    # When the first deal is played to its end
+    @database_sync_to_async
+    def play_first_deal() -> None:
+        rng = random.Random(3)
+        while Game.objects.get(pk=row.game_id).hand == 0:
+            next_move(row.game_id, users, rng)
+        if not settings.CELERY_TASK_ALWAYS_EAGER:
+            update_standings(str(event.id))  # What the worker does, run here.
+
+    await play_first_deal()
+    game = await database_sync_to_async(Game.objects.get)(pk=row.game_id)
+
+    # Then the organizer sees it at once
+    live = await receive_until(organizers, lambda m: bool(m["event"]["leaderboard"]))
+    assert [p["score"] for p in live["event"]["tables"][0]["players"]] == game.scores
+    assert live["event"]["delay"] == 0
+
+    # And the spectator is told of the change, but still sees the table and the
+    # leaderboard as they were before the deal was over
+    held = await receive(spectator)
+    [table] = held["event"]["tables"]
+    assert held["event"]["delay"] == 5
+    assert (table["hand"], table["hands_scored"]) == (1, 0)
+    assert [p["score"] for p in table["players"]] == [0, 0, 0]
+    assert held["event"]["leaderboard"] == []
+
+    # And once the delay has passed, the socket sends the deal by itself, as the
+    # organizer saw it
+    shown = await receive_until(spectator, lambda m: bool(m["event"]["leaderboard"]))
+    [table] = shown["event"]["tables"]
+    assert (table["hand"], table["hands_scored"]) == (2, 1)
+    assert [p["score"] for p in table["players"]] == game.scores
+    assert shown["event"]["leaderboard"] == live["event"]["leaderboard"]
 
 
 async def test_a_private_event_is_refused_to_strangers_with_4404(open_socket: Opener) -> None:

@@ -3,12 +3,28 @@ seat, and each result is compared with the others who held the same cards."""
 
 from __future__ import annotations
 
-import pytest
+from io import StringIO
 
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from accounts.models import User
 from games import eventstore
 from games.domain import stream_of
-from tests.tournaments.drivers import bot_event, play_round, round_games, wait_until
-from tournaments.models import Event, Standing
+from tests.accounts.factories import UserFactory
+from tests.games.drivers import play_to_end
+from tests.tournaments.drivers import (
+    SHORT_RULES,
+    bot_event,
+    organizer,
+    play_round,
+    round_games,
+    wait_until,
+)
+from tests.tournaments.test_standings import read_models
+from tournaments import services
+from tournaments.models import Event, Standing, TableResult
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,3 +58,42 @@ def test_duplicate_tables_play_the_same_deals_and_score_by_matchpoints() -> None
         expected[b] = 100.0 - expected[a]
     points = dict(Standing.objects.filter(event_id=event.id).values_list("player_id", "points"))
     assert points == expected
+
+
+@pytest.mark.usefixtures("bots_play")
+def test_a_duplicate_table_that_finished_first_says_its_deal_set_plays_and_rebuilds_alike() -> None:
+    # Given a duplicate event of six people at two tables of three, one round
+    creator = organizer()
+    event = services.event_create(
+        organizer=creator,
+        name="Cupa Atu",
+        rounds=1,
+        table_size=3,
+        options=SHORT_RULES,
+        points="matchpoints",
+        duplicate=True,
+    )
+    people: list[User] = UserFactory.create_batch(6)
+    for person in people:
+        services.event_register(event_id=event.id, actor=person)
+        services.event_check_in(event_id=event.id, actor=person)
+    services.event_start_round(event_id=event.id, actor=creator)
+    first, second = round_games(event.id, 1)
+
+    # When the first table finishes while the second still plays
+    play_to_end(first.id, people)
+    wait_until(lambda: TableResult.objects.get(pk=first.id).finished)
+
+    # Then its record is refused for the real reason, and its row knows the deals
+    response = APIClient().get(f"/api/games/{first.code}/record/")
+    assert (response.status_code, response.json()["code"]) == (409, "deal_set_in_play")
+    assert TableResult.objects.get(pk=first.id).hands_total == 9
+
+    # And once the second finishes too, a rebuild gives every column again
+    play_to_end(second.id, people)
+    wait_until(lambda: Event.objects.get(pk=event.id).status == Event.Status.FINISHED)
+    assert APIClient().get(f"/api/games/{first.code}/record/").status_code == 200
+    before = read_models(event.id)
+    assert [row["hands_total"] for row in before["tables"]] == [9, 9]
+    call_command("rebuild_standings", stdout=StringIO())
+    assert read_models(event.id) == before

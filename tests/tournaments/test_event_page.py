@@ -4,6 +4,7 @@ waiting on "my table" is shown their seat the moment the round starts."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from typing import Any
 
@@ -74,7 +75,10 @@ async def watch_the_leaderboard_follow_the_play() -> None:
                 "No hand has been scored yet."
             )
             await expect(page.locator("#tables")).to_have_text("No table is playing.")
-            await page.wait_for_function("document.body.dataset.eventVersion !== undefined")
+            # Not wait_for_function: the content security policy refuses its eval.
+            await expect(page.locator("body")).to_have_attribute(
+                "data-event-version", re.compile(r"^\d+$")
+            )
             await page.evaluate("window.__marker = 1")
 
             # When the organizer starts the round
@@ -90,8 +94,8 @@ async def watch_the_leaderboard_follow_the_play() -> None:
             await page.screenshot(path=screenshot_path("event-leaderboard.png"), full_page=True)
 
             # And it follows the game to its end: the final standings and table scores
-            await page.wait_for_function(
-                "document.body.dataset.eventStatus === 'finished'", timeout=GAME_TIMEOUT_MS
+            await expect(page.locator("body")).to_have_attribute(
+                "data-event-status", "finished", timeout=GAME_TIMEOUT_MS
             )
             assert await event_status(event.id) == "finished"
             await expect(page.locator(LEADERBOARD_ROWS)).to_have_count(4)
@@ -165,7 +169,10 @@ async def test_a_player_waiting_on_my_table_is_shown_their_seat_when_the_round_s
             await expect(page.locator("#my-seat")).to_have_text(
                 "You have no seat yet: the page shows it as soon as the round starts."
             )
-            await page.wait_for_function("document.body.dataset.eventVersion !== undefined")
+            # Not wait_for_function: the content security policy refuses its eval.
+            await expect(page.locator("body")).to_have_attribute(
+                "data-event-version", re.compile(r"^\d+$")
+            )
             await page.evaluate("window.__marker = 1")
             await expect(page.locator("#seated-banner")).to_be_hidden()
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
+from random import Random
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +14,7 @@ from tournaments.points import (
     PointsMethod,
     Standing,
     TableResult,
+    displayed,
     duplicate_groups,
     matchpoint_percentages,
     matchpoints,
@@ -136,13 +139,14 @@ def test_relative_points_are_the_score_minus_the_table_average() -> None:
     assert sum(points) == 0
 
 
-def test_relative_points_round_to_two_decimals() -> None:
+def test_relative_points_are_exact_and_rounded_only_for_display() -> None:
     # given a table whose average is a third
     # when it is scored
     points = relative_points((1, 0, 0))
 
-    # then the points are rounded to the cent
-    assert points == [0.67, -0.33, -0.33]
+    # then the points are exact thirds, shown to the cent
+    assert points == [Fraction(2, 3), Fraction(-1, 3), Fraction(-1, 3)]
+    assert [displayed(value) for value in points] == [0.67, -0.33, -0.33]
 
 
 def test_raw_points_are_the_final_scores() -> None:
@@ -165,10 +169,10 @@ def test_matchpoints_are_not_a_per_table_method() -> None:
 
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.lists(st.integers(min_value=-100, max_value=300), min_size=1, max_size=6))
-def test_relative_points_sum_to_zero_up_to_the_rounding(scores: list[int]) -> None:
+def test_relative_points_sum_to_exactly_zero(scores: list[int]) -> None:
     points = relative_points(scores)
 
-    assert abs(sum(points)) <= 0.005 * len(scores) + 1e-9
+    assert sum(points) == 0
     if len(set(scores)) == 1:
         assert points == [0.0] * len(scores)
 
@@ -267,7 +271,7 @@ def test_a_player_alone_with_their_cards_gets_no_matchpoints_and_fifty_percent()
     assert (percentages[9], percentages[10], percentages[11]) == (50.0, 50.0, 50.0)
 
 
-def test_percentages_are_rounded_to_two_decimals_and_summed_over_groups() -> None:
+def test_percentages_are_exact_and_summed_over_groups() -> None:
     # given a player in two groups of four (top 6 each): 2 of 6 and 6 of 6
     groups = [
         [(1, 10), (2, 20), (3, 20), (4, 5)],
@@ -279,8 +283,9 @@ def test_percentages_are_rounded_to_two_decimals_and_summed_over_groups() -> Non
 
     # then 2 (beat 1 and 4, tied 3) has 5 of 6, and 1 has 2 + 6 = 8 of 12
     assert percentages[4] == 0.0
-    assert percentages[2] == 83.33
-    assert percentages[1] == 66.67
+    assert percentages[2] == Fraction(250, 3)
+    assert percentages[1] == Fraction(200, 3)
+    assert (displayed(percentages[2]), displayed(percentages[1])) == (83.33, 66.67)
     assert matchpoints(groups)[1] == 8.0
 
 
@@ -317,7 +322,7 @@ def test_a_group_shares_out_two_matchpoints_per_pair_and_averages_fifty_percent(
 
     size = len(scores)
     assert sum(points.values()) == size * (size - 1)
-    assert sum(percentages.values()) == pytest.approx(50 * size, abs=0.005 * size)
+    assert sum(percentages.values()) == 50 * size
 
 
 # Standings
@@ -496,3 +501,117 @@ def test_a_head_to_head_cycle_falls_through_to_best_game() -> None:
         (1, 40, 2),
         (2, 40, 3),
     ]
+
+
+def duplicate_round(seats: Sequence[Sequence[tuple[int, int]]]) -> list[TableResult]:
+    """Tables of four whose seat ``s`` holds the ``(player, score)`` of ``seats[s]``,
+    table by table, each with 2 exact bids."""
+    return [
+        table(
+            [seat[number][0] for seat in seats],
+            [seat[number][1] for seat in seats],
+            [2] * len(seats),
+        )
+        for number in range(len(seats[0]))
+    ]
+
+
+def test_exactly_equal_matchpoint_totals_share_first_place() -> None:
+    # given two duplicate rounds of four 4-tables: 1 scores 5 of 6 matchpoints in
+    # each (83⅓% twice), 5 scores 6 of 6 then 4 of 6 (100% and 66⅔%); both have
+    # 2 exact bids a round and a best game of 20, and they never meet
+    level = [(40, 0), (41, 0), (42, 0), (43, 0)]
+    round_one = duplicate_round(
+        [[(1, 20), (20, 20), (21, 0), (22, 0)], [(5, 20), (23, 0), (24, 0), (25, 0)], level]
+    )
+    round_two = duplicate_round(
+        [[(1, 20), (26, 20), (27, 0), (28, 0)], [(5, 20), (29, 30), (30, 0), (31, 0)], level]
+    )
+    results = round_points(round_one, PointsMethod.MATCHPOINTS) + round_points(
+        round_two, PointsMethod.MATCHPOINTS
+    )
+
+    # when the standings are drawn up
+    lines = standings(results)
+
+    # then 1 and 5 are both exactly 166⅔ (shown 166.67) and share first place
+    assert [(line.player, line.points, line.rank) for line in lines[:2]] == [
+        (1, Fraction(500, 3), 1),
+        (5, Fraction(500, 3), 1),
+    ]
+    assert displayed(lines[0].points) == displayed(lines[1].points) == 166.67
+    assert lines[2].rank == 3
+
+
+def test_relative_thirds_that_total_the_same_tie_before_the_tie_breaks() -> None:
+    # given two rounds at tables of three scored relative to the table's average:
+    # 1 gets 4/3 then 0, 2 gets 2/3 then 2/3 (each 4/3, which printed per table
+    # as 1.33 + 0 against 0.67 + 0.67); they never meet, and 2 has the better game
+    tables = [
+        table((1, 3, 4), (1, 0, -2)),
+        table((2, 5, 6), (1, 0, 0)),
+        table((1, 7, 8), (0, 0, 0)),
+        table((2, 9, 10), (5, 4, 4)),
+    ]
+    results = round_points(tables, PointsMethod.RELATIVE)
+
+    # when the standings are drawn up
+    lines = standings(results)
+
+    # then 1 and 2 are level on points, split by the tie-break alone (best game)
+    assert [(line.player, line.points, line.best_game, line.rank) for line in lines[:2]] == [
+        (2, Fraction(4, 3), 5, 1),
+        (1, Fraction(4, 3), 1, 2),
+    ]
+
+
+_tables = st.lists(
+    st.tuples(
+        st.permutations(range(1, 9)).map(lambda order: tuple(order[:4])),
+        st.lists(st.integers(-30, 60), min_size=4, max_size=4),
+        st.lists(st.integers(0, 3), min_size=4, max_size=4),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+Rows = list[tuple[tuple[int, ...], list[int], list[int]]]
+
+
+def _scored_rounds(rows: Rows, method: PointsMethod) -> list[tuple[TableResult, list[Fraction]]]:
+    return [
+        scored
+        for players, scores, exact in rows
+        for scored in round_points([table(players, scores, exact)], method)
+    ]
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(_tables, st.sampled_from([PointsMethod.RELATIVE, PointsMethod.PLACEMENT]), st.randoms())
+def test_permuting_tables_never_changes_the_standings(
+    rows: Rows, method: PointsMethod, random: Random
+) -> None:
+    # given tables in one order and in another
+    results = _scored_rounds(rows, method)
+    shuffled = list(results)
+    random.shuffle(shuffled)
+
+    # then the standings are the same
+    assert standings(shuffled) == standings(results)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(_tables, st.sampled_from([PointsMethod.RELATIVE, PointsMethod.PLACEMENT]))
+def test_exactly_equal_totals_are_ranked_by_the_tie_breaks_alone(
+    rows: Rows, method: PointsMethod
+) -> None:
+    # given any tables, standings with no tie-breaks at all
+    lines = standings(_scored_rounds(rows, method), ())
+
+    # then players share a rank exactly when their exact totals are equal
+    for one in lines:
+        for other in lines:
+            assert (one.rank == other.rank) == (one.points == other.points)
+            if one.points > other.points:
+                assert one.rank < other.rank

@@ -4,9 +4,13 @@ the log then holds."""
 from __future__ import annotations
 
 import pytest
+from django.test import override_settings
 
+from accounts.models import User
+from accounts.services import user_register
 from config.errors import DomainError
 from games import eventstore
+from games.selectors import load_table
 from tests.accounts.factories import UserFactory
 from tests.tournaments.drivers import SHORT_RULES, bot_event, organizer, play_round, wait_until
 from tournaments import services
@@ -97,6 +101,26 @@ def test_players_enter_and_check_in_themselves_and_a_second_entry_is_refused() -
 
     entry = Entry.objects.get(event_id=event.id)
     assert (entry.player_id, entry.name, entry.checked_in) == (player.pk, "Ioana Pop", True)
+
+
+@pytest.mark.django_db
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)  # the bots' moves are not this test's
+def test_bots_play_the_seats_of_bot_accounts_and_never_a_persons_named_like_a_bot() -> None:
+    # Given two bots and a person who registered as bot-ana, all checked in
+    event, creator = bot_event(players=2, rounds=1)
+    person = user_register(username="bot-ana", password="walnut-orbit-harbor")
+    services.event_register(event_id=event.id, actor=person)
+    services.event_check_in(event_id=event.id, actor=person)
+
+    # When the round seats them at one table
+    services.event_start_round(event_id=event.id, actor=creator)
+
+    # Then a bot plays each bot's seat, and the person plays their own
+    table = load_table(TableResult.objects.get(event_id=event.id).game_id)
+    played_by = {seat.user_id: table.bots[number] for number, seat in enumerate(table.seats)}
+    bots = User.objects.filter(is_bot=True).values_list("pk", flat=True)
+    assert played_by == {person.pk: None} | {bot: "heuristic" for bot in bots}
+    assert len(played_by) == 3
 
 
 @pytest.mark.django_db

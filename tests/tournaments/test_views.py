@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 
 import pytest
+from django.templatetags.static import static
 from django.test import Client
 
 from accounts.models import User
@@ -93,6 +94,35 @@ def test_an_organizer_creates_an_event_and_is_sent_to_its_manage_page() -> None:
     assert event.options["schedule"] == "1-8-1"
     assert event.options["step"] == 2
     assert load_championship(event.id).settings.turn_seconds == 30
+
+
+@pytest.mark.django_db
+def test_the_create_form_sets_the_tie_break_order_and_rounds_that_start_by_themselves() -> None:
+    # Given the create page, which offers both
+    client = signed_in(organizer())
+    page = text(client.get("/events/new/"))
+    assert 'name="tie_breaks"' in page
+    assert 'name="auto_advance"' in page
+
+    # When an organizer puts best game first and lets rounds start by themselves
+    client.post(
+        "/events/new/",
+        {**VALID_EVENT, "tie_breaks": "best_game,exact_bids,head_to_head", "auto_advance": "on"},
+    )
+
+    # Then the event keeps that order and advances by itself
+    settings = load_championship(Event.objects.get().id).settings
+    assert settings.tie_breaks == ("best_game", "exact_bids", "head_to_head")
+    assert settings.auto_advance is True
+
+
+@pytest.mark.django_db
+def test_an_event_created_without_the_new_fields_keeps_the_defaults() -> None:
+    signed_in(organizer()).post("/events/new/", VALID_EVENT)
+
+    settings = load_championship(Event.objects.get().id).settings
+    assert settings.tie_breaks == ("exact_bids", "head_to_head", "best_game")
+    assert settings.auto_advance is False
 
 
 @pytest.mark.django_db
@@ -707,6 +737,45 @@ def test_a_duplicate_rounds_scores_and_standings_are_screened_from_all_but_the_o
     assert all(p["score"] == 0 for t in owner["tables"] for p in t["players"])
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("bots_play")
+def test_a_spectator_delay_holds_back_the_tables_leaderboard_results_and_csv(
+    client: Client,
+) -> None:
+    # Given an event of bots whose spectators are held 10 minutes behind, played
+    # to its end
+    event, creator = bot_event(players=4, rounds=1, spectator_delay=600)
+    play_round(event.id, creator)
+    wait_until(lambda: Event.objects.get(pk=event.id).status == Event.Status.FINISHED)
+    game = Game.objects.get(pk=TableResult.objects.get(event_id=event.id).game_id)
+
+    # Then a spectator sees the table as it was 10 minutes ago: dealt, nothing scored
+    live = client.get(f"/events/{event.code}/live.json").json()
+    [table] = live["tables"]
+    assert (live["delay"], table["status"], table["hand"], table["hands_scored"]) == (
+        600,
+        "playing",
+        1,
+        0,
+    )
+    assert [p["score"] for p in table["players"]] == [0, 0, 0, 0]
+    assert live["leaderboard"] == []
+    assert text(client.get(f"/events/{event.code}/standings.csv")) == (
+        "Rank,Player,Points,Exact bids,Best game,Games\n"
+    )
+    assert "<td>Bot001 (bot)</td>" not in text(client.get(f"/events/{event.code}/results/"))
+    notice = "Tables and standings are shown 600 seconds behind the play."
+    assert notice in text(client.get(f"/events/{event.code}/"))
+    assert notice not in text(signed_in(creator).get(f"/events/{event.code}/manage/"))
+
+    # And the organizer sees the finished table and the standings
+    owner = signed_in(creator).get(f"/events/{event.code}/live.json").json()
+    [table] = owner["tables"]
+    assert (owner["delay"], table["status"], table["hands_scored"]) == (0, "finished", 9)
+    assert [p["score"] for p in table["players"]] == game.scores
+    assert len(owner["leaderboard"]) == 4
+
+
 @pytest.mark.django_db
 def test_the_event_page_embeds_the_picture_for_its_script(client: Client) -> None:
     event, _ = bot_event(players=4, rounds=1)
@@ -723,7 +792,7 @@ def test_the_event_page_embeds_the_picture_for_its_script(client: Client) -> Non
         f"Bot00{n} (bot)" for n in range(1, 5)
     ]
     assert "csrf" not in page
-    assert '<script src="/static/tournaments/event.js"></script>' in content
+    assert f'<script src="{static("tournaments/event.js")}"></script>' in content
 
 
 # --- Results ------------------------------------------------------------------------
@@ -779,7 +848,8 @@ def test_the_results_page_is_printable_and_marks_provisional_standings(client: C
     assert '<body class="printable">' in content
     assert "Provisional: tables are still playing." in content
     assert "<td>1</td><td>Ana</td><td>12</td><td>5</td><td>60</td><td>3</td>" in content
-    assert '<button type="button" onclick="window.print()">Print</button>' in content
+    assert '<button type="button" id="print">Print</button>' in content
+    assert f'<script src="{static("tournaments/print.js")}" defer></script>' in content
 
 
 @pytest.mark.django_db(transaction=True)

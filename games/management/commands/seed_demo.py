@@ -2,7 +2,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
+from accounts.management.commands.ensure_demo_organizer import ensure_demo_organizer
+from accounts.services import user_ensure_bot_players
 from games.domain import CLASSIC
 from games.services import game_open_demo_table
 from tournaments.services import event_open_demo
@@ -12,12 +13,13 @@ SITE = "http://127.0.0.1:8000"
 
 class Command(BaseCommand):
     help = (
-        "Open a table of four bots playing live, a classic Whist table of bots, and a "
-        "small championship of bots in progress, unless the demo already has them."
+        "Make sure the demo organizer exists, then open a table of four bots playing live, "
+        "a classic Whist table of bots, and a small championship of bots in progress, "
+        "unless the demo already has them."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        organizer, _ = user_ensure_demo_organizer()
+        organizer = ensure_demo_organizer(self.stdout)
         game, created = game_open_demo_table(organizer=organizer, players=user_ensure_bot_players())
         state = "opened" if created else "still playing"
         self.stdout.write(

@@ -33,6 +33,8 @@
       if (value === null || value === undefined || value === false) continue;
       if (key === "text") element.textContent = value;
       else if (key === "onclick") element.addEventListener("click", value);
+      // Through the CSSOM: the content security policy refuses style attributes.
+      else if (key === "style") element.style.cssText = value;
       else element.setAttribute(key, value === true ? "" : value);
     }
     for (const child of children) if (child) element.append(child);

@@ -1,0 +1,98 @@
+"""Each request's id and game, for the logs (config.logging)."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.core.signals import request_finished
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponseBase
+
+from config import logging as log_context
+
+REQUEST_ID_HEADER = "X-Request-ID"
+# A front's id is kept when it looks like one (nginx's $request_id, a UUID); anything
+# else is replaced, so that a client cannot write what it likes into the logs.
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,100}")
+# The URL names a game as `ref` (its id or share code): the API's, the table page's.
+GAME_URL_KWARG = "ref"
+
+
+def _begin(request: HttpRequest) -> None:
+    # Set, and left set until the request is finished: the server logs its access
+    # line after the middleware returned. Run in a thread (as Django runs sync
+    # middleware under ASGI), the values come back to the request's task with asgiref.
+    log_context.request_id.set(_request_id(request))
+    log_context.game.set(None)
+
+
+@receiver(request_finished, dispatch_uid="config.middleware.forget")
+def _forget(**kwargs: Any) -> None:
+    """A thread that serves one request after another must not log with the last one's ids."""
+    log_context.request_id.set(None)
+    log_context.game.set(None)
+
+
+def _note_game(view_kwargs: dict[str, Any]) -> None:
+    reference = view_kwargs.get(GAME_URL_KWARG)
+    if reference is not None:
+        log_context.game.set(str(reference))
+
+
+def _request_id(request: HttpRequest) -> str:
+    given = request.headers.get(REQUEST_ID_HEADER, "")
+    return given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+
+
+class RequestContextMiddleware:
+    """Gives each request an id (the front's ``X-Request-ID``, or a new one), logs
+    within it with that id and the game it names, and returns the id in the answer."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+            self.process_view = self._process_view_async  # type: ignore[method-assign]
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.is_async:
+            return self._handle_async(request)
+        _begin(request)
+        return self._stamp(self.get_response(request))
+
+    async def _handle_async(self, request: HttpRequest) -> HttpResponseBase:
+        _begin(request)
+        response: Awaitable[HttpResponseBase] = self.get_response(request)
+        return self._stamp(await response)
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        view: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> None:
+        _note_game(kwargs)
+
+    async def _process_view_async(
+        self,
+        request: HttpRequest,
+        view: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> None:
+        # Django would run a sync process_view in a thread: a hop for every request.
+        _note_game(kwargs)
+
+    @staticmethod
+    def _stamp(response: HttpResponseBase) -> HttpResponseBase:
+        response[REQUEST_ID_HEADER] = log_context.request_id.get()
+        return response
