@@ -14,12 +14,14 @@ memory embedded. A client's window opens at its first request and closes a perio
 later (``Retry-After`` says when); each request is one atomic increment, so concurrent
 requests are all counted (DRF's own throttles read and rewrite a list of timestamps,
 and requests at once each see the count before the others). A client may spend up to
-twice a rate across the end of one window and the start of the next.
+twice a rate across the end of one window and the start of the next. While Redis does
+not answer, requests are not counted (logged as a warning): the API stays up.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import math
 import time
 from typing import Any
@@ -32,6 +34,8 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from config.limits import parse_rate
+
+logger = logging.getLogger("atu.throttling")
 
 THROTTLE_CACHE = "throttle"
 REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
@@ -82,7 +86,13 @@ def _count(key: str, period: int) -> tuple[int, float]:
     config = settings.CACHES[THROTTLE_CACHE]
     if config["BACKEND"] == REDIS_CACHE:
         script = _count_script(config["LOCATION"])
-        count, left_ms = script(keys=[store.make_key(key)], args=[period * 1000])
+        try:
+            count, left_ms = script(keys=[store.make_key(key)], args=[period * 1000])
+        except redis.RedisError:
+            # Fail open: without Redis the sockets and the workers are down already,
+            # and the API's reads may still be served.
+            logger.warning("request not counted: the throttle store is unavailable")
+            return 0, 0.0
         return int(count), int(left_ms) / 1000
     # One process's memory: add and incr each hold the cache's lock, and incr keeps
     # the expiry.
@@ -100,7 +110,9 @@ def _count(key: str, period: int) -> tuple[int, float]:
 
 @functools.cache
 def _count_script(url: str) -> Any:
-    return redis.Redis.from_url(url).register_script(COUNT_SCRIPT)
+    # A store that hangs must not hold every request up for long.
+    client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+    return client.register_script(COUNT_SCRIPT)
 
 
 class AnonThrottle(RateThrottle):

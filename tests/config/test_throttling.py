@@ -14,8 +14,9 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import user_token
-from config.throttling import LoginThrottle
+from config.throttling import REDIS_CACHE, THROTTLE_CACHE, LoginThrottle
 from tests.accounts.factories import UserFactory
+from tests.games.test_two_processes import free_port
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +105,19 @@ def test_concurrent_requests_are_each_counted(rates: Any) -> None:
         allowed = list(pool.map(lambda _: LoginThrottle().allow_request(request, None), range(40)))
 
     assert allowed.count(True) == 10
+
+
+def test_requests_are_let_through_uncounted_while_redis_does_not_answer(
+    rates: Any, settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    rates(anon="1/min")
+    settings.CACHES = {
+        **settings.CACHES,
+        THROTTLE_CACHE: {"BACKEND": REDIS_CACHE, "LOCATION": f"redis://127.0.0.1:{free_port()}/0"},
+    }
+    client = APIClient()
+
+    answers = [client.get("/api/presets/").status_code for _ in range(3)]
+
+    assert answers == [200, 200, 200]
+    assert caplog.messages.count("request not counted: the throttle store is unavailable") == 3
