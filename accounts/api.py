@@ -21,8 +21,11 @@ from accounts.serializers import (
     UserTokenSerializer,
 )
 from config.api_docs import errors
+from config.throttling import AnonThrottle, LoginThrottle
 
 TAGS = ["auth"]
+# Password guessing and account farming: these share the tight sign-in budget.
+SIGN_IN_THROTTLES = [AnonThrottle, LoginThrottle]
 
 
 def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
@@ -33,6 +36,7 @@ def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
 
 class RegisterView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = SIGN_IN_THROTTLES
     # No session is involved: an anonymous request needs no CSRF token.
     authentication_classes: list[type[Any]] = []
 
@@ -43,7 +47,7 @@ class RegisterView(APIView):
         description="Checks the password with the site's password rules; "
         "returns the new user and an API token.",
         request=RegisterSerializer,
-        responses={201: UserTokenSerializer, **errors(400)},
+        responses={201: UserTokenSerializer, **errors(400, 429)},
     )
     def post(self, request: Request) -> Response:
         user = services.user_register(**_valid(RegisterSerializer, request))
@@ -53,6 +57,7 @@ class RegisterView(APIView):
 
 class LoginView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = SIGN_IN_THROTTLES
     authentication_classes: list[type[Any]] = []
 
     @extend_schema(
@@ -60,7 +65,7 @@ class LoginView(APIView):
         operation_id="auth_login",
         summary="Log in: start a session and get an API token",
         request=CredentialsSerializer,
-        responses={200: UserTokenSerializer, **errors(400)},
+        responses={200: UserTokenSerializer, **errors(400, 429)},
     )
     def post(self, request: Request) -> Response:
         user, token = services.user_log_in(
@@ -89,6 +94,7 @@ class LogoutView(APIView):
 
 class TokenView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = SIGN_IN_THROTTLES
     authentication_classes: list[type[Any]] = []
 
     @extend_schema(
@@ -96,7 +102,7 @@ class TokenView(APIView):
         operation_id="auth_token",
         summary="Get an API token for a username and password",
         request=CredentialsSerializer,
-        responses={200: TokenSerializer, **errors(400)},
+        responses={200: TokenSerializer, **errors(400, 429)},
     )
     def post(self, request: Request) -> Response:
         _, token = services.user_token_for_credentials(**_valid(CredentialsSerializer, request))

@@ -20,11 +20,16 @@ class ErrorSerializer(serializers.Serializer):
 
 # What each status means, and the codes every endpoint answering it may use.
 STATUSES = {
-    400: ("The request cannot be carried out as sent", ["invalid_input", "parse_error"]),
+    400: (
+        "The request cannot be carried out as sent",
+        ["invalid_input", "parse_error", "too_deep"],
+    ),
     401: ("Not signed in, or an unknown token", ["not_authenticated", "authentication_failed"]),
     403: ("Not allowed", ["permission_denied"]),
     404: ("Not found", ["game_not_found", "not_found"]),
     409: ("In conflict with the game as it is now", []),
+    413: ("The body is larger than the site accepts", ["request_too_large"]),
+    429: ("Too many requests; try again after `Retry-After` seconds", ["throttled"]),
 }
 
 

@@ -3,7 +3,9 @@ for invalid input.
 
 Platform and account errors carry their own code and status, rule errors are 400s
 with the rule's code, and DRF's own exceptions keep their status and code
-(``not_authenticated``, ``parse_error``, ``method_not_allowed`` ...).
+(``not_authenticated``, ``parse_error``, ``method_not_allowed``, ``throttled`` ...).
+A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413 ``request_too_large``, under
+/api/ and on the pages alike.
 """
 
 from __future__ import annotations
@@ -12,8 +14,11 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -26,6 +31,7 @@ logger = logging.getLogger("atu.api")
 
 INVALID_INPUT = "invalid_input"
 NON_FIELD_ERRORS = "non_field_errors"
+REQUEST_TOO_LARGE = "request_too_large"
 
 
 def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
@@ -37,6 +43,8 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
         response = _invalid(_django_detail(exc))
     elif isinstance(exc, exceptions.ValidationError):
         response = _invalid(exc.detail)
+    elif isinstance(exc, RequestDataTooBig):
+        response = _error(413, REQUEST_TOO_LARGE, _too_large_message())
     else:
         response = _drf_error(exc, context)
     set_rollback()
@@ -107,6 +115,22 @@ def _first_message(value: Any, path: tuple[str, ...] = ()) -> str | None:
 
 def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
+
+
+def _too_large_message() -> str:
+    return f"the request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes"
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django refuses: a body too large to read is a 413, in JSON under /api/
+    (before DRF sees it, e.g. a form read by the CSRF check) and as a page elsewhere."""
+    if not isinstance(exception, RequestDataTooBig):
+        return defaults.bad_request(request, exception)
+    if _is_api(request):
+        body = {"code": REQUEST_TOO_LARGE, "message": _too_large_message()}
+        return JsonResponse(body, status=413)
+    context = {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+    return render(request, "413.html", context, status=413)
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

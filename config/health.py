@@ -9,13 +9,13 @@ from typing import Any
 
 import redis
 from asgiref.sync import sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
 from config.celery import app as celery_app
+from config.limits import BudgetedJsonConsumer
 
 HEALTH_GROUP = "health"
 # Each dependency gets this long to answer: a probe must answer sooner than it gives up.
@@ -95,7 +95,7 @@ def _celery() -> str:
 CHECKS: dict[str, Callable[[], str]] = {"database": _database, "redis": _redis, "celery": _celery}
 
 
-class HealthConsumer(AsyncJsonWebsocketConsumer):
+class HealthConsumer(BudgetedJsonConsumer):
     """Answers a ping through a group send, so the reply crosses the channel layer."""
 
     groups = (HEALTH_GROUP,)

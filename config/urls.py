@@ -21,5 +21,6 @@ urlpatterns = [
 ]
 
 # JSON errors under /api/, Django's pages elsewhere.
+handler400 = "config.api_errors.bad_request"
 handler404 = "config.api_errors.not_found"
 handler500 = "config.api_errors.server_error"

@@ -32,8 +32,11 @@ are encoded once; what each viewer may see is still decided by
 Commands (``bid``, ``play``, ``zero_play``, ``one_card_mode``, and ``seat_bot`` to
 let a bot play a seat or hand it back) run the one service
 each and are answered with an ``ack`` or an ``error``; their events come through
-the group like everyone else's. Bad input is answered with ``invalid_input``; the
-socket stays open.
+the group like everyone else's. Bad input is answered with ``invalid_input`` (JSON
+nested too deep, ``too_deep``); the socket stays open. A message over the size
+budget or faster than the rate budget is answered with an error and the socket is
+closed (1009 ``message_too_large``, 4429 ``too_many_messages``; see
+:mod:`config.limits`).
 """
 
 from __future__ import annotations
@@ -51,13 +54,13 @@ from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.utils import timezone
 from rest_framework import serializers
 
 from config import logging as log_context
 from config.errors import DomainError
+from config.limits import BudgetedJsonConsumer, Refusal
 from games import eventstore, services
 from games.domain import Table, fold, stream_of
 from games.errors import GameNotFound
@@ -544,7 +547,7 @@ class Watch:
         return self._events(event_views(records, self.viewer, after=after))
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class GameConsumer(BudgetedJsonConsumer):
     """One socket on one game; see the module docstring for the protocol."""
 
     # No channel of its own: the game's broadcasts come through the one its
@@ -638,18 +641,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
-    ) -> None:
-        if text_data is None:
-            await self._error(InvalidMessage("messages are JSON text, not binary"), None)
-            return
-        try:
-            content = await self.decode_json(text_data)
-        except ValueError:
-            await self._error(InvalidMessage("a message is a JSON object"), None)
-            return
-        await self.receive_json(content)
+    async def refuse(self, refusal: Refusal) -> None:
+        await self._error(refusal, None)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         async with self.turn:
@@ -719,7 +712,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(reply)
         self._wake_when_due()
 
-    async def _error(self, error: DomainError | RuleError | SocketError, command: Any) -> None:
+    async def _error(
+        self, error: DomainError | RuleError | SocketError | Refusal, command: Any
+    ) -> None:
         await self.send_json(
             {
                 "type": "error",

@@ -77,6 +77,8 @@ def table_text() -> dict[str, Any]:
             "game_over": _("The game is over."),
             "wrong_phase": _("That cannot be done now."),
             "game_paused": _("The game is paused by its organizer."),
+            "too_many_messages": _("Too many messages at once: the connection was closed."),
+            "message_too_large": _("That message is too large: the connection was closed."),
         },
     }
 

@@ -14,7 +14,9 @@ a standings update keeps the event's version, so every ``event.changed`` is answ
 with a fresh picture. A viewer held back by the event's spectator delay gets the
 picture again when the delay has passed since a change, as that change comes into
 their view. A client may send ``{"type": "refresh"}`` for one too.
-A missing or hidden event is answered with an ``error`` and closed with 4404.
+A missing or hidden event is answered with an ``error`` and closed with 4404; a
+message that is not JSON, with ``invalid_input``; one over the socket's budgets, with
+an error and a close (:mod:`config.limits`).
 """
 
 from __future__ import annotations
@@ -25,17 +27,18 @@ import uuid
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from config.limits import INVALID_INPUT, BudgetedJsonConsumer, Refusal
 from tournaments import selectors, services
 from tournaments.errors import EventNotFound
 
 logger = logging.getLogger("atu.websocket")
 
 CLOSE_NOT_FOUND = 4404
+REFRESH_ONLY = 'the only message is {"type": "refresh"}'
 
 
-class EventConsumer(AsyncJsonWebsocketConsumer):
+class EventConsumer(BudgetedJsonConsumer):
     event_id: uuid.UUID | None = None
     viewer_id: int | None = None
 
@@ -62,17 +65,17 @@ class EventConsumer(AsyncJsonWebsocketConsumer):
         self.event_id = event.id
         await self._send_event()
 
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
-    ) -> None:
-        try:
-            content = None if text_data is None else await self.decode_json(text_data)
-        except ValueError:
-            content = None
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict) or content.get("type") != "refresh":
-            await self._error("invalid_input", 'the only message is {"type": "refresh"}')
+            await self._error(INVALID_INPUT, REFRESH_ONLY)
         elif self.event_id is not None:
             await self._send_event()
+
+    async def refuse(self, refusal: Refusal) -> None:
+        # Whatever is not JSON is answered with the one message this socket takes.
+        await self._error(
+            refusal.code, REFRESH_ONLY if refusal.code == INVALID_INPUT else refusal.message
+        )
 
     async def disconnect(self, code: int) -> None:
         for due in self._due:

@@ -115,7 +115,18 @@ CACHES = {
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": ENV.redis_url}
         if ENV.redis_url
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
+    ),
+    # Request counts (config.throttling): shared by the server processes in production,
+    # under their own prefix so that they can be told from the rest of the database.
+    "throttle": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": ENV.redis_url,
+            "KEY_PREFIX": "atu-throttle",
+        }
+        if ENV.redis_url
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}
+    ),
 }
 
 AUTH_USER_MODEL = "accounts.User"
@@ -136,14 +147,35 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # JSON in, JSON out; /api/docs/ is the browsable side.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # JSON in, JSON out; /api/docs/ is the browsable side. Nesting is bounded.
+    "DEFAULT_PARSER_CLASSES": ["config.limits.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Every error body is {"code": ..., "message": ...}.
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    # Rates per address or account (config.throttling); the sign-in views add "login".
+    "DEFAULT_THROTTLE_CLASSES": [
+        "config.throttling.AnonThrottle",
+        "config.throttling.UserThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": ENV.limits.throttle_anon,
+        "user": ENV.limits.throttle_user,
+        "login": ENV.limits.throttle_login,
+    },
+    # The client's address is REMOTE_ADDR: uvicorn already takes it from
+    # X-Forwarded-For when the connection comes from a trusted proxy (the front), and
+    # only then. DRF's default (None) would trust any client's X-Forwarded-For.
+    "NUM_PROXIES": 0,
 }
+
+# What one client may send (config.limits): a body, a socket message, JSON nesting,
+# and socket messages per period.
+DATA_UPLOAD_MAX_MEMORY_SIZE = ENV.limits.max_request_bytes
+ATU_MAX_JSON_DEPTH = ENV.limits.max_json_depth
+ATU_SOCKET_MAX_BYTES = ENV.limits.socket_max_bytes
+ATU_SOCKET_RATE = ENV.limits.socket_rate
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Atu API",

@@ -1,8 +1,9 @@
 """The one place that turns process environment variables into typed settings values."""
 
+import re
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -18,6 +19,25 @@ FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 DATABASE_SCHEMES = frozenset({"postgres", "postgresql", "sqlite"})
 REDIS_SCHEMES = frozenset({"redis", "rediss"})
 DEFAULT_ALLOWED_HOSTS = "127.0.0.1,localhost"
+# A rate as DRF writes it (requests per second, minute, hour or day), or "off".
+RATE = re.compile(r"[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)")
+NO_RATE = "off"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client may send: request and socket message sizes, JSON nesting, and
+    the rates (``N/period``; None: not throttled) of the API and of each socket."""
+
+    max_request_bytes: int = 1024 * 1024
+    max_json_depth: int = 32
+    socket_max_bytes: int = 16 * 1024
+    # Per client address (anonymous) or account, and per address on sign-in/register.
+    throttle_anon: str | None = "1200/min"
+    throttle_user: str | None = "2400/min"
+    throttle_login: str | None = "20/min"
+    # Messages from one socket: a burst of N, then N per period.
+    socket_rate: str | None = "300/min"
 
 
 @dataclass(frozen=True)
@@ -28,6 +48,7 @@ class Environment:
     debug: bool
     allowed_hosts: tuple[str, ...]
     bot_delay_seconds: float = 1.0
+    limits: Limits = field(default_factory=Limits)
     # The role that owns the tables (DATABASE_OWNER_URL): only migrations and their
     # grants to DATABASE_URL's role connect as it, never the running application.
     database_owner: Mapping[str, Any] | None = None
@@ -55,6 +76,7 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
         bot_delay_seconds=_seconds(
             "ATU_BOT_DELAY_SECONDS", environ.get("ATU_BOT_DELAY_SECONDS", "1.0")
         ),
+        limits=_limits(environ),
         database_owner=_database_owner(
             environ.get("DATABASE_OWNER_URL"), environ.get("DATABASE_URL")
         ),
@@ -63,6 +85,48 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
         https=_https(environ.get("ATU_HTTPS"), origins),
         sentry_dsn=environ.get("SENTRY_DSN") or None,
     )
+
+
+def _limits(environ: Mapping[str, str]) -> Limits:
+    default = Limits()
+
+    def size(name: str, value: int, lowest: int) -> int:
+        return _whole_number(name, environ.get(name, str(value)), lowest)
+
+    def rate(name: str, value: str | None) -> str | None:
+        return _rate(name, environ.get(name, value or NO_RATE))
+
+    return Limits(
+        max_request_bytes=size("ATU_MAX_REQUEST_BYTES", default.max_request_bytes, 1024),
+        max_json_depth=size("ATU_MAX_JSON_DEPTH", default.max_json_depth, 2),
+        socket_max_bytes=size("ATU_SOCKET_MAX_BYTES", default.socket_max_bytes, 1024),
+        throttle_anon=rate("ATU_THROTTLE_ANON", default.throttle_anon),
+        throttle_user=rate("ATU_THROTTLE_USER", default.throttle_user),
+        throttle_login=rate("ATU_THROTTLE_LOGIN", default.throttle_login),
+        socket_rate=rate("ATU_SOCKET_RATE", default.socket_rate),
+    )
+
+
+def _whole_number(name: str, value: str, lowest: int) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = lowest - 1
+    if number < lowest:
+        raise ImproperlyConfigured(f"{name} is a whole number from {lowest}, not {value!r}.")
+    return number
+
+
+def _rate(name: str, value: str) -> str | None:
+    rate = value.strip().lower()
+    if rate == NO_RATE:
+        return None
+    if not RATE.fullmatch(rate):
+        raise ImproperlyConfigured(
+            f"{name} is a rate such as 20/min (per s, min, hour or day) or {NO_RATE!r}, "
+            f"not {value!r}."
+        )
+    return rate
 
 
 def _database(url: str | None, var_dir: Path) -> Mapping[str, Any]:

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.settings.environment import read_environment
+from config.settings.environment import Limits, read_environment
 
 
 def test_defaults_run_embedded_with_sqlite_under_var(tmp_path: Path) -> None:
@@ -211,3 +211,55 @@ def test_sentry_dsn_is_kept(tmp_path: Path) -> None:
     env = read_environment({"SENTRY_DSN": "https://key@sentry.example/1"}, base_dir=tmp_path)
 
     assert env.sentry_dsn == "https://key@sentry.example/1"
+
+
+def test_limits_default_to_generous_rates_and_a_megabyte(tmp_path: Path) -> None:
+    limits = read_environment({}, base_dir=tmp_path).limits
+
+    assert limits == Limits(
+        max_request_bytes=1048576,
+        max_json_depth=32,
+        socket_max_bytes=16384,
+        throttle_anon="1200/min",
+        throttle_user="2400/min",
+        throttle_login="20/min",
+        socket_rate="300/min",
+    )
+
+
+def test_limits_are_read_from_their_variables(tmp_path: Path) -> None:
+    environ = {
+        "ATU_MAX_REQUEST_BYTES": "65536",
+        "ATU_MAX_JSON_DEPTH": "8",
+        "ATU_SOCKET_MAX_BYTES": "4096",
+        "ATU_THROTTLE_ANON": "100/s",
+        "ATU_THROTTLE_USER": "off",
+        "ATU_THROTTLE_LOGIN": " 5/Hour ",
+        "ATU_SOCKET_RATE": "10/second",
+    }
+
+    limits = read_environment(environ, base_dir=tmp_path).limits
+
+    assert limits == Limits(
+        max_request_bytes=65536,
+        max_json_depth=8,
+        socket_max_bytes=4096,
+        throttle_anon="100/s",
+        throttle_user=None,
+        throttle_login="5/hour",
+        socket_rate="10/second",
+    )
+
+
+@pytest.mark.parametrize("value", ["20", "20/week", "0/min", "-1/min", "twenty/min", ""])
+def test_a_rate_that_is_not_n_per_period_is_rejected(tmp_path: Path, value: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match="ATU_THROTTLE_LOGIN is a rate such as 20/min"):
+        read_environment({"ATU_THROTTLE_LOGIN": value}, base_dir=tmp_path)
+
+
+@pytest.mark.parametrize("value", ["1023", "1e6", "", "big"])
+def test_a_size_below_a_kilobyte_or_not_a_whole_number_is_rejected(
+    tmp_path: Path, value: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match="ATU_MAX_REQUEST_BYTES is a whole number"):
+        read_environment({"ATU_MAX_REQUEST_BYTES": value}, base_dir=tmp_path)

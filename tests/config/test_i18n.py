@@ -184,6 +184,8 @@ def test_table_page_gives_its_script_romanian_words(client: Client, user: User) 
         "game_over": "Jocul s-a încheiat.",
         "wrong_phase": "Asta nu se poate face acum.",
         "game_paused": "Jocul este pus în pauză de organizator.",
+        "too_many_messages": "Prea multe mesaje deodată: conexiunea a fost închisă.",
+        "message_too_large": "Mesajul este prea mare: conexiunea a fost închisă.",
     }
 
 

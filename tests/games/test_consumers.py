@@ -637,6 +637,78 @@ async def test_text_that_is_not_json_and_binary_frames_are_invalid_input(
     assert resync["type"] == "state"
 
 
+async def test_a_message_nested_too_deep_is_too_deep_and_the_socket_stays_open(
+    open_socket: Opener,
+) -> None:
+    game_id, users = await seated()
+    socket = await open_socket(game_id, users[0])
+    version = await log_version(game_id)
+
+    await socket.communicator.send_to(text_data="[" * 5000 + "]" * 5000)
+    error = await socket.receive()
+    resync = await socket.ask({"type": "resync"})
+
+    assert error == {
+        "type": "error",
+        "code": "too_deep",
+        "message": "JSON nested deeper than 32 levels",
+        "command": None,
+        "version": version,
+    }
+    assert resync["type"] == "state"
+
+
+async def test_a_message_over_the_size_budget_is_refused_and_the_socket_closed_with_1009(
+    open_socket: Opener, settings: Any
+) -> None:
+    settings.ATU_SOCKET_MAX_BYTES = 1024
+    game_id, users = await seated()
+    table = await database_sync_to_async(load_table)(game_id)
+    bidder = user_to_act(table, users)
+    socket = await open_socket(game_id, bidder)
+
+    await socket.send({"type": "bid", "bid": 0, "idempotency_key": "k" * 1024})
+    error = await socket.receive()
+    closed = await socket.communicator.receive_output(timeout=TIMEOUT)
+
+    assert error == {
+        "type": "error",
+        "code": "message_too_large",
+        "message": "a message is at most 1024 bytes",
+        "command": None,
+        "version": table.version,
+    }
+    assert closed == {"type": "websocket.close", "code": 1009}
+    assert await log_version(game_id) == table.version
+
+
+async def test_messages_faster_than_the_rate_budget_are_refused_and_the_socket_closed_with_4429(
+    open_socket: Opener, settings: Any
+) -> None:
+    settings.ATU_SOCKET_RATE = "5/min"
+    game_id, users = await seated()
+    table = await database_sync_to_async(load_table)(game_id)
+    bidder = user_to_act(table, users)
+    socket = await open_socket(game_id, bidder)
+
+    answers = [await socket.ask({"type": "resync"}) for _ in range(5)]
+    error = await socket.ask({"type": "bid", "bid": 0})
+    closed = await socket.communicator.receive_output(timeout=TIMEOUT)
+    await socket.send({"type": "bid", "bid": 0})
+
+    assert [answer["type"] for answer in answers] == ["state"] * 5
+    assert error == {
+        "type": "error",
+        "code": "too_many_messages",
+        "message": "more than 5 messages in a burst; slow down",
+        "command": None,
+        "version": table.version,
+    }
+    assert closed == {"type": "websocket.close", "code": 4429}
+    assert await socket.communicator.receive_nothing(timeout=0.3)
+    assert await log_version(game_id) == table.version
+
+
 async def test_a_bug_behind_a_command_is_a_server_error_and_the_socket_stays_open(
     open_socket: Opener, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

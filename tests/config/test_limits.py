@@ -1,0 +1,256 @@
+"""What one client may send: JSON nesting, body size, and each socket's budgets."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config import limits
+from config.asgi import application
+from config.limits import Budget, JsonTooDeep, decode_json, parse_rate
+
+ALLOWED_ORIGIN = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+# --- JSON ---------------------------------------------------------------------------------
+
+
+def test_json_nested_as_deep_as_the_limit_is_decoded() -> None:
+    assert decode_json('{"a": [[1]]}', max_depth=3) == {"a": [[1]]}
+    assert decode_json(nested(32), max_depth=32) == json.loads(nested(32))
+
+
+def test_json_nested_one_deeper_than_the_limit_is_too_deep() -> None:
+    with pytest.raises(JsonTooDeep, match="JSON nested deeper than 3 levels"):
+        decode_json('{"a": [[[1]]]}', max_depth=3)
+
+
+def test_json_nested_five_thousand_deep_is_too_deep_not_a_recursion_error() -> None:
+    with pytest.raises(JsonTooDeep) as raised:
+        decode_json(nested(5000).encode(), max_depth=32)
+
+    assert raised.value.code == "too_deep"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '["[[[[", "{{{{"]',
+        r'["\"[[[[[", "\\", "[[[["]',
+        '{"a": "]]]]", "b": [["x"]]}',
+    ],
+)
+def test_brackets_inside_strings_do_not_nest(text: str) -> None:
+    assert decode_json(text, max_depth=3) == json.loads(text)
+
+
+def test_the_limit_is_the_setting_by_default(settings: Any) -> None:
+    settings.ATU_MAX_JSON_DEPTH = 2
+
+    assert decode_json("[[1]]") == [[1]]
+    with pytest.raises(JsonTooDeep):
+        decode_json("[[[1]]]")
+
+
+def test_json_that_is_not_utf8_or_not_json_or_nan_is_a_value_error() -> None:
+    with pytest.raises(UnicodeDecodeError):
+        decode_json(b'{"a": "\xff"}')
+    with pytest.raises(ValueError, match="Expecting"):
+        decode_json("{not json")
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        decode_json('{"bid": NaN}')
+
+
+# --- HTTP ---------------------------------------------------------------------------------
+
+
+def test_an_api_body_nested_too_deep_is_400_too_deep(client: Client, settings: Any) -> None:
+    settings.ATU_MAX_JSON_DEPTH = 3
+
+    response = client.post(
+        "/api/auth/login/", {"username": [[["ana"]]]}, content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {"code": "too_deep", "message": "JSON nested deeper than 3 levels"}
+
+
+def test_an_api_body_that_is_not_utf8_is_400_parse_error(client: Client) -> None:
+    response = client.post(
+        "/api/auth/login/", b'{"username": "\xff"}', content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": "parse_error",
+        "message": "JSON parse error - the body is not UTF-8",
+    }
+
+
+def test_an_api_body_over_the_size_limit_is_413_request_too_large(
+    client: Client, settings: Any
+) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2000
+    body = json.dumps({"username": "a" * 2000, "password": "x"})
+
+    response = client.post("/api/auth/login/", body, content_type="application/json")
+
+    assert response.status_code == 413
+    assert response.json() == {
+        "code": "request_too_large",
+        "message": "the request body is over 2000 bytes",
+    }
+
+
+def test_a_form_over_the_size_limit_is_a_413_page(client: Client, settings: Any) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2000
+
+    response = client.post("/accounts/login/", {"username": "a" * 2000, "password": "x"})
+
+    assert response.status_code == 413
+    assert "The form sent more than 2000 bytes" in response.content.decode()
+
+
+def test_a_form_over_the_size_limit_is_refused_in_romanian_too(
+    client: Client, settings: Any
+) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2000
+
+    response = client.post("/accounts/login/", {"username": "a" * 2000}, HTTP_ACCEPT_LANGUAGE="ro")
+
+    assert response.status_code == 413
+    assert "Formularul a trimis mai mult de 2000 de octeți" in response.content.decode()
+
+
+def test_a_form_read_by_the_csrf_check_over_the_size_limit_is_413_too(settings: Any) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2000
+    client = Client(enforce_csrf_checks=True)
+    client.get("/accounts/login/")  # The CSRF cookie: the check then reads the form.
+
+    response = client.post("/accounts/login/", {"username": "a" * 2000})
+
+    assert response.status_code == 413
+
+
+# --- Sockets ------------------------------------------------------------------------------
+
+
+def test_a_rate_is_a_count_per_period_in_seconds() -> None:
+    assert parse_rate("20/min") == (20, 60)
+    assert parse_rate("5/s") == (5, 1)
+    assert parse_rate("100/hour") == (100, 3600)
+    assert parse_rate("1000/day") == (1000, 86400)
+    assert parse_rate(None) is None
+
+
+def test_a_budget_allows_a_burst_then_refills_at_its_rate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = [100.0]
+    monkeypatch.setattr(limits.time, "monotonic", lambda: clock[0])
+    budget = Budget(3, 60)
+
+    burst = [budget.take() for _ in range(4)]
+    clock[0] += 20  # A third of the period: one message's worth.
+    refilled = [budget.take(), budget.take()]
+
+    assert burst == [True, True, True, False]
+    assert refilled == [True, False]
+
+
+@pytest.fixture
+async def health_socket() -> AsyncIterator[WebsocketCommunicator]:
+    communicator = WebsocketCommunicator(application, "/ws/health/", headers=ALLOWED_ORIGIN)
+    connected, _ = await communicator.connect()
+    assert connected
+    assert await communicator.receive_json_from() == {"type": "hello", "user": None}
+    yield communicator
+    await communicator.disconnect()
+
+
+@pytest.mark.django_db
+async def test_a_socket_message_over_the_size_budget_is_refused_and_closed_with_1009(
+    health_socket: WebsocketCommunicator, settings: Any
+) -> None:
+    settings.ATU_SOCKET_MAX_BYTES = 1024
+
+    await health_socket.send_to(text_data=json.dumps({"type": "ping", "pad": "é" * 600}))
+    error = await health_socket.receive_json_from()
+    closed = await health_socket.receive_output()
+
+    assert error == {
+        "type": "error",
+        "code": "message_too_large",
+        "message": "a message is at most 1024 bytes",
+    }
+    assert closed == {"type": "websocket.close", "code": 1009}
+
+
+@pytest.mark.django_db
+async def test_socket_messages_over_the_rate_budget_are_refused_and_closed_with_4429(
+    health_socket: WebsocketCommunicator, settings: Any
+) -> None:
+    settings.ATU_SOCKET_RATE = "3/min"
+
+    for _ in range(3):
+        await health_socket.send_json_to({"type": "ping"})
+        assert await health_socket.receive_json_from() == {"type": "pong"}
+    await health_socket.send_json_to({"type": "ping"})
+    error = await health_socket.receive_json_from()
+    closed = await health_socket.receive_output()
+    await health_socket.send_json_to({"type": "ping"})
+
+    assert error == {
+        "type": "error",
+        "code": "too_many_messages",
+        "message": "more than 3 messages in a burst; slow down",
+    }
+    assert closed == {"type": "websocket.close", "code": 4429}
+    assert await health_socket.receive_nothing()
+
+
+@pytest.mark.django_db
+async def test_a_socket_message_nested_too_deep_is_refused_and_the_socket_stays_open(
+    health_socket: WebsocketCommunicator,
+) -> None:
+    await health_socket.send_to(text_data=nested(5000))
+    error = await health_socket.receive_json_from()
+    await health_socket.send_json_to({"type": "ping"})
+    pong = await health_socket.receive_json_from()
+
+    assert error == {
+        "type": "error",
+        "code": "too_deep",
+        "message": "JSON nested deeper than 32 levels",
+    }
+    assert pong == {"type": "pong"}
+
+
+@pytest.mark.django_db
+async def test_a_socket_message_that_is_not_json_or_binary_is_invalid_input(
+    health_socket: WebsocketCommunicator,
+) -> None:
+    await health_socket.send_to(text_data="{not json")
+    not_json = await health_socket.receive_json_from()
+    await health_socket.send_to(bytes_data=b"\xff\xfe")
+    binary = await health_socket.receive_json_from()
+
+    assert not_json == {
+        "type": "error",
+        "code": "invalid_input",
+        "message": "a message is a JSON object",
+    }
+    assert binary == {
+        "type": "error",
+        "code": "invalid_input",
+        "message": "messages are JSON text, not binary",
+    }

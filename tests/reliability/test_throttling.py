@@ -1,0 +1,102 @@
+"""Password guessing against served processes (production mode): two uvicorn processes on
+one Redis, configured by the environment, count one budget per client address. A guesser
+alternating between them is answered 429 after the configured limit in all, on the API's
+login and token endpoints and on the login page, and then not even the right password
+gets in.
+
+The processes sit where the front would, on 127.0.0.1: uvicorn takes each request's
+client address from its ``X-Forwarded-For`` as it does behind the front, so each guesser
+here has an address of its own."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.accounts.factories import DEFAULT_PASSWORD, UserFactory
+from tests.games.test_two_processes import production_only, servers
+
+pytestmark = [production_only, pytest.mark.django_db(transaction=True)]
+
+ATTEMPTS = 50
+# Low, so that few attempts check a password with the real (slow) hasher.
+LIMIT = 5
+TIMEOUT = 10
+# One sign-in: (url, client address, username, password) -> the status answered.
+Attempt = Callable[[str, str, str, str], int]
+
+
+def post(url: str, body: bytes, headers: dict[str, str]) -> int:
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+
+
+def api_attempt(url: str, address: str, username: str, password: str) -> int:
+    body = json.dumps({"username": username, "password": password}).encode()
+    return post(url, body, {"Content-Type": "application/json", "X-Forwarded-For": address})
+
+
+def page_attempt(url: str, address: str, username: str, password: str) -> int:
+    """A browser's sign-in: the page for its CSRF cookie, then the form."""
+    with urllib.request.urlopen(
+        urllib.request.Request(url, headers={"X-Forwarded-For": address}), timeout=TIMEOUT
+    ) as page:
+        cookie = next(
+            value.split(";")[0]
+            for value in page.headers.get_all("Set-Cookie") or []
+            if value.startswith("csrftoken=")
+        )
+    form = {
+        "csrfmiddlewaretoken": cookie.split("=", 1)[1],
+        "username": username,
+        "password": password,
+    }
+    headers = {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Cookie": cookie,
+        "X-Forwarded-For": address,
+    }
+    return post(url, urllib.parse.urlencode(form).encode(), headers)
+
+
+@pytest.mark.parametrize(
+    ("path", "attempt", "refused"),
+    [
+        ("/api/auth/login/", api_attempt, 400),
+        ("/api/auth/token/", api_attempt, 400),
+        ("/accounts/login/", page_attempt, 200),
+    ],
+    ids=["api-login", "api-token", "login-page"],
+)
+def test_fifty_wrong_passwords_are_answered_429_after_the_configured_limit(
+    path: str,
+    attempt: Attempt,
+    refused: int,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    user = UserFactory.create()
+    monkeypatch.setenv("ATU_THROTTLE_LOGIN", f"{LIMIT}/min")
+    guesser = "203.0.113.7"
+
+    with servers(2, tmp_path) as addresses:
+        urls = [f"http://{address}{path}" for address in addresses]
+        wrong = [
+            attempt(urls[n % 2], guesser, user.username, f"guess-{n}") for n in range(ATTEMPTS)
+        ]
+        right = [attempt(url, guesser, user.username, DEFAULT_PASSWORD) for url in urls]
+        neighbour = attempt(urls[0], "203.0.113.8", user.username, "guess")
+
+    assert wrong == [refused] * LIMIT + [429] * (ATTEMPTS - LIMIT)
+    assert right == [429, 429]
+    assert neighbour == refused
