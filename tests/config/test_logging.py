@@ -88,7 +88,7 @@ def test_a_served_process_logs_json_with_request_ids_games_and_tracebacks(
     # And the startup's failure to resume automatic moves, in the background and
     # outside any request
     resume = [line for line in lines if line["logger"] == "atu.lifespan"]
-    assert [(line["level"], line["message"]) for line in resume][0] == (
+    assert (resume[0]["level"], resume[0]["message"]) == (
         "INFO",
         "resuming automatic moves",
     )
