@@ -8,14 +8,31 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from asgiref.sync import SyncToAsync
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 from django.test import Client
 
 from accounts.models import User
 from config import celery_app
 from games import appendonly
 from tests.accounts.factories import UserFactory
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None) -> Iterator[None]:
+    """The test databases, with no connection left to them when they are dropped.
+
+    Django's connections belong to threads, and the pool that Django closes before
+    the drop closes only the connections given back to it. Besides this thread, one
+    may still hold a connection: asgiref's thread for the synchronous calls of code
+    on an event loop outside a request (a server's startup run by a test, say, whose
+    ``sync_to_async`` call does not give its connection back as
+    ``database_sync_to_async`` does).
+    """
+    yield
+    connections.close_all()
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
 
 
 @pytest.fixture
