@@ -39,6 +39,10 @@ def switch_role(connection: BaseDatabaseWrapper, credentials: Mapping[str, Any])
     now on. Returns the ones it had."""
     kept = {key: connection.settings_dict[key] for key in ("USER", "PASSWORD")}
     connection.close()
+    # A pool keeps connecting as the role it was made with: made again on next use.
+    # (Asking for ``connection.pool`` would make one to close.)
+    if connection.alias in getattr(type(connection), "_connection_pools", {}):
+        connection.close_pool()
     connection.settings_dict.update(USER=credentials["USER"], PASSWORD=credentials["PASSWORD"])
     return kept
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import redis
+from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.core.cache import caches
 from django.db import DEFAULT_DB_ALIAS, connection, connections
@@ -62,13 +63,29 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
     so do the servers and workers they start); the owner drops the database."""
     if not _app_credentials:
         yield
+        _close_every_connection()
         return
     default = connections[DEFAULT_DB_ALIAS]
     with django_db_blocker.unblock():
         grant_app_role(default, _app_credentials["USER"])
     owner = switch_role(default, _app_credentials)
     yield
+    _close_every_connection()
     switch_role(default, owner)
+
+
+def _close_every_connection() -> None:
+    """No connection may be left to the test database when it is dropped.
+
+    Django's connections belong to threads, and the pool that Django closes before
+    the drop closes only the connections given back to it. Besides this thread, one
+    may still hold a connection: asgiref's thread for the synchronous calls of code
+    on an event loop outside a request (a server's startup run by a test, say, whose
+    ``sync_to_async`` call does not give its connection back as
+    ``database_sync_to_async`` does).
+    """
+    connections.close_all()
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
 
 
 def _suspend_guards() -> None:

@@ -66,7 +66,7 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
     production = bool(environ.get("DATABASE_URL"))
     origins = _origins(environ.get("CSRF_TRUSTED_ORIGINS", ""))
     return Environment(
-        database=_database(environ.get("DATABASE_URL"), var_dir),
+        database=_database(environ, var_dir),
         redis_url=_redis_url(environ.get("REDIS_URL")),
         secret_key=_secret_key(
             environ.get("SECRET_KEY"), var_dir, required=production and not debug
@@ -129,7 +129,8 @@ def _rate(name: str, value: str) -> str | None:
     return rate
 
 
-def _database(url: str | None, var_dir: Path) -> Mapping[str, Any]:
+def _database(environ: Mapping[str, str], var_dir: Path) -> Mapping[str, Any]:
+    url = environ.get("DATABASE_URL")
     if url is None:
         var_dir.mkdir(parents=True, exist_ok=True)
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(var_dir / "db.sqlite3")}
@@ -139,11 +140,17 @@ def _database(url: str | None, var_dir: Path) -> Mapping[str, Any]:
             f"DATABASE_URL scheme {scheme!r} is not supported; "
             f"use one of {', '.join(sorted(DATABASE_SCHEMES))}."
         )
-    # No health checks: they cost a "SELECT 1" round trip before the first query of
-    # every request and every socket command (most of a move's time in the database
-    # after its single statement). A connection that died (a database restart) fails
-    # one query instead, and Django closes it before the next.
-    return dict(dj_database_url.parse(url, conn_max_age=60, conn_health_checks=False))
+    # No persistent connections: under ASGI every request runs in a thread of its own,
+    # and a connection kept past its request is never closed (one more per few requests
+    # until PostgreSQL refuses clients). No health checks: they cost a "SELECT 1" round
+    # trip before the first query of every request and every socket command; a
+    # connection that died (a database restart) fails one query, and the pool drops it.
+    database = dict(dj_database_url.parse(url, conn_max_age=0, conn_health_checks=False))
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        # Requests and socket commands borrow a connection from a bounded pool per
+        # process and give it back when they end (docs/decisions/0101).
+        database["OPTIONS"] = {**database.get("OPTIONS", {}), "pool": _pool(environ)}
+    return database
 
 
 def _database_owner(url: str | None, app_url: str | None) -> Mapping[str, Any] | None:
@@ -159,13 +166,46 @@ def _database_owner(url: str | None, app_url: str | None) -> Mapping[str, Any] |
     return dict(owner)
 
 
-def _seconds(name: str, value: str) -> float:
+def _pool(environ: Mapping[str, str]) -> dict[str, int | float]:
+    min_size = _count("DATABASE_POOL_MIN_SIZE", environ.get("DATABASE_POOL_MIN_SIZE", "2"))
+    max_size = _count("DATABASE_POOL_MAX_SIZE", environ.get("DATABASE_POOL_MAX_SIZE", "10"))
+    if max_size < max(min_size, 1):
+        raise ImproperlyConfigured(
+            f"DATABASE_POOL_MAX_SIZE ({max_size}) must be at least 1 and at least "
+            f"DATABASE_POOL_MIN_SIZE ({min_size})."
+        )
+    return {
+        "min_size": min_size,
+        "max_size": max_size,
+        # How long a request waits for a free connection before it fails.
+        "timeout": _seconds(
+            "DATABASE_POOL_TIMEOUT", environ.get("DATABASE_POOL_TIMEOUT", "10"), zero=False
+        ),
+        # A connection above min_size is closed once one was left unused this long.
+        "max_idle": _seconds(
+            "DATABASE_POOL_MAX_IDLE", environ.get("DATABASE_POOL_MAX_IDLE", "60"), zero=False
+        ),
+    }
+
+
+def _count(name: str, value: str) -> int:
+    try:
+        count = int(value)
+    except ValueError:
+        count = -1
+    if not 0 <= count <= 1000:
+        raise ImproperlyConfigured(f"{name} is a whole number from 0 to 1000, not {value!r}.")
+    return count
+
+
+def _seconds(name: str, value: str, *, zero: bool = True) -> float:
     try:
         seconds = float(value)
     except ValueError:
         seconds = -1.0
-    if not 0 <= seconds <= 3600:
-        raise ImproperlyConfigured(f"{name} is a number of seconds from 0 to 3600, not {value!r}.")
+    if not 0 <= seconds <= 3600 or (seconds == 0 and not zero):
+        span = "from 0 to 3600" if zero else "over 0, up to 3600"
+        raise ImproperlyConfigured(f"{name} is a number of seconds {span}, not {value!r}.")
     return seconds
 
 

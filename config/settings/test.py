@@ -1,4 +1,4 @@
-"""Settings for the test suite: the real settings with cheaper passwords and connections."""
+"""Settings for the test suite: the real settings with cheaper passwords."""
 
 import os
 
@@ -7,10 +7,6 @@ from config.settings import BASE_DIR, DATABASES
 
 # Real hashers are slow on purpose; tests create many users.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-# A persistent connection opened in a Channels worker thread outlives the test and keeps
-# PostgreSQL from dropping the test database at the end of the run.
-DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not SQLite's shared in-memory database: bot timer threads and socket

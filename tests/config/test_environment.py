@@ -19,7 +19,7 @@ def test_defaults_run_embedded_with_sqlite_under_var(tmp_path: Path) -> None:
     assert env.allowed_hosts == ("127.0.0.1", "localhost")
 
 
-def test_postgres_database_url_is_parsed_with_persistent_checked_connections(
+def test_postgres_database_url_is_parsed_with_a_bounded_pool_and_no_persistent_connections(
     tmp_path: Path,
 ) -> None:
     env = read_environment(
@@ -33,8 +33,84 @@ def test_postgres_database_url_is_parsed_with_persistent_checked_connections(
     assert env.database["PASSWORD"] == "pw"
     assert env.database["HOST"] == "127.0.0.1"
     assert env.database["PORT"] == 5432
-    assert env.database["CONN_MAX_AGE"] == 60
+    assert env.database["CONN_MAX_AGE"] == 0
     assert env.database["CONN_HEALTH_CHECKS"] is False
+    assert env.database["OPTIONS"] == {
+        "pool": {"min_size": 2, "max_size": 10, "timeout": 10.0, "max_idle": 60.0}
+    }
+
+
+def test_the_pool_is_sized_and_timed_from_the_environment(tmp_path: Path) -> None:
+    env = read_environment(
+        {
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/atu?application_name=atu-web",
+            "DATABASE_POOL_MIN_SIZE": "0",
+            "DATABASE_POOL_MAX_SIZE": "25",
+            "DATABASE_POOL_TIMEOUT": "2.5",
+            "DATABASE_POOL_MAX_IDLE": "300",
+        },
+        base_dir=tmp_path,
+    )
+
+    assert env.database["CONN_MAX_AGE"] == 0
+    assert env.database["OPTIONS"] == {
+        "application_name": "atu-web",
+        "pool": {"min_size": 0, "max_size": 25, "timeout": 2.5, "max_idle": 300.0},
+    }
+
+
+def test_a_sqlite_database_url_has_no_pool(tmp_path: Path) -> None:
+    env = read_environment({"DATABASE_URL": f"sqlite:///{tmp_path}/atu.sqlite3"}, base_dir=tmp_path)
+
+    assert env.database["ENGINE"] == "django.db.backends.sqlite3"
+    assert env.database["CONN_MAX_AGE"] == 0
+    assert "pool" not in env.database.get("OPTIONS", {})
+
+
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        (
+            {"DATABASE_POOL_MAX_SIZE": "many"},
+            "DATABASE_POOL_MAX_SIZE is a whole number from 0 to 1000, not 'many'.",
+        ),
+        (
+            {"DATABASE_POOL_MIN_SIZE": "-1"},
+            "DATABASE_POOL_MIN_SIZE is a whole number from 0 to 1000, not '-1'.",
+        ),
+        (
+            {"DATABASE_POOL_MIN_SIZE": "2.5"},
+            "DATABASE_POOL_MIN_SIZE is a whole number from 0 to 1000, not '2.5'.",
+        ),
+        (
+            {"DATABASE_POOL_MIN_SIZE": "0", "DATABASE_POOL_MAX_SIZE": "0"},
+            "DATABASE_POOL_MAX_SIZE (0) must be at least 1 and at least "
+            "DATABASE_POOL_MIN_SIZE (0).",
+        ),
+        (
+            {"DATABASE_POOL_MIN_SIZE": "5", "DATABASE_POOL_MAX_SIZE": "3"},
+            "DATABASE_POOL_MAX_SIZE (3) must be at least 1 and at least "
+            "DATABASE_POOL_MIN_SIZE (5).",
+        ),
+        (
+            {"DATABASE_POOL_TIMEOUT": "0"},
+            "DATABASE_POOL_TIMEOUT is a number of seconds over 0, up to 3600, not '0'.",
+        ),
+        (
+            {"DATABASE_POOL_MAX_IDLE": "soon"},
+            "DATABASE_POOL_MAX_IDLE is a number of seconds over 0, up to 3600, not 'soon'.",
+        ),
+    ],
+)
+def test_pool_variables_out_of_range_are_rejected(
+    tmp_path: Path, variables: dict[str, str], message: str
+) -> None:
+    environ = {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/atu", **variables}
+
+    with pytest.raises(ImproperlyConfigured) as raised:
+        read_environment(environ, base_dir=tmp_path)
+
+    assert str(raised.value) == message
 
 
 def test_unsupported_database_scheme_is_rejected(tmp_path: Path) -> None:
