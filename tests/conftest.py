@@ -8,10 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis
 from asgiref.sync import SyncToAsync
 from django.conf import settings
-from django.core.cache import caches
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.test import Client
 
@@ -24,9 +22,9 @@ from config.database_roles import (
     owner_connection,
     switch_role,
 )
-from config.throttling import THROTTLE_CACHE
 from games import appendonly
 from tests.accounts.factories import UserFactory
+from tests.throttles import forget_throttle_counts
 
 
 @pytest.fixture
@@ -139,19 +137,8 @@ def _wipeable_event_log(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _fresh_throttles() -> None:
-    """Every test starts with no request counted against any rate.
-
-    Counts outlive a test (in this process's memory, or in Redis for the servers
-    too). Only the throttle cache's keys are deleted: the Redis database also
-    holds the broker's queues and the channel layer."""
-    throttle = settings.CACHES[THROTTLE_CACHE]
-    if "KEY_PREFIX" not in throttle:
-        caches[THROTTLE_CACHE].clear()
-        return
-    with redis.Redis.from_url(throttle["LOCATION"]) as client:
-        keys = list(client.scan_iter(match=f"{throttle['KEY_PREFIX']}:*", count=1000))
-        if keys:
-            client.delete(*keys)
+    """Every test starts with no request counted against any rate."""
+    forget_throttle_counts()
 
 
 @pytest.fixture

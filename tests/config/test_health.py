@@ -33,6 +33,20 @@ pytestmark = pytest.mark.django_db
 ALLOWED_ORIGIN = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 
 
+def production_refusing_env() -> dict[str, str]:
+    """Production settings whose PostgreSQL and Redis refuse: every query fails."""
+    closed = free_port()
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"postgres://atu@127.0.0.1:{closed}/atu",
+        "REDIS_URL": f"redis://127.0.0.1:{closed}/0",
+        "SECRET_KEY": "a-key-for-this-test-only",
+        # A request gives up on the pool after a second, not the default ten.
+        "DATABASE_POOL_TIMEOUT": "1",
+    }
+
+
 @contextmanager
 def served(env: dict[str, str], log: Path) -> Iterator[str]:
     """One uvicorn process as production runs it, on ``env``; its host:port."""
@@ -98,15 +112,7 @@ def test_a_server_whose_database_and_redis_refuse_answers_readyz_503_in_json(
     tmp_path: Path,
 ) -> None:
     # Given a production server process whose PostgreSQL and Redis ports refuse
-    closed = free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": f"postgres://atu@127.0.0.1:{closed}/atu",
-        "REDIS_URL": f"redis://127.0.0.1:{closed}/0",
-        "SECRET_KEY": "a-key-for-this-test-only",
-    }
-    with served(env, tmp_path / "server.log") as address:
+    with served(production_refusing_env(), tmp_path / "server.log") as address:
         # When the front asks whether it lives, and whether it is ready
         alive = urllib.request.urlopen(f"http://{address}/healthz", timeout=TIMEOUT)
         with pytest.raises(urllib.error.HTTPError) as answer:
