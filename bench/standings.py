@@ -39,6 +39,8 @@ import django
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+# A throwaway database: production mode wants a key, and no session outlives the run.
+os.environ.setdefault("SECRET_KEY", "bench-throwaway-database-key-not-for-production")
 
 SUITS = "SHDC"
 RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"]

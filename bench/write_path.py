@@ -30,6 +30,8 @@ from bench.timing import percentile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+# A throwaway database: production mode wants a key, and no session outlives the run.
+os.environ.setdefault("SECRET_KEY", "bench-throwaway-database-key-not-for-production")
 
 
 def play_game(seed: int, before_each: Callable[[], None]) -> list[float]:
