@@ -107,13 +107,14 @@ def _limits(environ: Mapping[str, str]) -> Limits:
     )
 
 
-def _whole_number(name: str, value: str, lowest: int) -> int:
+def _whole_number(name: str, value: str, lowest: int, highest: int | None = None) -> int:
     try:
         number = int(value)
     except ValueError:
         number = lowest - 1
-    if number < lowest:
-        raise ImproperlyConfigured(f"{name} is a whole number from {lowest}, not {value!r}.")
+    if number < lowest or (highest is not None and number > highest):
+        span = f"from {lowest}" if highest is None else f"from {lowest} to {highest}"
+        raise ImproperlyConfigured(f"{name} is a whole number {span}, not {value!r}.")
     return number
 
 
@@ -167,8 +168,12 @@ def _database_owner(url: str | None, app_url: str | None) -> Mapping[str, Any] |
 
 
 def _pool(environ: Mapping[str, str]) -> dict[str, int | float]:
-    min_size = _count("DATABASE_POOL_MIN_SIZE", environ.get("DATABASE_POOL_MIN_SIZE", "2"))
-    max_size = _count("DATABASE_POOL_MAX_SIZE", environ.get("DATABASE_POOL_MAX_SIZE", "10"))
+    min_size = _whole_number(
+        "DATABASE_POOL_MIN_SIZE", environ.get("DATABASE_POOL_MIN_SIZE", "2"), 0, 1000
+    )
+    max_size = _whole_number(
+        "DATABASE_POOL_MAX_SIZE", environ.get("DATABASE_POOL_MAX_SIZE", "10"), 0, 1000
+    )
     if max_size < max(min_size, 1):
         raise ImproperlyConfigured(
             f"DATABASE_POOL_MAX_SIZE ({max_size}) must be at least 1 and at least "
@@ -186,16 +191,6 @@ def _pool(environ: Mapping[str, str]) -> dict[str, int | float]:
             "DATABASE_POOL_MAX_IDLE", environ.get("DATABASE_POOL_MAX_IDLE", "60"), zero=False
         ),
     }
-
-
-def _count(name: str, value: str) -> int:
-    try:
-        count = int(value)
-    except ValueError:
-        count = -1
-    if not 0 <= count <= 1000:
-        raise ImproperlyConfigured(f"{name} is a whole number from 0 to 1000, not {value!r}.")
-    return count
 
 
 def _seconds(name: str, value: str, *, zero: bool = True) -> float:

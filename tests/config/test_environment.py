@@ -44,6 +44,7 @@ def test_the_pool_is_sized_and_timed_from_the_environment(tmp_path: Path) -> Non
     env = read_environment(
         {
             "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/atu?application_name=atu-web",
+            "SECRET_KEY": "k",
             "DATABASE_POOL_MIN_SIZE": "0",
             "DATABASE_POOL_MAX_SIZE": "25",
             "DATABASE_POOL_TIMEOUT": "2.5",
@@ -60,7 +61,9 @@ def test_the_pool_is_sized_and_timed_from_the_environment(tmp_path: Path) -> Non
 
 
 def test_a_sqlite_database_url_has_no_pool(tmp_path: Path) -> None:
-    env = read_environment({"DATABASE_URL": f"sqlite:///{tmp_path}/atu.sqlite3"}, base_dir=tmp_path)
+    env = read_environment(
+        {"DATABASE_URL": f"sqlite:///{tmp_path}/atu.sqlite3", "SECRET_KEY": "k"}, base_dir=tmp_path
+    )
 
     assert env.database["ENGINE"] == "django.db.backends.sqlite3"
     assert env.database["CONN_MAX_AGE"] == 0
