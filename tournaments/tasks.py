@@ -9,6 +9,7 @@ from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 
+from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
 from tournaments import standings
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
@@ -31,7 +32,7 @@ def schedule_standings(event_id: uuid.UUID) -> None:
         update_standings.apply_async((str(event_id),), countdown=delay)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **RETRY)
 def update_standings(event_id: str) -> bool:
     """Re-read the event's tables that moved on and rewrite its standings; publish if
     they changed. Run twice or late, it finds nothing more to do."""
@@ -51,12 +52,12 @@ def update_standings(event_id: str) -> bool:
     return changed
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **RETRY)
 def update_season(season_id: str) -> None:
     standings.update_season(uuid.UUID(season_id))
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **RETRY)
 def check_standings() -> int:
     """Celery beat's periodic check: every event in play is brought up to date (and
     advanced, if it advances by itself), in case an update was lost (a worker
@@ -68,7 +69,7 @@ def check_standings() -> int:
     return len(running)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **RETRY)
 def advance_event(event_id: str) -> int | None:
     """Start an auto-advancing event's next round once its last is over; the round
     started, or None. Idempotent: the round is started at the version read."""
