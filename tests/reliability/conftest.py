@@ -50,8 +50,9 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def kill_9(process: subprocess.Popen[bytes]) -> None:
-    """SIGKILL: the process gets no chance to finish what it was doing."""
-    os.kill(process.pid, signal.SIGKILL)
+    """SIGKILL to the process and its children (a prefork worker's pool): none gets a
+    chance to finish what it was doing."""
+    os.killpg(process.pid, signal.SIGKILL)
     process.wait()
 
 
@@ -71,6 +72,7 @@ def uvicorn(log: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
             env=site_env(),
             stdout=output,
             stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     try:
         wait_until_healthy(process, address, log)
@@ -87,16 +89,15 @@ def _celery(arguments: list[str], log: Path, **env: str) -> subprocess.Popen[byt
             env=site_env(**env),
             stdout=output,
             stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
 
 
 def start_worker(log: Path) -> subprocess.Popen[bytes]:
-    """A Celery worker as production runs it, answering pings; bots play at once."""
+    """A Celery worker as production runs it (a prefork pool), answering pings; bots
+    play at once."""
     worker = _celery(
-        [
-            *("-A", "config", "worker", "--pool=solo"),
-            *("--without-gossip", "--without-mingle", "--loglevel=INFO"),
-        ],
+        ["-A", "config", "worker", "--loglevel", "INFO", "--without-gossip", "--without-mingle"],
         log,
         ATU_BOT_DELAY_SECONDS="0",
     )
