@@ -44,6 +44,8 @@ app.conf.update(
         "visibility_timeout": VISIBILITY_TIMEOUT,
         "unacked_restore_interval": RESTORE_INTERVAL,
         "unacked_restore_throttle": 1,
+        # The lock of that search, should its holder die holding it (5 minutes by default).
+        "unacked_mutex_expire": VISIBILITY_TIMEOUT,
     },
     # The broker (Redis) restarting must not stop the worker for good.
     broker_connection_retry_on_startup=True,

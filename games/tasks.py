@@ -14,8 +14,11 @@ from typing import Any
 from celery import shared_task
 
 from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
-from games import services, turns
+from games import eventstore, services, turns
+from games.domain import stream_of
 from games.errors import GameNotFound
+from games.models import Game
+from games.signals import game_recorded
 
 
 @shared_task(bind=True, ignore_result=True, **RETRY)
@@ -38,10 +41,23 @@ def play_automatic_move(
     except GameNotFound:
         return None
     if result is None and (self.request.delivery_info or {}).get("redelivered"):
-        # Handed out again after a worker died: if that worker made this move and
-        # died before scheduling the next, nobody else will.
-        turns.reschedule_automatic_move(uuid.UUID(game_id))
+        _after_commit_again(uuid.UUID(game_id), version)
     return None if result is None else result.version
+
+
+def _after_commit_again(game_id: uuid.UUID, version: int) -> None:
+    """Handed out again after its worker died, the move found the game moved on: that
+    worker may have made it and died between its commit and what the commit sets off
+    (the sockets told, an event's standings due, the next move scheduled), which
+    nobody else would do. Each of those is idempotent: done again, from the log."""
+    records = eventstore.read(stream_of(game_id), after=version)
+    if records:
+        last = records[-1].sequence
+        services.publish(game_id, last, records)
+        game_recorded.send(
+            sender=Game, game_id=game_id, version=last, types=[r.type for r in records]
+        )
+    turns.reschedule_automatic_move(game_id)
 
 
 @shared_task(ignore_result=True, **RETRY)

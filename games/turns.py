@@ -42,23 +42,21 @@ def schedule_automatic_move(game_id: uuid.UUID, table: Table, since: float | Non
     delay = automatic_move_delay(table)
     if delay is None:
         return
-    due = (time.time() if since is None else since) + delay
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        timer = threading.Timer(
-            max(0.0, due - time.time()), _run_in_thread, (str(game_id), table.version)
-        )
-        timer.daemon = True
-        timer.start()
-    else:
-        schedule_task(str(game_id), table.version, due)
+    schedule_task(str(game_id), table.version, (time.time() if since is None else since) + delay)
 
 
 def schedule_task(game_id: str, version: int, due: float) -> None:
-    """Send the move's task to the broker, to run at ``due`` or on its way there."""
+    """Have the move's task run at ``due`` (a time.time()): a timer thread's, embedded;
+    with a broker, a message that runs then or on its way there."""
     from games.tasks import play_automatic_move
 
-    countdown = min(max(0.0, due - time.time()), MAX_COUNTDOWN)
-    play_automatic_move.apply_async((game_id, version, due), countdown=countdown)
+    wait = max(0.0, due - time.time())
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        timer = threading.Timer(wait, _run_in_thread, (game_id, version))
+        timer.daemon = True
+        timer.start()
+    else:
+        play_automatic_move.apply_async((game_id, version, due), countdown=min(wait, MAX_COUNTDOWN))
 
 
 def _run_in_thread(game_id: str, version: int) -> None:

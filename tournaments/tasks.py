@@ -14,6 +14,8 @@ from tournaments import standings
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
 
+DUE_SLACK_SECONDS = 5
+
 
 def _due_key(event_id: uuid.UUID | str) -> str:
     return f"atu:standings-due:{event_id}"
@@ -27,8 +29,11 @@ def schedule_standings(event_id: uuid.UUID) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         update_standings(str(event_id))
         return
-    # The key outlives the delay a little, in case the worker is slow to start it.
-    if cache.add(_due_key(event_id), True, timeout=delay + 30):
+    # The key outlives the delay a little, in case the worker is slow to start it, but
+    # not much: a process killed between the key and the message leaves a key with no
+    # update on its way, and the updates asked for meanwhile are dropped (an update
+    # asked for twice is only made twice).
+    if cache.add(_due_key(event_id), True, timeout=delay + DUE_SLACK_SECONDS):
         update_standings.apply_async((str(event_id),), countdown=delay)
 
 

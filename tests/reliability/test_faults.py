@@ -302,7 +302,8 @@ def test_a_round_survives_its_worker_killed_and_its_standings_equal_a_rebuild(
         wait_until(
             lambda: Event.objects.get(pk=event.id).status == Event.Status.FINISHED,
             120,
-            "the round finished and its standings written",
+            "the round finished and its standings written: "
+            + str(list(Game.objects.filter(pk__in=games).values_list("status", "version"))),
         )
 
     # And every game's log holds each bid and card once, and the standings equal both
