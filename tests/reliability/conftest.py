@@ -39,13 +39,14 @@ def site_env(**extra: str) -> dict[str, str]:
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
-    """End ``process`` (already dead, asked to stop, or killed if it will not)."""
+    """End ``process`` (already dead, asked to stop, or killed with its children if it
+    will not)."""
     if process.poll() is None:
         process.terminate()
         try:
             process.wait(timeout=STOP_SECONDS)
         except subprocess.TimeoutExpired:
-            process.kill()
+            kill_9(process)
     process.wait()
 
 
