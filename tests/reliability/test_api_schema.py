@@ -21,6 +21,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -78,5 +80,11 @@ def test_every_operation_answers_as_its_schema_documents_and_never_with_a_5xx(
 
     case.call_and_validate(
         headers=headers,
-        checks=[not_a_server_error, status_code_conformance, response_schema_conformance],
+        checks=[
+            not_a_server_error,
+            status_code_conformance,
+            content_type_conformance,
+            response_headers_conformance,
+            response_schema_conformance,
+        ],
     )
