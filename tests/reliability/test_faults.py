@@ -53,7 +53,7 @@ from tests.reliability.conftest import (
 from tests.tournaments.drivers import SHORT_RULES, bot_event, round_games, wait_until
 from tests.tournaments.test_standings import read_models, recomputed, standing_rows
 from tournaments import services as tournaments
-from tournaments.models import Event
+from tournaments.models import Event, TableResult
 
 pytestmark = [pytest.mark.django_db(transaction=True), production_only]
 
@@ -299,12 +299,14 @@ def test_a_round_survives_its_worker_killed_and_its_standings_equal_a_rebuild(
 
     # Then a new worker plays the round to its end (the dead one's moves handed out again)
     with worker(tmp_path / "worker-2.log"):
-        wait_until(
-            lambda: Event.objects.get(pk=event.id).status == Event.Status.FINISHED,
-            120,
-            "the round finished and its standings written: "
-            + str(list(Game.objects.filter(pk__in=games).values_list("status", "version"))),
-        )
+        try:
+            wait_until(
+                lambda: Event.objects.get(pk=event.id).status == Event.Status.FINISHED,
+                120,
+                "the round finished and its standings written",
+            )
+        except AssertionError as error:
+            raise AssertionError(f"{error}; {where_the_round_stands(event.id, games)}") from None
 
     # And every game's log holds each bid and card once, and the standings equal both
     # an independent recomputation from the logs and a rebuild of the read models
@@ -317,6 +319,17 @@ def test_a_round_survives_its_worker_killed_and_its_standings_equal_a_rebuild(
     before = read_models(event.id)
     call_command("rebuild_standings", stdout=StringIO())
     assert read_models(event.id) == before
+
+
+def where_the_round_stands(event_id: uuid.UUID, games: list[uuid.UUID]) -> str:
+    """Each game's status and version in its read model, in its log and in its table
+    row, and the event's status."""
+    tables = dict(TableResult.objects.filter(game_id__in=games).values_list("game_id", "version"))
+    states = [
+        (game.status, game.version, eventstore.version(stream_of(game.id)), tables.get(game.id))
+        for game in Game.objects.filter(pk__in=games)
+    ]
+    return f"event {Event.objects.get(pk=event_id).status}, games {states}"
 
 
 # --- Beat away while a timed move was lost -----------------------------------------------------
