@@ -1,11 +1,54 @@
-"""The Celery application, configured from the Django settings' CELERY_* names."""
+"""The Celery application, configured from the Django settings' CELERY_* names, and
+made to lose no task to a worker that dies.
+
+Every task is idempotent (it names the version it acts at), so running one twice is
+harmless and losing one is not: a task is acknowledged only once it has run
+(``acks_late``), also when its worker process is killed under it
+(``reject_on_worker_lost``), and the broker hands a message that a dead worker held
+to another after ``VISIBILITY_TIMEOUT`` seconds, not Redis's default hour. A worker
+looks for such messages every ``RESTORE_INTERVAL`` seconds. Countdowns are kept
+shorter than the timeout (:mod:`games.turns`), so that a message waiting for its
+time in a live worker is not handed out again meanwhile.
+"""
 
 import os
+from typing import Any
 
 from celery import Celery
+from django.db import InterfaceError, OperationalError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+VISIBILITY_TIMEOUT = 30
+RESTORE_INTERVAL = 5
+
+# For each task's decorator: a database that cannot be reached (restarting, out of
+# connections) is waited for, with a growing delay, instead of losing the task.
+RETRY_ON_DATABASE_ERRORS: dict[str, Any] = {
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+    "retry_jitter": True,
+    "max_retries": 10,
+}
+
 app = Celery("atu")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.update(
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    # One message at a time: what a worker has prefetched waits for the timeout if
+    # the worker dies.
+    worker_prefetch_multiplier=1,
+    broker_transport_options={
+        "visibility_timeout": VISIBILITY_TIMEOUT,
+        "unacked_restore_interval": RESTORE_INTERVAL,
+        "unacked_restore_throttle": 1,
+        # The lock of that search, should its holder die holding it (5 minutes by default).
+        "unacked_mutex_expire": VISIBILITY_TIMEOUT,
+    },
+    # The broker (Redis) restarting must not stop the worker for good.
+    broker_connection_retry_on_startup=True,
+    broker_connection_max_retries=None,
+)
 app.autodiscover_tasks()

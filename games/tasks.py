@@ -1,32 +1,66 @@
 """Celery tasks of the games: they take ids, are idempotent, and act only through
-the write path."""
+the write path.
+
+A task that meets a database it cannot reach is retried with a growing delay; run
+twice (a worker killed after its move committed, the message handed out again), it
+finds the game moved on."""
 
 from __future__ import annotations
 
+import time
 import uuid
+from typing import Any
 
 from celery import shared_task
 
-from games import services, turns
+from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
+from games import eventstore, services, turns
+from games.domain import stream_of
 from games.errors import GameNotFound
+from games.models import Game
+from games.signals import game_recorded
 
 
-@shared_task(ignore_result=True)
-def play_automatic_move(game_id: str, version: int) -> int | None:
-    """The bot's move for the seat to act, if the game is still at ``version``.
+@shared_task(bind=True, ignore_result=True, **RETRY)
+def play_automatic_move(
+    self: Any, game_id: str, version: int, due: float | None = None
+) -> int | None:
+    """The bot's move for the seat to act, if the game is still at ``version``, once
+    ``due`` (a time.time(); None: at once) has come.
 
     Returns the new version, or None when the game had moved on (the seat acted,
-    or this task already ran) or is gone (a task outliving a test database)."""
+    or this task already ran), is gone (a task outliving a test database), or the
+    move is not due yet (it is scheduled again, for when it is)."""
+    if due is not None and due > time.time():
+        turns.schedule_task(game_id, version, due)
+        return None
     try:
         result = services.game_play_automatically(
             game_id=uuid.UUID(game_id), expected_version=version
         )
     except GameNotFound:
         return None
+    if result is None and (self.request.delivery_info or {}).get("redelivered"):
+        _after_commit_again(uuid.UUID(game_id), version)
     return None if result is None else result.version
 
 
-@shared_task(ignore_result=True)
+def _after_commit_again(game_id: uuid.UUID, version: int) -> None:
+    """Handed out again after its worker died, the move found the game moved on: that
+    worker may have made it and died between its commit and what the commit sets off
+    (the sockets told, an event's standings due, the next move scheduled), which
+    nobody else would do. Each of those is idempotent: done again, from the log."""
+    records = eventstore.read(stream_of(game_id), after=version)
+    if records:
+        last = records[-1].sequence
+        services.publish(game_id, last, records)
+        game_recorded.send(
+            sender=Game, game_id=game_id, version=last, types=[r.type for r in records]
+        )
+    turns.reschedule_automatic_move(game_id)
+
+
+@shared_task(ignore_result=True, **RETRY)
 def resume_automatic_moves() -> int:
     """Celery beat's periodic check that no bot seat or overdue turn is left waiting."""
     return turns.resume_automatic_moves()

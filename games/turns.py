@@ -1,20 +1,27 @@
 """Automatic moves: a bot seat's turn, or a seat whose turn timer ran out, is played
 by a bot through the one write path, after a delay.
 
-Each scheduled move names the game and the version it was scheduled at; run late,
-twice, or after the seat acted itself, it finds the game moved on and does nothing.
-With a broker the delay is a Celery countdown; embedded, where Celery runs tasks
-eagerly, a timer thread of the server process waits instead.
+Each scheduled move names the game, the version it was scheduled at and when it is
+due; run late, twice, or after the seat acted itself, it finds the game moved on and
+does nothing. With a broker the delay is a Celery countdown, never longer than
+``MAX_COUNTDOWN``: a move due later waits in steps (the task, run early, schedules
+itself again), because a message held longer than the broker's visibility timeout
+would be handed out again. Embedded, where Celery runs tasks eagerly, a timer thread
+of the server process waits instead.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 
 from django.conf import settings
 
+from config.celery import VISIBILITY_TIMEOUT
 from games.domain import Table
+
+MAX_COUNTDOWN = VISIBILITY_TIMEOUT / 2
 
 
 def automatic_move_delay(table: Table) -> float | None:
@@ -29,20 +36,27 @@ def automatic_move_delay(table: Table) -> float | None:
     return None
 
 
-def schedule_automatic_move(game_id: uuid.UUID, table: Table) -> None:
-    """Arrange for the bot to act if the game is still at this version after the delay."""
+def schedule_automatic_move(game_id: uuid.UUID, table: Table, since: float | None = None) -> None:
+    """Arrange for the bot to act if the game is still at this version after the delay,
+    counted from ``since`` (a time.time(); now if None): a move overdue is made at once."""
     delay = automatic_move_delay(table)
     if delay is None:
         return
+    schedule_task(str(game_id), table.version, (time.time() if since is None else since) + delay)
+
+
+def schedule_task(game_id: str, version: int, due: float) -> None:
+    """Have the move's task run at ``due`` (a time.time()): a timer thread's, embedded;
+    with a broker, a message that runs then or on its way there."""
     from games.tasks import play_automatic_move
 
-    arguments = (str(game_id), table.version)
+    wait = max(0.0, due - time.time())
     if settings.CELERY_TASK_ALWAYS_EAGER:
-        timer = threading.Timer(delay, _run_in_thread, arguments)
+        timer = threading.Timer(wait, _run_in_thread, (game_id, version))
         timer.daemon = True
         timer.start()
     else:
-        play_automatic_move.apply_async(arguments, countdown=delay)
+        play_automatic_move.apply_async((game_id, version, due), countdown=min(wait, MAX_COUNTDOWN))
 
 
 def _run_in_thread(game_id: str, version: int) -> None:
@@ -58,15 +72,30 @@ def _run_in_thread(game_id: str, version: int) -> None:
 
 def resume_automatic_moves() -> int:
     """Schedule the automatic move of every game in play that waits for one: after a
-    restart (timer threads die with their process) or as a periodic safety net.
-    Returns how many games were scheduled; a move scheduled twice is made once."""
+    restart (timer threads die with their process) or as a periodic safety net (a
+    worker killed, a broker that lost its messages). Returns how many games were
+    scheduled; a move scheduled twice is made once."""
     from games.models import Game
+
+    games = Game.objects.filter(status=Game.Status.PLAYING).values_list("id", flat=True)
+    return sum(reschedule_automatic_move(game_id) for game_id in games)
+
+
+def reschedule_automatic_move(game_id: uuid.UUID) -> bool:
+    """Schedule the game's automatic move, if it waits for one, due when it was due
+    first (counted from the event that began the turn): one overdue is made at once.
+    Whether one was scheduled."""
+    from games.domain import stream_of
+    from games.models import StoredEvent
     from games.selectors import load_table
 
-    scheduled = 0
-    for game_id in Game.objects.filter(status=Game.Status.PLAYING).values_list("id", flat=True):
-        table = load_table(game_id)
-        if automatic_move_delay(table) is not None:
-            schedule_automatic_move(game_id, table)
-            scheduled += 1
-    return scheduled
+    table = load_table(game_id)
+    if automatic_move_delay(table) is None:
+        return False
+    began = (
+        StoredEvent.objects.filter(stream=stream_of(game_id), sequence=table.version)
+        .values_list("recorded_at", flat=True)
+        .first()
+    )
+    schedule_automatic_move(game_id, table, None if began is None else began.timestamp())
+    return True

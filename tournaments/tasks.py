@@ -9,9 +9,12 @@ from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 
+from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
 from tournaments import standings
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
+
+DUE_SLACK_SECONDS = 5
 
 
 def _due_key(event_id: uuid.UUID | str) -> str:
@@ -26,12 +29,15 @@ def schedule_standings(event_id: uuid.UUID) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         update_standings(str(event_id))
         return
-    # The key outlives the delay a little, in case the worker is slow to start it.
-    if cache.add(_due_key(event_id), True, timeout=delay + 30):
+    # The key outlives the delay a little, in case the worker is slow to start it, but
+    # not much: a process killed between the key and the message leaves a key with no
+    # update on its way, and the updates asked for meanwhile are dropped (an update
+    # asked for twice is only made twice).
+    if cache.add(_due_key(event_id), True, timeout=delay + DUE_SLACK_SECONDS):
         update_standings.apply_async((str(event_id),), countdown=delay)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **RETRY)
 def update_standings(event_id: str) -> bool:
     """Re-read the event's tables that moved on and rewrite its standings; publish if
     they changed. Run twice or late, it finds nothing more to do."""
@@ -51,12 +57,12 @@ def update_standings(event_id: str) -> bool:
     return changed
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **RETRY)
 def update_season(season_id: str) -> None:
     standings.update_season(uuid.UUID(season_id))
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **RETRY)
 def check_standings() -> int:
     """Celery beat's periodic check: every event in play is brought up to date (and
     advanced, if it advances by itself), in case an update was lost (a worker
@@ -68,7 +74,7 @@ def check_standings() -> int:
     return len(running)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **RETRY)
 def advance_event(event_id: str) -> int | None:
     """Start an auto-advancing event's next round once its last is over; the round
     started, or None. Idempotent: the round is started at the version read."""
