@@ -97,6 +97,17 @@ def human_event(
     return Event.objects.get(pk=event.id), creator, users
 
 
+@database_sync_to_async
+def play_first_deal(event: Event, row: TableResult, users: list[User]) -> None:
+    """The players play the table's first deal (one card each) to its end, and the
+    standings are brought up to date as the worker would."""
+    rng = random.Random(3)
+    while Game.objects.get(pk=row.game_id).hand == 0:
+        next_move(row.game_id, users, rng)
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        update_standings(str(event.id))  # What the worker does, run here.
+
+
 async def test_a_spectator_gets_the_events_picture_on_connecting(open_socket: Opener) -> None:
     event, _, users = await human_event()
 
@@ -191,15 +202,7 @@ async def test_a_hand_scored_sends_the_new_standings_and_table_scores(
     row = await database_sync_to_async(TableResult.objects.get)(event_id=event.id)
 
     # When the players play the first deal (one card each) to its end
-    @database_sync_to_async
-    def play_first_deal() -> None:
-        rng = random.Random(3)
-        while Game.objects.get(pk=row.game_id).hand == 0:
-            next_move(row.game_id, users, rng)
-        if not settings.CELERY_TASK_ALWAYS_EAGER:
-            update_standings(str(event.id))  # What the worker does, run here.
-
-    await play_first_deal()
+    await play_first_deal(event, row, users)
 
     # Then the socket gets the standings of that hand, at the same event version
     message = await receive_until(socket, lambda m: bool(m["event"]["leaderboard"]))
@@ -231,15 +234,7 @@ async def test_a_delayed_spectator_sees_a_hand_only_once_the_delay_has_passed(
     row = await database_sync_to_async(TableResult.objects.get)(event_id=event.id)
 
     # When the first deal is played to its end
-    @database_sync_to_async
-    def play_first_deal() -> None:
-        rng = random.Random(3)
-        while Game.objects.get(pk=row.game_id).hand == 0:
-            next_move(row.game_id, users, rng)
-        if not settings.CELERY_TASK_ALWAYS_EAGER:
-            update_standings(str(event.id))  # What the worker does, run here.
-
-    await play_first_deal()
+    await play_first_deal(event, row, users)
     game = await database_sync_to_async(Game.objects.get)(pk=row.game_id)
 
     # Then the organizer sees it at once
