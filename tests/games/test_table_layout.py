@@ -5,7 +5,9 @@ turn told by the title and the live region; a whole deal played with the keyboar
 
 from __future__ import annotations
 
+import asyncio
 import random
+import re
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -207,3 +209,130 @@ async def test_the_lobby_is_no_wider_than_a_phone() -> None:
                     path=screenshot_path(f"lobby-{width}x{height}.png"), full_page=True
                 )
                 await context.close()
+
+
+@sync_to_async
+def move_until(game_id: uuid.UUID, users: list[User], done: Any, seed: int = 1) -> int:
+    """Random legal moves for whoever is to act until ``done(game)`` holds; the version."""
+    rng = random.Random(seed)
+    while not done(load_table(game_id).game):
+        next_move(game_id, users, rng)
+    return load_table(game_id).version
+
+
+@sync_to_async
+def last_trick(game_id: uuid.UUID) -> tuple[list[str], int]:
+    trick = load_table(game_id).game.last_trick
+    assert trick is not None
+    return [str(card) for card in trick.cards], trick.winner
+
+
+async def test_the_fourth_card_shows_before_the_trick_is_gathered_and_the_turn_is_told() -> None:
+    # Given a player at a table of four, watching while the others bid
+    table = await seated(4)
+    await move_until(table.game_id, table.users, lambda game: game.turn != 0)
+    with live_server() as base:
+        async with chromium() as browser:
+            page = await open_table(browser, base, table, VIEWPORTS[1])
+            await expect(page).to_have_title(f"Table {table.code} — Atu")
+            await expect(page.locator("#announce")).to_have_text("")
+
+            # When the turn comes to them
+            await move_until(table.game_id, table.users, viewer_to(Phase.BIDDING))
+
+            # Then the title and the live region say so, and their seat is highlighted
+            await expect(page).to_have_title("● Your turn — Atu")
+            await expect(page.locator("#announce")).to_have_text("Your turn")
+            await expect(page.locator("#seats .seat.pos-b")).to_have_class(
+                re.compile(r"\bto-act\b")
+            )
+
+            # When three cards of a trick are down and the fourth is played
+            await move_until(
+                table.game_id,
+                table.users,
+                lambda game: game.phase is Phase.PLAYING and len(game.trick) == 3,
+            )
+            await expect(page.locator("#trick .played")).to_have_count(3)
+            version = await move_until(
+                table.game_id, table.users, lambda game: len(game.trick) == 0
+            )
+            cards, winner = await last_trick(table.game_id)
+
+            # Then all four cards show in the trick area, the winner's marked and told
+            await expect(page.locator("body")).to_have_attribute("data-version", str(version))
+            trick = page.locator("#trick.held .played .card")
+            await expect(trick).to_have_count(4)
+            assert [await card.get_attribute("data-card") for card in await trick.all()] == cards
+            winner_alias = f"Player {winner + 1}"
+            await expect(page.locator("#trick .taken")).to_have_text(
+                f"{winner_alias} takes the trick."
+            )
+            await expect(page.locator("#trick .played.winner")).to_have_attribute(
+                "data-seat", str(winner)
+            )
+            await expect(page.locator("#announce")).to_contain_text(
+                f"{winner_alias} takes the trick."
+            )
+            await page.screenshot(path=screenshot_path("table-trick-held.png"))
+
+            # And then the trick is gathered
+            await expect(page.locator("#trick .played")).to_have_count(0)
+            await expect(page.locator("#last-trick .played")).to_have_count(4)
+
+
+@sync_to_async
+def table_now(game_id: uuid.UUID) -> Any:
+    return load_table(game_id)
+
+
+async def wait_for_version(game_id: uuid.UUID, after: int) -> int:
+    """The game's version once a move made from the page has reached the server."""
+    for _ in range(200):
+        version: int = (await table_now(game_id)).version
+        if version > after:
+            return version
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no move reached the server after version {after}")
+
+
+async def test_a_player_plays_a_whole_deal_with_the_keyboard_alone() -> None:
+    # Given a player at a table of three, eight cards dealt
+    table = await seated(3)
+    rng = random.Random(3)
+    with live_server() as base:
+        async with chromium() as browser:
+            page = await open_table(browser, base, table, VIEWPORTS[2])
+            bid_made = None
+            played: list[str] = []
+            # When they bid and play the whole first deal with keys only
+            while (now := await table_now(table.game_id)).game.hand == 0:
+                game = now.game
+                if game.turn != 0:
+                    await sync_to_async(next_move)(table.game_id, table.users, rng)
+                    continue
+                await expect(page.locator("body")).to_have_attribute(
+                    "data-version", str(now.version)
+                )
+                if game.phase is Phase.BIDDING:
+                    bids = page.locator("#bids button:enabled")
+                    await expect(bids.first).to_be_visible()
+                    bid_made = int(str(await bids.last.get_attribute("data-bid")))
+                    await page.keyboard.press(str(bid_made))
+                else:
+                    await expect(page.locator("#hand button.legal:enabled").first).to_be_visible()
+                    await page.keyboard.press("ArrowRight")
+                    focused = page.locator("#hand button.legal:focus")
+                    await expect(focused).to_have_count(1)
+                    played.append(str(await focused.get_attribute("data-card")))
+                    await page.keyboard.press("Enter")
+                version = await wait_for_version(table.game_id, now.version)
+                # and the focus stays on their hand after each move
+                await expect(page.locator("body")).to_have_attribute("data-version", str(version))
+                await expect(page.locator("#hand:focus, #hand :focus")).to_have_count(1)
+
+            # Then the deal was theirs, key by key: the bid they typed and eight cards
+            result = (await table_now(table.game_id)).game.results[0]
+            assert result.bids[0] == bid_made
+            assert len(played) == 8
+            assert len(set(played)) == 8

@@ -439,7 +439,7 @@
       const seat = (leader + index) % state.player_count;
       const classes = ["played", `pos-${placeOf(seat)}`];
       if (seat === winner) classes.push("winner");
-      return node("div", { class: classes.join(" "), "data-seat": seat }, [text ? card(text) : back(), node("span", { text: alias(seat) })]);
+      return node("div", { class: classes.join(" "), "data-seat": seat, title: alias(seat) }, [text ? card(text) : back(), node("span", { text: alias(seat) })]);
     });
   }
 
