@@ -94,13 +94,17 @@ def viewer_to(phase: Phase) -> Any:
     return lambda game: game.phase is phase and game.turn == 0
 
 
-async def open_table(browser: Browser, base: str, table: Seated, size: tuple[int, int]) -> Page:
+async def open_table(
+    browser: Browser, base: str, table: Seated, size: tuple[int, int], errors: list[str]
+) -> Page:
+    """Seat 0's page of ``table``; the script's errors are added to ``errors``."""
     width, height = size
     context = await browser.new_context(viewport={"width": width, "height": height})
     await context.add_cookies(
         [{"name": settings.SESSION_COOKIE_NAME, "value": table.session, "url": base}]
     )
     page = await context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
     await page.goto(f"{base}/games/{table.code}/")
     await expect(page.locator("body")).to_have_attribute("data-status", "playing")
     return page
@@ -132,13 +136,14 @@ async def check_every_viewport(page: Page, players: int, name: str) -> None:
 async def test_every_seat_is_on_the_felt_and_a_bid_and_a_card_are_played_without_scrolling() -> (
     None
 ):
+    errors: list[str] = []
     with live_server() as base:
         async with chromium() as browser:
             for players in (3, 4, 5, 6):
                 # Given a table of `players`, its first deal of eight cards, seat 0's to bid
                 table = await seated(players)
                 await others_move_until(table.game_id, table.users, viewer_to(Phase.BIDDING))
-                page = await open_table(browser, base, table, VIEWPORTS[0])
+                page = await open_table(browser, base, table, VIEWPORTS[0], errors)
                 name = f"{players}-players"
 
                 # Then on a 360x740 phone the bids are in view and one is made by a tap
@@ -167,13 +172,15 @@ async def test_every_seat_is_on_the_felt_and_a_bid_and_a_card_are_played_without
             # And so at a classic Whist table, partners facing
             table = await seated(4, kind="classic")
             await others_move_until(table.game_id, table.users, lambda game: game.turn == 0)
-            page = await open_table(browser, base, table, VIEWPORTS[0])
+            page = await open_table(browser, base, table, VIEWPORTS[0], errors)
             card = page.locator("#hand button.legal:enabled").first
             await expect(card).to_be_visible()
+            await page.screenshot(path=screenshot_path("table-classic-to-play.png"))
             assert await card.evaluate(IN_VIEW), "classic: the hand needs scrolling"
             await expect(page.locator("#seats .seat.pos-t .mark.partner")).to_have_count(1)
             await check_every_viewport(page, 4, "classic")
             await page.context.close()
+    assert errors == []
 
 
 @sync_to_async
@@ -231,11 +238,19 @@ async def test_the_fourth_card_shows_before_the_trick_is_gathered_and_the_turn_i
     # Given a player at a table of four, watching while the others bid
     table = await seated(4)
     await move_until(table.game_id, table.users, lambda game: game.turn != 0)
+    errors: list[str] = []
     with live_server() as base:
         async with chromium() as browser:
-            page = await open_table(browser, base, table, VIEWPORTS[1])
+            page = await open_table(browser, base, table, VIEWPORTS[1], errors)
             await expect(page).to_have_title(f"Table {table.code} — Atu")
             await expect(page.locator("#announce")).to_have_text("")
+            # and who turns the sound and vibration on: off at first, remembered
+            toggle = page.locator("#alert-toggle")
+            await expect(toggle).to_have_attribute("aria-pressed", "false")
+            await toggle.click()
+            await expect(toggle).to_have_attribute("aria-pressed", "true")
+            await page.reload()
+            await expect(toggle).to_have_attribute("aria-pressed", "true")
 
             # When the turn comes to them
             await move_until(table.game_id, table.users, viewer_to(Phase.BIDDING))
@@ -279,6 +294,7 @@ async def test_the_fourth_card_shows_before_the_trick_is_gathered_and_the_turn_i
             # And then the trick is gathered
             await expect(page.locator("#trick .played")).to_have_count(0)
             await expect(page.locator("#last-trick .played")).to_have_count(4)
+    assert errors == []
 
 
 @sync_to_async
@@ -300,9 +316,10 @@ async def test_a_player_plays_a_whole_deal_with_the_keyboard_alone() -> None:
     # Given a player at a table of three, eight cards dealt
     table = await seated(3)
     rng = random.Random(3)
+    errors: list[str] = []
     with live_server() as base:
         async with chromium() as browser:
-            page = await open_table(browser, base, table, VIEWPORTS[2])
+            page = await open_table(browser, base, table, VIEWPORTS[2], errors)
             bid_made = None
             played: list[str] = []
             # When they bid and play the whole first deal with keys only
@@ -336,3 +353,4 @@ async def test_a_player_plays_a_whole_deal_with_the_keyboard_alone() -> None:
             assert result.bids[0] == bid_made
             assert len(played) == 8
             assert len(set(played)) == 8
+    assert errors == []

@@ -353,6 +353,7 @@
           node("button", {
             type: "button",
             class: "seat-bot",
+            "aria-label": `${bot ? T.unbot_seat : T.bot_seat}: ${alias(seat)}`,
             text: bot ? T.unbot_seat : T.bot_seat,
             onclick: () => send({ type: "seat_bot", seat, bot: bot ? null : "heuristic" }),
           }),
@@ -514,6 +515,7 @@
 
     if (!hand.holdings) return;
     const mine = hand.holdings[you];
+    cards.classList.toggle("many", hand.held[you] > 8);
     const playing = state.phase === "playing" && hand.turn === you;
     if (mine) {
       for (const text of mine) {
