@@ -23,6 +23,7 @@ from games import services
 from games.models import Game
 from games.rules import Phase
 from games.selectors import load_table
+from tests.accounts.factories import UserFactory
 from tests.browser import chromium, live_server, screenshot_path
 from tests.games.drivers import next_move, seated_game
 
@@ -353,4 +354,42 @@ async def test_a_player_plays_a_whole_deal_with_the_keyboard_alone() -> None:
             assert result.bids[0] == bid_made
             assert len(played) == 8
             assert len(set(played)) == 8
+    assert errors == []
+
+
+@sync_to_async
+def timed_table(seconds: int) -> Seated:
+    """A started table of three with a turn timer of ``seconds``."""
+    users = list(UserFactory.create_batch(3))
+    game = services.game_create(
+        creator=users[0], player_count=3, preset="romanian-standard", turn_seconds=seconds
+    )
+    for number, user in enumerate(users):
+        services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+    return Seated(game.id, game.code, users, session_of(users[0]))
+
+
+async def test_a_running_turn_timer_shows_as_a_ring_that_counts_down() -> None:
+    # Given a table whose turns last at most ten minutes
+    table = await timed_table(600)
+    to_act = (await table_now(table.game_id)).game.turn
+    errors: list[str] = []
+    with live_server() as base:
+        async with chromium() as browser:
+            # When a player opens it
+            page = await open_table(browser, base, table, VIEWPORTS[0], errors)
+
+            # Then the seat to act, and it alone, carries a ring of the seconds left
+            ring = page.locator(f"#seats .seat[data-seat='{to_act}'] .ring")
+            await expect(ring).to_have_count(1)
+            await expect(page.locator("#seats .ring")).to_have_count(1)
+            first = int(str(await ring.get_attribute("data-left")))
+            assert 590 <= first <= 600
+            await expect(ring).to_have_attribute("aria-label", f"{first} s left")
+            # and it counts down, the highlight steady
+            await expect(ring).not_to_have_attribute("data-left", str(first), timeout=3_000)
+            assert int(str(await ring.get_attribute("data-left"))) < first
+            await expect(page.locator("#seats .seat.to-act .alias")).to_have_css(
+                "animation-name", "none"
+            )
     assert errors == []
