@@ -30,6 +30,8 @@ from tests.games.drivers import next_move, seated_game
 pytestmark = pytest.mark.django_db(transaction=True)
 
 VIEWPORTS = [(360, 740), (390, 844), (768, 1024), (1366, 768)]
+# The smallest phone the layout is made for, checked with the others.
+SMALLEST = (320, 568)
 # Eight cards first, so that the hand is full and the bids run from 0 to 8.
 EIGHT_FIRST = {"schedule": "8-1-8"}
 
@@ -126,7 +128,7 @@ def assert_laid_out(measured: dict[str, Any], players: int, label: str) -> None:
 
 
 async def check_every_viewport(page: Page, players: int, name: str) -> None:
-    for width, height in VIEWPORTS:
+    for width, height in [*VIEWPORTS, SMALLEST]:
         await page.set_viewport_size({"width": width, "height": height})
         await page.evaluate("window.scrollTo(0, 0)")
         await expect(page.locator("#seats .seat")).to_have_count(players)
