@@ -793,12 +793,23 @@
       if (DASHES[seat]) drawn["stroke-dasharray"] = DASHES[seat];
       line(drawn);
     }
+    // Each name beside a sample of its line, dash and colour.
+    const sample = (seat) => {
+      const drawn = document.createElementNS(svgNS, "svg");
+      drawn.setAttribute("class", "swatch");
+      drawn.setAttribute("viewBox", "0 0 28 10");
+      drawn.setAttribute("aria-hidden", "true");
+      const stroke = document.createElementNS(svgNS, "line");
+      const attributes = { x1: 0, x2: 28, y1: 5, y2: 5, stroke: COLOURS[seat], "stroke-width": 3 };
+      if (DASHES[seat]) attributes["stroke-dasharray"] = DASHES[seat];
+      for (const [key, value] of Object.entries(attributes)) stroke.setAttribute(key, String(value));
+      drawn.append(stroke);
+      return drawn;
+    };
     const legend = node(
       "div",
       { class: "legend" },
-      state.seats.map((seat, index) =>
-        node("span", {}, [node("span", { class: "swatch", style: `background:${COLOURS[index]}` }), document.createTextNode(alias(index))]),
-      ),
+      state.seats.map((seat, index) => node("span", { "data-seat": index }, [sample(index), document.createTextNode(alias(index))])),
     );
     chart.append(node("h3", { text: T.chart }), svg, legend);
   }
