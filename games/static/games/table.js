@@ -448,7 +448,8 @@
     trick.classList.add("held");
     trick.append(
       ...played(held.cards, held.leader, held.winner),
-      node("div", { class: "taken", text: fmt(T.trick_taken, { alias: alias(held.winner) }) }),
+      // Short enough for a phone's narrow centre; the whole sentence is its title.
+      node("div", { class: "taken", title: fmt(T.trick_taken, { alias: alias(held.winner) }), text: `✓ ${alias(held.winner)}` }),
     );
   }
 
