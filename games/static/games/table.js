@@ -186,6 +186,15 @@
     return fmt(T.trick_taken, { alias: alias(trick.winner) });
   }
 
+  // Emptied first: a screen reader says a live region's text again only if it changed.
+  function announce(text) {
+    const region = $("announce");
+    region.textContent = "";
+    setTimeout(() => {
+      region.textContent = text;
+    }, 50);
+  }
+
   function show(view, said = []) {
     pending = false;
     state = view;
@@ -196,7 +205,7 @@
     }
     myTurn = mine;
     document.title = mine ? T.title_turn : pageTitle;
-    if (said.length) $("announce").textContent = said.join(" ");
+    if (said.length) announce(said.join(" "));
     if (state.status === "finished" && !$("scoreboard-drawer").open) $("scoreboard-drawer").open = true;
     document.body.dataset.version = String(view.version);
     document.body.dataset.status = view.status;
