@@ -62,6 +62,11 @@ def table_text() -> dict[str, Any]:
         "streak_bonus": _("streak bonus"),
         "streak_penalty": _("streak penalty"),
         "missed": _("missed bid"),
+        "bids_total": _("bids %(bids)s of %(cards)s"),
+        "title_turn": _("● Your turn — Atu"),
+        "trick_taken": _("%(alias)s takes the trick."),
+        "card_label": _("%(rank)s of %(suit)s"),
+        "bid_label": _("Bid %(bid)s"),
         "classic": classic_text(),
         "errors": {
             "must_follow_suit": _("You must follow suit."),

@@ -162,12 +162,17 @@ def test_table_page_gives_its_script_romanian_words(client: Client, user: User) 
     assert response.status_code == 200
     assert '<html lang="ro">' in content
     assert f"<title>Masa {game.code} — Atu</title>" in content
+    assert 'aria-label="Sunet și vibrație când e rândul tău"' in content
     text = _table_text(content)
     assert text["trump"] == "Atu"
     assert text["no_trump"] == "Fără atu"
     assert text["hand_of"] == "Împărțirea %(hand)s din %(total)s"
     assert text["tricks"] == "levate"
     assert text["modes"] == {"open": "la vedere", "forehead": "pe frunte", "blind": "pe orb"}
+    assert text["title_turn"] == "● Rândul tău — Atu"
+    assert text["bids_total"] == "licitat %(bids)s din %(cards)s"
+    assert text["trick_taken"] == "%(alias)s ia levata."
+    assert text["bid_label"] == "Licitează %(bid)s"
     assert text["errors"] == {
         "must_follow_suit": "Trebuie să răspunzi la culoare.",
         "must_trump": "Nu ai culoarea cerută: trebuie să tai cu atu.",

@@ -151,9 +151,10 @@ async def test_four_players_play_classic_whist_through_the_pages_and_a_spectator
                 seat = (deal.leader + offset - 1) % 4
                 mover = pages[seat]
                 others = [page for number, page in enumerate(pages) if number != seat]
-                await expect(mover.locator(f"#seats .seat[data-seat='{seat}'] .alias")).to_have_css(
-                    "animation-name", "flash"
-                )
+                # The seat to act is highlighted steadily: no blinking
+                to_act = mover.locator(f"#seats .seat[data-seat='{seat}']")
+                await expect(to_act).to_have_class(re.compile(r"\bto-act\b"))
+                await expect(to_act.locator(".alias")).to_have_css("animation-name", "none")
                 # Only the player to act may click, and only the cards they may play
                 for other in others:
                     await expect(other.locator(LEGAL)).to_have_count(0)

@@ -7,6 +7,13 @@
   const $ = (id) => document.getElementById(id);
   const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   const COLOURS = ["#1565c0", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f"];
+  // Each player's line has its own dash too, so lines that coincide stay apart.
+  const DASHES = ["", "8 4", "2 3", "10 3 2 3", "5 5", "1 4"];
+  // A completed trick stays in the middle this long before it is gathered.
+  const TRICK_PAUSE_MS = 1000;
+  const GATHER_MS = 250;
+  const ALERT_KEY = "atu.turn-alert";
+  const RING = 2 * Math.PI * 15;
   // Where seats sit around the felt, counted from the viewer's own seat.
   const PLACES = {
     3: ["b", "tl", "tr"],
@@ -19,9 +26,16 @@
   let socket = null;
   let retries = 0;
   let pending = false; // a command is on its way: no double plays
+  let keepFocus = false; // a move was made from the hand: focus stays there
   let lastBid = null;
   let turnSince = 0;
   let turnKey = "";
+  let held = null; // the trick just taken, kept in view for a moment
+  let myTurn = false;
+  const replaying = new URLSearchParams(location.search).has("replay");
+  const pageTitle = document.title;
+  const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+  const wide = matchMedia("(min-width: 1100px)");
   // Classic Whist: each hand's trump suit (null: no trump), read from the deals seen,
   // for the scoreboard; the state names only the current hand's.
 
@@ -46,7 +60,8 @@
     const classes = ["card"];
     if (suit === "H" || suit === "D") classes.push("red");
     if (small) classes.push("small");
-    return node(tag, { class: classes.join(" "), "data-card": text, text: text.slice(0, -1) + SUITS[suit] });
+    const label = fmt(T.card_label, { rank: text.slice(0, -1), suit: T.classic.suits[suit] });
+    return node(tag, { class: classes.join(" "), "data-card": text, "aria-label": label, text: text.slice(0, -1) + SUITS[suit] });
   }
 
   function back(small = false) {
@@ -120,6 +135,7 @@
   function command(message) {
     if (pending) return;
     pending = true;
+    keepFocus = true;
     $("notice").textContent = "";
     send({ ...message, expected_version: state.version });
     drawActions();
@@ -133,8 +149,9 @@
       if (!state || (first !== null && first !== state.version + 1) || !message.state) {
         send({ type: "resync" }); // a gap: ask for the whole view again
       } else {
+        const said = message.events.filter((event) => event.type.endsWith("TrickTaken")).map(holdTrick);
         // The members that changed since the version this view is at.
-        show({ ...state, ...message.state });
+        show({ ...state, ...message.state }, said);
       }
     } else if (message.type === "error") {
       pending = false;
@@ -150,9 +167,46 @@
     return fmt(text, { bid: lastBid, cards: state && state.hand ? state.hand.cards : "" });
   }
 
-  function show(view) {
+  // The trick just taken stays in the middle, its winner marked, then is gathered.
+  function holdTrick(event) {
+    const trick = event.payload;
+    const shown = { leader: trick.leader, cards: trick.cards, winner: trick.winner };
+    held = shown;
+    setTimeout(() => {
+      if (held !== shown) return;
+      const gathered = () => {
+        if (held !== shown) return;
+        held = null;
+        if (state) drawCentre();
+      };
+      if (reducedMotion.matches) return gathered();
+      $("trick").classList.add("gather");
+      setTimeout(gathered, GATHER_MS);
+    }, TRICK_PAUSE_MS);
+    return fmt(T.trick_taken, { alias: alias(trick.winner) });
+  }
+
+  // Emptied first: a screen reader says a live region's text again only if it changed.
+  function announce(text) {
+    const region = $("announce");
+    region.textContent = "";
+    setTimeout(() => {
+      region.textContent = text;
+    }, 50);
+  }
+
+  function show(view, said = []) {
     pending = false;
     state = view;
+    const mine = !replaying && state.you !== null && acting() && state.hand.turn === state.you;
+    if (mine && !myTurn) {
+      said.push(T.your_turn);
+      alertTurn();
+    }
+    myTurn = mine;
+    document.title = mine ? T.title_turn : pageTitle;
+    if (said.length) announce(said.join(" "));
+    if (state.status === "finished" && !$("scoreboard-drawer").open) $("scoreboard-drawer").open = true;
     document.body.dataset.version = String(view.version);
     document.body.dataset.status = view.status;
     const hand = view.hand;
@@ -205,6 +259,29 @@
     }
     if (state.screened) text += ` · ${T.screened}`;
     $("status").textContent = text;
+    drawDealInfo();
+  }
+
+  // On the felt: which deal of how many, and the bids so far against the cards dealt.
+  function drawDealInfo() {
+    const hand = state.hand;
+    const total = $("bids-total");
+    total.textContent = "";
+    total.className = "bids-total";
+    if (!hand || state.status !== "playing") {
+      $("deal-info").textContent = "";
+      return;
+    }
+    const parts = [];
+    if (state.hands_total) parts.push(fmt(T.hand_of, { hand: hand.number + 1, total: state.hands_total }));
+    else parts.push(fmt(T.classic.hand, { hand: hand.number + 1 }));
+    if (!classic()) parts.push(hand.cards === 1 ? T.one_card : fmt(T.cards_dealt, { cards: hand.cards }));
+    $("deal-info").textContent = parts.join(" · ");
+    if (classic() || !hand.bids) return;
+    const placed = hand.bids.filter((bid) => bid !== null);
+    const sum = placed.reduce((a, b) => a + b, 0);
+    total.textContent = fmt(T.bids_total, { bids: sum, cards: hand.cards });
+    if (placed.length === state.player_count) total.classList.add(sum > hand.cards ? "over" : "under");
   }
 
   // The hand, which game of the match, and the trump.
@@ -225,19 +302,18 @@
   function drawSeats() {
     const seats = $("seats");
     const count = state.player_count;
-    const first = state.you === null ? 0 : state.you;
     const hand = state.hand;
     seats.replaceChildren();
     for (let seat = 0; seat < count; seat++) {
-      const place = PLACES[count][(seat - first + count) % count];
+      const place = placeOf(seat);
       const classes = ["seat", `pos-${place}`];
       if (seat === state.you) classes.push("you");
       if (classic()) classes.push(`side-${sideOf(seat)}`);
       const toAct = acting() && hand.turn === seat;
       if (toAct) classes.push("to-act");
-      const name = node("div", {}, [
+      const name = node("div", { class: "name" }, [
         node("span", { class: "alias", text: alias(seat) }),
-        hand && hand.dealer === seat ? node("span", { class: "mark dealer", title: T.dealer, text: "D" }) : null,
+        hand && hand.dealer === seat ? node("span", { class: "mark dealer", title: T.dealer, "aria-label": T.dealer, text: "D" }) : null,
         state.bots[seat] ? node("span", { class: "mark bot", text: T.bot }) : null,
         partner(seat) ? node("span", { class: "mark partner", text: T.classic.partner }) : null,
       ]);
@@ -272,19 +348,21 @@
       }
       const element = node("div", { class: classes.join(" "), "data-seat": seat }, [
         name,
-        node("div", { class: "stats", text: stats.join(" · ") }),
+        node(
+          "div",
+          { class: "stats" },
+          stats.map((text) => node("span", { text })),
+        ),
         cards,
       ]);
-      if (toAct && state.turn_seconds) {
-        const left = Math.max(0, state.turn_seconds - Math.floor((Date.now() - turnSince) / 1000));
-        element.append(node("div", { class: "timer", text: fmt(T.seconds_left, { seconds: left }) }));
-      }
+      if (toAct && state.turn_seconds && !replaying) name.append(ring());
       if (page.creator && state.seats[seat].alias && state.status !== "finished") {
         const bot = state.bots[seat];
         element.append(
           node("button", {
             type: "button",
             class: "seat-bot",
+            "aria-label": `${bot ? T.unbot_seat : T.bot_seat}: ${alias(seat)}`,
             text: bot ? T.unbot_seat : T.bot_seat,
             onclick: () => send({ type: "seat_bot", seat, bot: bot ? null : "heuristic" }),
           }),
@@ -292,6 +370,35 @@
       }
       seats.append(element);
     }
+  }
+
+  // Where ``seat`` sits around the felt: the viewer's own seat at the bottom.
+  function placeOf(seat) {
+    const count = state.player_count;
+    const first = state.you === null ? 0 : state.you;
+    return PLACES[count][(seat - first + count) % count];
+  }
+
+  // The turn timer: a ring that empties as the seconds run out.
+  function ring() {
+    const left = Math.max(0, state.turn_seconds - Math.floor((Date.now() - turnSince) / 1000));
+    const said = fmt(T.seconds_left, { seconds: left });
+    const svgNS = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(svgNS, "svg");
+    svg.setAttribute("viewBox", "0 0 36 36");
+    svg.setAttribute("aria-hidden", "true");
+    const circle = (colour, offset) => {
+      const element = document.createElementNS(svgNS, "circle");
+      const attributes = { cx: 18, cy: 18, r: 15, fill: "none", stroke: colour, "stroke-width": 3, "stroke-dasharray": RING, "stroke-dashoffset": offset };
+      for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+      svg.append(element);
+    };
+    circle("rgba(255, 255, 255, 0.25)", 0);
+    circle("#ffd54f", RING * (1 - left / state.turn_seconds));
+    return node("span", { class: "ring timer", role: "timer", title: said, "aria-label": said, "data-left": left }, [
+      svg,
+      node("span", { class: "left", text: String(left) }),
+    ]);
   }
 
   function partner(seat) {
@@ -306,9 +413,14 @@
     const sideTricks = $("side-tricks");
     trump.replaceChildren();
     trick.replaceChildren();
+    trick.classList.remove("held", "gather");
     last.replaceChildren();
     sideTricks.replaceChildren();
-    if (!hand || !(hand.bids || classic())) return;
+    if (!hand || !(hand.bids || classic())) {
+      // The last trick of a deal stays in view over the next deal's first moments.
+      if (held && state.status !== "open") drawHeld(trick);
+      return;
+    }
     trump.append(node("span", { text: `${T.trump}:` }));
     if (classic()) {
       const red = hand.trump === "H" || hand.trump === "D";
@@ -321,23 +433,33 @@
       );
     } else if (state.screened) trump.append(back());
     else trump.append(hand.trump_card ? card(hand.trump_card) : node("strong", { text: T.no_trump }));
-    // A duplicate table's spectator is sent no card while the deals are in play elsewhere.
-    const played = (cards, leader) =>
-      cards.map((text, index) =>
-        node("div", { class: "played" }, [
-          text ? card(text) : back(),
-          node("span", { text: alias((leader + index) % state.player_count) }),
-        ]),
-      );
-    if (hand.trick && hand.trick.cards.length) {
-      trick.append(node("span", { text: `${T.current_trick}:` }), ...played(hand.trick.cards, hand.trick.leader));
-    }
+    if (held) drawHeld(trick);
+    else if (hand.trick && hand.trick.cards.length) trick.append(...played(hand.trick.cards, hand.trick.leader));
     if (hand.last_trick) {
       last.append(
         node("span", { text: `${T.last_trick} (${fmt(T.won_by, { alias: alias(hand.last_trick.winner) })}):` }),
         ...played(hand.last_trick.cards, hand.last_trick.leader),
       );
     }
+  }
+
+  // A duplicate table's spectator is sent no card while the deals are in play elsewhere.
+  function played(cards, leader, winner = null) {
+    return cards.map((text, index) => {
+      const seat = (leader + index) % state.player_count;
+      const classes = ["played", `pos-${placeOf(seat)}`];
+      if (seat === winner) classes.push("winner");
+      return node("div", { class: classes.join(" "), "data-seat": seat, title: alias(seat) }, [text ? card(text) : back(), node("span", { text: alias(seat) })]);
+    });
+  }
+
+  function drawHeld(trick) {
+    trick.classList.add("held");
+    trick.append(
+      ...played(held.cards, held.leader, held.winner),
+      // Short enough for a phone's narrow centre; the whole sentence is its title.
+      node("div", { class: "taken", title: fmt(T.trick_taken, { alias: alias(held.winner) }), text: `✓ ${alias(held.winner)}` }),
+    );
   }
 
   function drawActions() {
@@ -349,6 +471,9 @@
     const modes = $("mode-choice");
     const bids = $("bids");
     const cards = $("hand");
+    // Redrawing removes the focused button: a keyboard player's focus goes back to the hand.
+    const focused = keepFocus || $("my-play").contains(document.activeElement);
+    keepFocus = false;
     modes.replaceChildren();
     bids.replaceChildren();
     cards.replaceChildren();
@@ -356,9 +481,17 @@
     $("hand-note").textContent = "";
     drawSeatControls();
     if (you === null || !hand) return;
+    drawMine(legal, hand, modes, bids, cards);
+    if (focused) {
+      const first = cards.querySelector("button.legal:enabled") || modes.querySelector("button:enabled");
+      (first || cards).focus({ preventScroll: true });
+    }
+  }
 
+  function drawMine(legal, hand, modes, bids, cards) {
+    const you = state.you;
     if (legal.modes.length) {
-      modes.append(node("span", { text: T.choose_mode }));
+      modes.append(node("span", { class: "label", text: T.choose_mode }));
       for (const mode of legal.modes) {
         modes.append(
           node("button", { type: "button", "data-mode": mode, text: T.modes[mode] || mode, onclick: () => command({ type: "one_card_mode", mode }) }),
@@ -367,7 +500,7 @@
     }
 
     if (legal.bids.length || legal.forbidden_bids.length) {
-      bids.append(node("span", { text: `${T.your_bid}:` }));
+      bids.append(node("span", { class: "label", text: `${T.your_bid}:` }));
       const reasons = new Map(legal.forbidden_bids.map((forbidden) => [forbidden.bid, forbidden]));
       for (let bid = 0; bid <= hand.cards; bid++) {
         const forbidden = reasons.get(bid);
@@ -376,6 +509,7 @@
           node("button", {
             type: "button",
             "data-bid": bid,
+            "aria-label": fmt(T.bid_label, { bid }),
             text: String(bid),
             disabled: !legal.bids.includes(bid) || pending,
             title: reason,
@@ -391,8 +525,8 @@
 
     if (!hand.holdings) return;
     const mine = hand.holdings[you];
+    cards.classList.toggle("many", hand.held[you] > 8);
     const playing = state.phase === "playing" && hand.turn === you;
-    cards.append(node("span", { text: `${T.your_hand}:` }));
     if (mine) {
       for (const text of mine) {
         const button = card(text, { tag: "button" });
@@ -594,8 +728,8 @@
     const head = node("tr", {}, [node("th", { text: T.cards })]);
     const sub = node("tr", {}, [node("th")]);
     for (let seat = 0; seat < count; seat++) {
-      head.append(node("th", { colspan: 2, text: alias(seat) }));
-      sub.append(node("th", { text: T.bid }), node("th", { text: T.score }));
+      head.append(node("th", { colspan: 3, text: alias(seat) }));
+      sub.append(node("th", { text: T.bid }), node("th", { text: T.tricks }), node("th", { text: T.score }));
     }
     const body = node("tbody");
     const results = new Map(state.results.map((result) => [result.hand, result]));
@@ -619,12 +753,16 @@
               }),
             );
           }
-          row.append(node("td", { class: missed ? "missed" : null, text: String(result.bids[seat]) }), total);
+          row.append(
+            node("td", { class: missed ? "missed" : null, text: String(result.bids[seat]) }),
+            node("td", { class: "taken", text: String(result.tricks[seat]) }),
+            total,
+          );
         } else if (current && current.number === number) {
           const bid = current.bids[seat];
-          row.append(node("td", { text: bid === null ? "" : String(bid) }), node("td"));
+          row.append(node("td", { text: bid === null ? "" : String(bid) }), node("td", { class: "taken", text: String(current.tricks[seat]) }), node("td"));
         } else {
-          row.append(node("td"), node("td"));
+          row.append(node("td"), node("td"), node("td"));
         }
       }
       body.append(row);
@@ -661,14 +799,27 @@
     line({ tag: "text", x: 2, y: y(low) + 4, "font-size": 11, fill: "#666" }).textContent = String(low);
     for (let seat = 0; seat < state.player_count; seat++) {
       const points = [`${pad},${y(0)}`, ...totals.map((row, index) => `${x(index)},${y(row[seat])}`)];
-      line({ tag: "polyline", points: points.join(" "), fill: "none", stroke: COLOURS[seat], "stroke-width": 2, "data-seat": seat });
+      const drawn = { tag: "polyline", points: points.join(" "), fill: "none", stroke: COLOURS[seat], "stroke-width": 2, "data-seat": seat };
+      if (DASHES[seat]) drawn["stroke-dasharray"] = DASHES[seat];
+      line(drawn);
     }
+    // Each name beside a sample of its line, dash and colour.
+    const sample = (seat) => {
+      const drawn = document.createElementNS(svgNS, "svg");
+      drawn.setAttribute("class", "swatch");
+      drawn.setAttribute("viewBox", "0 0 28 10");
+      drawn.setAttribute("aria-hidden", "true");
+      const stroke = document.createElementNS(svgNS, "line");
+      const attributes = { x1: 0, x2: 28, y1: 5, y2: 5, stroke: COLOURS[seat], "stroke-width": 3 };
+      if (DASHES[seat]) attributes["stroke-dasharray"] = DASHES[seat];
+      for (const [key, value] of Object.entries(attributes)) stroke.setAttribute(key, String(value));
+      drawn.append(stroke);
+      return drawn;
+    };
     const legend = node(
       "div",
       { class: "legend" },
-      state.seats.map((seat, index) =>
-        node("span", {}, [node("span", { class: "swatch", style: `background:${COLOURS[index]}` }), document.createTextNode(alias(index))]),
-      ),
+      state.seats.map((seat, index) => node("span", { "data-seat": index }, [sample(index), document.createTextNode(alias(index))])),
     );
     chart.append(node("h3", { text: T.chart }), svg, legend);
   }
@@ -718,7 +869,76 @@
     await go(last);
   }
 
-  if (new URLSearchParams(location.search).has("replay")) {
+  // --- turn alerts, the keyboard, the scoreboard's place -----------------------------
+
+  function alertOn() {
+    try {
+      return localStorage.getItem(ALERT_KEY) === "on";
+    } catch {
+      return false; // storage refused (private mode): alerts stay off
+    }
+  }
+
+  // A short beep and buzz, only for a player who asked for them.
+  function alertTurn() {
+    if (!alertOn()) return;
+    if (navigator.vibrate) navigator.vibrate(150);
+    try {
+      const audio = new AudioContext();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      gain.gain.value = 0.08;
+      tone.frequency.value = 880;
+      tone.connect(gain).connect(audio.destination);
+      tone.addEventListener("ended", () => audio.close());
+      tone.start();
+      tone.stop(audio.currentTime + 0.15);
+    } catch {
+      // No audio here: the highlight, title and announcement still say it.
+    }
+  }
+
+  const toggle = $("alert-toggle");
+  toggle.setAttribute("aria-pressed", String(alertOn()));
+  toggle.addEventListener("click", () => {
+    const on = !alertOn();
+    try {
+      localStorage.setItem(ALERT_KEY, on ? "on" : "off");
+    } catch {
+      return;
+    }
+    toggle.setAttribute("aria-pressed", String(on));
+  });
+
+  // Number keys bid; the arrows move between the cards you may play; Enter plays.
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("input, select, textarea")) return;
+    if (/^[0-9]$/.test(event.key)) {
+      const button = document.querySelector(`#bids button[data-bid="${event.key}"]:enabled`);
+      if (button) {
+        event.preventDefault();
+        button.click();
+      }
+      return;
+    }
+    const steps = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+    if (!(event.key in steps) || event.target.closest("#replay")) return;
+    const cards = [...document.querySelectorAll("#hand button.legal:enabled")];
+    if (!cards.length) return;
+    event.preventDefault();
+    const at = cards.indexOf(document.activeElement);
+    const next = at < 0 ? 0 : (at + steps[event.key] + cards.length) % cards.length;
+    cards[next].focus();
+  });
+
+  // Beside the felt on a wide screen; a drawer to open on a phone.
+  const placeScoreboard = () => {
+    if (wide.matches) $("scoreboard-drawer").open = true;
+  };
+  wide.addEventListener("change", placeScoreboard);
+  placeScoreboard();
+
+  if (replaying) {
     replay();
   } else {
     $("connection").textContent = T.connecting;
