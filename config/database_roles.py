@@ -41,7 +41,7 @@ def switch_role(connection: BaseDatabaseWrapper, credentials: Mapping[str, Any])
     connection.close()
     # A pool keeps connecting as the role it was made with: made again on next use.
     # (Asking for ``connection.pool`` would make one to close.)
-    if connection.alias in getattr(type(connection), "_connection_pools", {}):
+    if connection.alias in getattr(connection, "_connection_pools", {}):
         connection.close_pool()
     connection.settings_dict.update(USER=credentials["USER"], PASSWORD=credentials["PASSWORD"])
     return kept
@@ -89,8 +89,17 @@ def owner_connection(alias: str = DEFAULT_DB_ALIAS) -> Iterator[BaseDatabaseWrap
     if owner is None:
         raise ImproperlyConfigured("DATABASE_OWNER_URL is not set.")
     app = connections[alias]
+    # Not from the alias's pool: it is shared by every wrapper of the alias, and its
+    # connections are the application's role's.
+    options = {key: value for key, value in app.settings_dict["OPTIONS"].items() if key != "pool"}
     wrapper = type(app)(
-        {**app.settings_dict, "USER": owner["USER"], "PASSWORD": owner["PASSWORD"]}, alias
+        {
+            **app.settings_dict,
+            "USER": owner["USER"],
+            "PASSWORD": owner["PASSWORD"],
+            "OPTIONS": options,
+        },
+        alias,
     )
     try:
         yield wrapper
