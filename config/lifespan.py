@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
+from django.db import connections
 
 from config import collector
 
@@ -43,14 +44,23 @@ def run_on_server_loop(make: Callable[[], Awaitable[Any]]) -> None:
         async_to_sync(make)()
 
 
-async def _resume_automatic_moves() -> None:
+def _resume_in_thread() -> int:
     from games.turns import resume_automatic_moves
 
+    try:
+        return resume_automatic_moves()
+    finally:
+        # The thread ends with the loop's executor: a connection it kept would never
+        # go back to the pool.
+        connections.close_all()
+
+
+async def _resume_automatic_moves() -> None:
     logger.info("resuming automatic moves")
     try:
         # Not thread-sensitive: a database that does not answer must not hold the
         # one thread that serves every request's synchronous code.
-        resumed = await sync_to_async(resume_automatic_moves, thread_sensitive=False)()
+        resumed = await sync_to_async(_resume_in_thread, thread_sensitive=False)()
     except Exception:
         # A server that cannot resume bots (say, before migrating) still serves.
         logger.exception("could not resume automatic moves; Celery beat resumes them later")
