@@ -388,7 +388,8 @@ def _answer(response: Any) -> str:
         response.get("Content-Type", "").startswith("application/json")
         and response.status_code >= 400
     ):
-        return f"{status}:{response.json()['code']}"
+        code = response.json().get("code")
+        return f"{status}:{code}" if code else status
     return status
 
 

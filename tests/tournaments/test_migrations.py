@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from config.database_roles import as_owner, grant_app_role, owner_configured
+from tests.migrations import as_the_migrations_run
 from tests.tournaments.drivers import SHORT_RULES, organizer
 from tests.tournaments.test_drive import DRIVE_RULES
 from tournaments import services
@@ -22,16 +22,13 @@ def test_events_from_before_the_kind_column_take_their_kind_from_their_log() -> 
         organizer=creator, name="Drive", kind="classic", options=DRIVE_RULES
     )
     cup = services.event_create(organizer=creator, name="Cupa", options=SHORT_RULES)
-    # (migrations run as the tables' owner, as `manage.py migrate_as_owner` runs them)
-    with as_owner(connection) as app:
+    with as_the_migrations_run():
         executor = MigrationExecutor(connection)
         executor.migrate([("tournaments", "0001_initial")])
 
         # When the migration adds the column
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())
-        if owner_configured():
-            grant_app_role(connection, app)
 
     # Then each event has the kind its EventCreated gave it
     assert dict(Event.objects.values_list("id", "kind")) == {
