@@ -133,6 +133,19 @@ def play(task: Task) -> Result:
             times[bot].append(clock() - start)
 
 
+def complete(results: Sequence[Result]) -> list[Result]:
+    """The results of the sets whose every rotation has been played."""
+    played: dict[tuple[str, int, int], int] = defaultdict(int)
+    for result in results:
+        task = result.task
+        played[task.preset, task.players, task.set_number] += 1
+    return [
+        r
+        for r in results
+        if played[r.task.preset, r.task.players, r.task.set_number] == len(rotations(r.task.lineup))
+    ]
+
+
 def interval(values: Sequence[float]) -> tuple[float, float]:
     """The mean and the half-width of its 95% interval."""
     mean = statistics.fmean(values)
@@ -207,6 +220,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--sets", type=int, default=4, help="duplicate sets per preset and count")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--seed", default="arena", help="the seed the deals derive from")
+    parser.add_argument(
+        "--report-every", type=int, default=0, help="print the figures so far every N games"
+    )
     args = parser.parse_args(argv)
     args.bots = args.bots.split(",")
     args.presets = args.presets.split(",")
@@ -232,11 +248,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{', '.join(map(str, args.players))} players, {args.sets} duplicate set(s) each"
     )
     start = time.perf_counter()
-    if args.jobs == 1:
-        results = [play(task) for task in work]
-    else:
-        with Pool(args.jobs) as pool:
-            results = list(pool.imap_unordered(play, work, chunksize=1))
+    results: list[Result] = []
+    with Pool(args.jobs) as pool:
+        for result in pool.imap_unordered(play, work, chunksize=1):
+            results.append(result)
+            if args.report_every and len(results) % args.report_every == 0:
+                print(f"\nSo far (complete sets only, {len(results)} of {len(work)} games):")
+                report(complete(results), args.bots, time.perf_counter() - start, args.jobs)
     elapsed = time.perf_counter() - start
     for preset_name in args.presets:
         for count in args.players:

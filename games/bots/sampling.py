@@ -7,8 +7,8 @@ be void in by not following (and, where trumping is compulsory, not trumping),
 and the bids: a deal in which a player's hand is far from what they bid is kept
 less often than one that matches it. Each sampled deal is played to the end of
 the hand by every seat with a fast policy that plays to make its bid exactly
-(win cheaply while tricks are missing, duck otherwise), and a position with few
-tricks left is searched exactly instead. A candidate is scored by the table's
+(win cheaply while tricks are missing, duck otherwise). A candidate is scored
+by the table's
 scoring and streak rules, less a share of the others' points, so that an
 opponent who needs one trick is denied it when that costs nothing.
 
@@ -52,14 +52,11 @@ class Level:
 
     ``samples``: deals sampled per decision. ``budget``: seconds after which it
     stops sampling (None: never), having sampled at least ``min_samples``.
-    ``exact``: positions with at most this many tricks left are searched
-    exactly rather than played out by the fast policy.
     """
 
     samples: int
     budget: float | None
     min_samples: int = 4
-    exact: int = 0
 
 
 class SamplingBot:
@@ -117,7 +114,9 @@ class SamplingBot:
             hands = table.deal(rng)
             candidates.append((table.bid_weight(hands), hands))
         weights = [weight for weight, _ in candidates]
-        picks = rng.choices(range(len(candidates)), weights=weights, k=level.samples)
+        picks = rng.choices(
+            range(len(candidates)), weights=weights if sum(weights) > 0 else None, k=level.samples
+        )
         for number, pick in enumerate(picks):
             if (
                 deadline is not None
@@ -375,5 +374,5 @@ def _points(view: BotView) -> list[list[float]]:
 
 LEVELS = {
     "medium": Level(samples=6, budget=0.02, min_samples=2),
-    "strong": Level(samples=40, budget=0.2, min_samples=8, exact=0),
+    "strong": Level(samples=40, budget=0.2, min_samples=8),
 }
