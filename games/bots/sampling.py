@@ -8,11 +8,10 @@ and the bids: a deal in which a player's hand is far from what they bid is kept
 less often than one that matches it. Each sampled deal is played to the end of
 the hand by every seat with a fast policy that plays to make its bid exactly
 (win cheaply while tricks are missing, duck otherwise). A candidate is scored
-by the table's
-scoring and streak rules, less a share of the others' points, so that an
-opponent who needs one trick is denied it when that costs nothing.
+by the table's scoring and streak rules, less a share of the others' points, so
+that an opponent who needs one trick is denied it when that costs nothing.
 
-The levels differ in how many deals they sample and how deep they search; a
+The levels differ in how many deals they sample; a
 time budget per decision caps the work on a busy machine. Decisions depend only
 on the view and the random generator given, so a seeded generator repeats them.
 """
