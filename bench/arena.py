@@ -9,10 +9,10 @@ and the bots are used: no Django, no database.
 
 Printed per bot: points per game (the mean of its seats' final totals) with a
 95% confidence interval over the duplicate sets, the rate of exact bids, and
-the time per decision (bids and cards, p50/p95, measured in the process that
-played it). Then each bot against the last one named, per game, with its
-interval: the sets are the independent samples, so the interval is honest
-about the rotations of one set being correlated.
+the CPU time per decision (bids and cards, p50/p95, in the process that played
+it: one core's time, however busy the machine). Then each bot against the last
+one named, per game, with its interval: the sets are the independent samples,
+so the interval is honest about the rotations of one set being correlated.
 
     python -m bench.arena --bots strong,heuristic --presets championship \\
         --players 4 --sets 500 --jobs 2
@@ -107,7 +107,9 @@ def play(task: Task) -> Result:
     state = GameState()
     played: list[Card] = []
     command: Command = StartGame(task.players, PRESETS[task.preset], deal_seed)
-    clock = time.perf_counter
+    # CPU time of this process: what a decision costs on one core, whatever
+    # else the machine runs.
+    clock = time.process_time
     while True:
         events = decide(state, command)
         state = evolve(state, events, in_place=True)

@@ -34,7 +34,7 @@ from games.rules.scoring import hand_points
 SPITE = 0.4
 # How far (in tricks) a sampled hand may be from its owner's bid and still be
 # kept half as often as one that matches it.
-BID_SPREAD = 1.2
+BID_SPREAD = 0.8
 # A sampled hand's chance of taking a trick with a card that many ranks below the
 # top of its suit (the rest: the last value), by whether the suit is trumps.
 _SIDE_CHANCE = (0.85, 0.45, 0.15, 0.05)
@@ -49,13 +49,17 @@ NO_TRUMP = -1
 class Level:
     """How hard a sampling bot thinks.
 
-    ``samples``: deals sampled per decision. ``budget``: seconds after which it
-    stops sampling (None: never), having sampled at least ``min_samples``.
+    ``samples``: deals sampled per card played (``bid_samples`` per bid).
+    ``budget``: seconds after which it stops sampling (None: never), having
+    sampled at least ``min_samples``.
     """
 
     samples: int
     budget: float | None
     min_samples: int = 4
+    # Deals sampled for a bid, where an exact bid is won or lost: more than
+    # for a card, as a bid is made once per hand.
+    bid_samples: int | None = None
 
 
 class SamplingBot:
@@ -75,7 +79,9 @@ class SamplingBot:
         table = _Table(view)
         totals = dict.fromkeys(legal, 0.0)
         start = (view.dealer + 1) % view.player_count
-        for hands, bids in self._deals(view, table, rng):
+        level = self.level
+        count = level.samples if level.bid_samples is None else level.bid_samples
+        for hands, bids in self._deals(view, table, rng, count):
             for bid in legal:
                 bids[view.seat] = bid
                 tricks = table.play_out([list(h) for h in hands], [], start, bids)
@@ -90,7 +96,7 @@ class SamplingBot:
         table = _Table(view)
         totals = dict.fromkeys(legal, 0.0)
         seat, trick = view.seat, list(view.trick)
-        for hands, bids in self._deals(view, table, rng):
+        for hands, bids in self._deals(view, table, rng, self.level.samples):
             for card in legal:
                 copy = [list(h) for h in hands]
                 copy[seat].remove(card)
@@ -99,7 +105,7 @@ class SamplingBot:
         return max(legal, key=lambda card: (totals[card], -card))
 
     def _deals(
-        self, view: BotView, table: _Table, rng: random.Random
+        self, view: BotView, table: _Table, rng: random.Random, count: int
     ) -> list[tuple[list[list[int]], list[int]]]:
         """Sampled deals (each seat's cards) with every seat's bid, those not
         made yet guessed from the sampled hand; stops early past the budget."""
@@ -109,12 +115,12 @@ class SamplingBot:
         # Twice the deals wanted are drawn, and kept in proportion to how well
         # they match the bids made.
         candidates: list[tuple[float, list[list[int]]]] = []
-        for _ in range(2 * level.samples):
+        for _ in range(2 * count):
             hands = table.deal(rng)
             candidates.append((table.bid_weight(hands), hands))
         weights = [weight for weight, _ in candidates]
         picks = rng.choices(
-            range(len(candidates)), weights=weights if sum(weights) > 0 else None, k=level.samples
+            range(len(candidates)), weights=weights if sum(weights) > 0 else None, k=count
         )
         for number, pick in enumerate(picks):
             if (
@@ -148,6 +154,8 @@ class _Table:
         self.voids: list[set[int]] = [set() for _ in range(n)]
         self.played_by: list[list[int]] = [[] for _ in range(n)]
         self._read_play(view)
+        # By suit, the hidden seats that may hold a card of it.
+        self.allowed = [[s for s in self.hidden if suit not in self.voids[s]] for suit in range(4)]
         self.points = _points(view)
         self.plain = [
             [
@@ -206,12 +214,11 @@ class _Table:
         room = [self.held[s] if s in self.hidden else 0 for s in range(self.n)]
         spare = len(pool) - sum(room)
         dealt: list[list[int]] = [[] for _ in range(self.n)]
-        voids = self.voids
+        allowed = self.allowed
         # The cards fewest seats may hold go first, so they are not left over.
-        order = sorted(pool, key=lambda c: sum(1 for s in self.hidden if c >> 4 not in voids[s]))
+        order = sorted(pool, key=lambda c: len(allowed[c >> 4]))
         for card in order:
-            suit = card >> 4
-            seats = [s for s in self.hidden if room[s] and suit not in voids[s]]
+            seats = [s for s in allowed[card >> 4] if room[s]]
             total = sum(room[s] for s in seats) + spare
             if not total:
                 return None
@@ -372,6 +379,6 @@ def _points(view: BotView) -> list[list[float]]:
 
 
 LEVELS = {
-    "medium": Level(samples=6, budget=0.02, min_samples=2),
-    "strong": Level(samples=40, budget=0.2, min_samples=8),
+    "medium": Level(samples=6, budget=0.02, min_samples=2, bid_samples=10),
+    "strong": Level(samples=96, budget=0.25, min_samples=8, bid_samples=256),
 }
