@@ -282,28 +282,34 @@ class _Table:
         policy from this position (``hands`` are used up)."""
         n, trump, must_trump = self.n, self.trump, self.must_trump
         tricks = list(self.tricks)
+        policy = _policy
         while True:
-            turn = (leader + len(trick)) % n
+            size = len(trick)
+            turn = (leader + size) % n
             best_index, best = 0, trick[0] if trick else -1
-            for index in range(1, len(trick)):
+            for index in range(1, size):
                 if _beats(trick[index], best, trump):
                     best_index, best = index, trick[index]
-            while len(trick) < n:
+            while size < n:
                 hand = hands[turn]
-                card = _policy(
-                    hand,
-                    trick,
-                    best,
-                    len(trick) == n - 1,
-                    tricks[turn] < bids[turn],
-                    trump,
-                    must_trump,
-                )
-                hand.remove(card)
-                if not trick or _beats(card, best, trump):
-                    best, best_index = card, len(trick)
+                if len(hand) == 1:
+                    card = hand.pop()
+                else:
+                    card = policy(
+                        hand,
+                        trick,
+                        best,
+                        size == n - 1,
+                        tricks[turn] < bids[turn],
+                        trump,
+                        must_trump,
+                    )
+                    hand.remove(card)
+                if not size or _beats(card, best, trump):
+                    best, best_index = card, size
                 trick.append(card)
-                turn = (turn + 1) % n
+                size += 1
+                turn = turn + 1 if turn + 1 < n else 0
             winner = (leader + best_index) % n
             tricks[winner] += 1
             if not hands[winner]:
@@ -327,11 +333,10 @@ def _policy(
     must_trump: bool,
 ) -> int:
     """The fast policy's card: win cheaply while tricks are missing, else duck
-    with the highest card that loses."""
+    with the highest card that loses. (Plain loops rather than keyed min/max: this
+    runs for every card of every play-out; the first of equals is kept.)"""
     if not trick:
-        if wants:
-            return max(hand, key=lambda c: (c & 15, c >> 4 != trump))
-        return min(hand, key=lambda c: (c >> 4 == trump, c & 15))
+        return _highest(hand, trump) if wants else _cheapest(hand, trump)
     led = trick[0] >> 4
     legal = [c for c in hand if c >> 4 == led]
     if not legal and must_trump and trump != NO_TRUMP:
@@ -341,19 +346,42 @@ def _policy(
     if len(legal) == 1:
         return legal[0]
     best_suit = best >> 4
-    winners = [
-        c
-        for c in legal
-        if (c >> 4 == best_suit and c > best) or (c >> 4 == trump and best_suit != trump)
-    ]
+    trumped = best_suit == trump
+    winners: list[int] = []
+    losers: list[int] = []
+    for c in legal:
+        suit = c >> 4
+        if (suit == best_suit and c > best) or (suit == trump and not trumped):
+            winners.append(c)
+        else:
+            losers.append(c)
     if wants:
         if winners:
             return min(winners) if last else max(winners)
-        return min(legal, key=lambda c: (c >> 4 == trump, c & 15))
-    losers = [c for c in legal if c not in winners]
+        return _cheapest(legal, trump)
     if losers:
-        return max(losers, key=lambda c: (c & 15, c >> 4 != trump))
+        return _highest(losers, trump)
     return max(winners) if last else min(winners)
+
+
+def _highest(cards: list[int], trump: int) -> int:
+    """The highest rank, a side suit before trumps."""
+    chosen, top = cards[0], -1
+    for c in cards:
+        key = (c & 15) * 2 + (c >> 4 != trump)
+        if key > top:
+            chosen, top = c, key
+    return chosen
+
+
+def _cheapest(cards: list[int], trump: int) -> int:
+    """The lowest rank of a side suit, else the lowest trump."""
+    chosen, low = cards[0], 99
+    for c in cards:
+        key = (c & 15) + (16 if c >> 4 == trump else 0)
+        if key < low:
+            chosen, low = c, key
+    return chosen
 
 
 def _points(view: BotView) -> list[list[float]]:
