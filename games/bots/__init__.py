@@ -16,6 +16,7 @@ from typing import Protocol
 
 from games.bots.heuristic import HeuristicBot
 from games.bots.random_bot import RandomBot
+from games.bots.sampling import LEVELS, SamplingBot
 from games.bots.view import BotView, bot_view, played_in_hand
 from games.rules import (
     Card,
@@ -40,7 +41,24 @@ class Bot(Protocol):
     def choose_card(self, view: BotView, rng: random.Random) -> Card: ...
 
 
-BOTS: dict[str, Bot] = {bot.name: bot for bot in (HeuristicBot(), RandomBot())}
+class EasyBot(HeuristicBot):
+    """The level a newcomer meets first: today's heuristic bot."""
+
+    name = "easy"
+
+
+_ALL: tuple[Bot, ...] = (
+    HeuristicBot(),
+    RandomBot(),
+    EasyBot(),
+    *(SamplingBot(name, level) for name, level in LEVELS.items()),
+)
+BOTS: dict[str, Bot] = {bot.name: bot for bot in _ALL}
+# The levels a player chooses between, weakest first; the other names stay for
+# the seats and tests that use them.
+LEVEL_NAMES = ("easy", "medium", "strong")
+# The level that plays a seat whose turn timer ran out.
+DEFAULT_LEVEL = "medium"
 
 
 def choose_command(
@@ -79,10 +97,13 @@ def choose_command(
 
 __all__ = [
     "BOTS",
+    "DEFAULT_LEVEL",
+    "LEVEL_NAMES",
     "Bot",
     "BotView",
     "HeuristicBot",
     "RandomBot",
+    "SamplingBot",
     "bot_view",
     "choose_command",
     "played_in_hand",

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from games.bots import LEVEL_NAMES
 from games.rules.cards import Card, Suit
 from games.rules.classic import (
     DECK,
@@ -168,8 +169,13 @@ class RandomClassicBot:
         return rng.choice(view.legal_cards)
 
 
+_HEURISTIC = HeuristicClassicBot()
 CLASSIC_BOTS: dict[str, ClassicBot] = {
-    bot.name: bot for bot in (HeuristicClassicBot(), RandomClassicBot())
+    "heuristic": _HEURISTIC,
+    "random": RandomClassicBot(),
+    # Classic whist has no sampling bot: every level a seat may choose plays
+    # the heuristic.
+    **dict.fromkeys(LEVEL_NAMES, _HEURISTIC),
 }
 
 

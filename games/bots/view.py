@@ -10,7 +10,7 @@ trump card and the rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from games.rules import (
@@ -56,6 +56,13 @@ class BotView:
     legal_cards: tuple[Card, ...]
     # The cards this seat has not seen: held by others unseen, or not dealt.
     unseen: frozenset[Card]
+    # The cards of this hand in the order played, those on the table last, when
+    # the caller gave them in order (else empty): who played what, and so who
+    # showed a void by not following, is public at the table.
+    sequence: tuple[Card, ...] = ()
+    # Each seat's run of exact (and of missed) bids, for the streak rules.
+    hits: tuple[int, ...] = ()
+    misses: tuple[int, ...] = ()
 
     @property
     def own(self) -> tuple[Card, ...] | None:
@@ -85,6 +92,8 @@ def bot_view(state: GameState, seat: int, played: Iterable[Card] | None = None) 
     # The cards on the table are kept apart, in ``trick``.
     earlier.difference_update(state.trick)
     seen = earlier | set(state.trick)
+    ordered = [c for c in played if c not in state.trick] if isinstance(played, Sequence) else []
+    complete = len(ordered) == len(earlier) == state.player_count * sum(state.tricks)
     for cards in holdings:
         if cards is not None:
             seen.update(cards)
@@ -114,6 +123,9 @@ def bot_view(state: GameState, seat: int, played: Iterable[Card] | None = None) 
             else ()
         ),
         unseen=frozenset(deck(state.player_count)) - seen if state.player_count else frozenset(),
+        sequence=tuple(ordered) + state.trick if complete else (),
+        hits=state.hits,
+        misses=state.misses,
     )
 
 

@@ -407,13 +407,19 @@ def test_the_view_is_refused_outside_the_play() -> None:
 def test_an_unknown_bot_is_refused_with_the_names_to_choose_from() -> None:
     state, played = position("4H 2C", "9H 5C", "KH 3H", "2S 8C")
 
-    with pytest.raises(ValueError, match="unknown bot 'clever'; choose one of heuristic, random"):
+    with pytest.raises(
+        ValueError,
+        match="unknown bot 'clever'; choose one of heuristic, random, easy, medium, strong",
+    ):
         choose_classic_command(state, NORTH, bot="clever", played=played)
 
 
-def test_the_bots_have_the_names_of_the_romanian_bots() -> None:
-    assert sorted(CLASSIC_BOTS) == sorted(BOTS) == ["heuristic", "random"]
-    assert all(CLASSIC_BOTS[name].name == name for name in CLASSIC_BOTS)
+def test_the_bots_have_the_names_of_the_romanian_bots_and_every_level_plays_the_heuristic() -> None:
+    assert (
+        sorted(CLASSIC_BOTS) == sorted(BOTS) == ["easy", "heuristic", "medium", "random", "strong"]
+    )
+    assert [CLASSIC_BOTS[name].name for name in ("heuristic", "random")] == ["heuristic", "random"]
+    assert {CLASSIC_BOTS[name].name for name in ("easy", "medium", "strong")} == {"heuristic"}
 
 
 def test_the_random_bot_plays_a_uniform_choice_of_the_legal_cards_from_its_rng() -> None:

@@ -285,12 +285,15 @@ def test_it_refuses_to_act_out_of_turn_or_when_nobody_acts() -> None:
         choose_command(state, 2)
     with pytest.raises(ValueError, match="no player acts in phase dealing"):
         choose_command(started(4), 0)
-    with pytest.raises(ValueError, match="unknown bot 'clever'; choose one of heuristic, random"):
+    with pytest.raises(
+        ValueError,
+        match="unknown bot 'clever'; choose one of heuristic, random, easy, medium, strong",
+    ):
         choose_command(state, 0, bot="clever")
 
 
-def test_the_registry_names_the_heuristic_and_the_random_bot() -> None:
-    assert sorted(BOTS) == ["heuristic", "random"]
+def test_the_registry_names_the_heuristic_the_random_bot_and_the_levels() -> None:
+    assert list(BOTS) == ["heuristic", "random", "easy", "medium", "strong"]
     assert all(name == bot.name for name, bot in BOTS.items())
 
 
