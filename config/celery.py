@@ -46,6 +46,10 @@ app.conf.update(
         "unacked_restore_throttle": 1,
         # The lock of that search, should its holder die holding it (5 minutes by default).
         "unacked_mutex_expire": VISIBILITY_TIMEOUT,
+        # A Redis that accepts connections but does not answer fails a send (retried,
+        # like a refusal) instead of holding the request or task that sends.
+        "socket_connect_timeout": 5.0,
+        "socket_timeout": 5.0,
     },
     # The broker (Redis) restarting must not stop the worker for good.
     broker_connection_retry_on_startup=True,
