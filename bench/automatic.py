@@ -164,8 +164,9 @@ def run_worker_setting(
     with log.open("wb") as output:
         worker = subprocess.Popen(
             [
-                *(str(CELERY), "-A", "config", "worker", "--loglevel", "WARNING"),
+                *(str(CELERY), "-A", "config", "worker", "--loglevel", args.worker_loglevel),
                 *("--concurrency", str(args.concurrency)),
+                *(("--pool", args.pool) if args.pool else ()),
             ],
             cwd=ROOT,
             env=env,
@@ -248,7 +249,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument("--pool", help="the worker's pool, if not the configured one")
     parser.add_argument("--keep-logs", action="store_true")
+    parser.add_argument(
+        "--worker-loglevel", default="WARNING", help="INFO logs each task's run time"
+    )
     return parser.parse_args(argv)
 
 
