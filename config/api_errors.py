@@ -51,7 +51,8 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
     elif isinstance(exc, RequestDataTooBig):
         response = _error(413, REQUEST_TOO_LARGE, _too_large_message())
     elif isinstance(exc, OperationalError | InterfaceError):
-        logger.warning("database unavailable in %s: %s", context.get("view"), exc)
+        # Not the client's fault, and the operator's to see: logged as an error.
+        logger.error("database unavailable in %s", context.get("view"), exc_info=exc)
         response = _error(
             503, DATABASE_UNAVAILABLE, "the database is not answering; try again shortly"
         )
