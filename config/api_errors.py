@@ -5,7 +5,9 @@ Platform and account errors carry their own code and status, rule errors are 400
 with the rule's code, and DRF's own exceptions keep their status and code
 (``not_authenticated``, ``parse_error``, ``method_not_allowed``, ``throttled`` ...).
 A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413 ``request_too_large``, under
-/api/ and on the pages alike.
+/api/ and on the pages alike. A database that is down, refuses, has no free
+connection or does not answer in time is a 503 ``database_unavailable`` with
+``Retry-After``: the request may be sent again, and nothing of it was written.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views import defaults
@@ -32,6 +35,8 @@ logger = logging.getLogger("atu.api")
 INVALID_INPUT = "invalid_input"
 NON_FIELD_ERRORS = "non_field_errors"
 REQUEST_TOO_LARGE = "request_too_large"
+DATABASE_UNAVAILABLE = "database_unavailable"
+RETRY_AFTER_SECONDS = 5
 
 
 def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
@@ -45,6 +50,13 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
         response = _invalid(exc.detail)
     elif isinstance(exc, RequestDataTooBig):
         response = _error(413, REQUEST_TOO_LARGE, _too_large_message())
+    elif isinstance(exc, OperationalError | InterfaceError):
+        # Not the client's fault, and the operator's to see: logged as an error.
+        logger.error("database unavailable in %s", context.get("view"), exc_info=exc)
+        response = _error(
+            503, DATABASE_UNAVAILABLE, "the database is not answering; try again shortly"
+        )
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     else:
         response = _drf_error(exc, context)
     set_rollback()

@@ -14,8 +14,8 @@ time in a live worker is not handed out again meanwhile.
 import os
 from typing import Any
 
-from celery import Celery
-from django.db import InterfaceError, OperationalError
+from celery import Celery, signals
+from django.db import InterfaceError, OperationalError, close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -46,9 +46,22 @@ app.conf.update(
         "unacked_restore_throttle": 1,
         # The lock of that search, should its holder die holding it (5 minutes by default).
         "unacked_mutex_expire": VISIBILITY_TIMEOUT,
+        # A Redis that accepts connections but does not answer fails a send (retried,
+        # like a refusal) instead of holding the request or task that sends.
+        "socket_connect_timeout": 5.0,
+        "socket_timeout": 5.0,
     },
     # The broker (Redis) restarting must not stop the worker for good.
     broker_connection_retry_on_startup=True,
     broker_connection_max_retries=None,
 )
+# Celery's Django fixup closes every connection before and after each task, and in a
+# prefork worker closes the whole pool too: each task then opened a new pool (two or
+# three connections), which cost it more than its move (docs/decisions/1001). Its
+# recycling is put off for good here, and each task gives its connection back to the
+# process's pool as a request does: closed instead if it broke, so the next task or
+# retry gets a sound one.
+app.conf.CELERY_DB_REUSE_MAX = 2**62
+signals.task_prerun.connect(close_old_connections, weak=False)
+signals.task_postrun.connect(close_old_connections, weak=False)
 app.autodiscover_tasks()

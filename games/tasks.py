@@ -40,16 +40,19 @@ def play_automatic_move(
         )
     except GameNotFound:
         return None
-    if result is None and (self.request.delivery_info or {}).get("redelivered"):
+    if result is None and (
+        self.request.retries or (self.request.delivery_info or {}).get("redelivered")
+    ):
         _after_commit_again(uuid.UUID(game_id), version)
     return None if result is None else result.version
 
 
 def _after_commit_again(game_id: uuid.UUID, version: int) -> None:
-    """Handed out again after its worker died, the move found the game moved on: that
-    worker may have made it and died between its commit and what the commit sets off
-    (the sockets told, an event's standings due, the next move scheduled), which
-    nobody else would do. Each of those is idempotent: done again, from the log."""
+    """Handed out again after its worker died, or retried after a database error, the
+    move found the game moved on: the earlier try may have made it and died between
+    its commit and what the commit sets off (the sockets told, an event's standings
+    due, the next move scheduled), or lost its connection as the commit was answered,
+    and nobody else would do those. Each of those is idempotent: done again, from the log."""
     records = eventstore.read(stream_of(game_id), after=version)
     if records:
         last = records[-1].sequence

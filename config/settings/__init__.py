@@ -80,13 +80,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # With Redis we use the pub/sub layer: on these machines it measured 2.5x faster group
 # broadcast than the core RedisChannelLayer (1.6k vs 0.64k group sends/s), and with
 # redis-py 8.x the core layer drops consumers idle for ~5 s (channels_redis issue 422).
+# A Redis that accepts connections but does not answer fails a call after these
+# seconds instead of holding its request, socket or task for ever (the layer's
+# reads of its subscriptions wait with their own, shorter timeout).
+REDIS_TIMEOUTS = {"socket_connect_timeout": 5.0, "socket_timeout": 5.0}
 CHANNEL_LAYERS = {
     "default": (
         {"BACKEND": "channels.layers.InMemoryChannelLayer"}
         if ENV.redis_url is None
         else {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [ENV.redis_url]},
+            "CONFIG": {"hosts": [{"address": ENV.redis_url, **REDIS_TIMEOUTS}]},
         }
     )
 }
@@ -96,6 +100,8 @@ CELERY_BROKER_URL = ENV.redis_url or "memory://"
 CELERY_RESULT_BACKEND = ENV.redis_url
 CELERY_TASK_ALWAYS_EAGER = ENV.redis_url is None
 CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_TIMEOUTS["socket_connect_timeout"]
+CELERY_REDIS_SOCKET_TIMEOUT = REDIS_TIMEOUTS["socket_timeout"]
 
 # How long a bot seat waits before it plays, so that people can follow the game.
 ATU_BOT_DELAY_SECONDS = ENV.bot_delay_seconds
@@ -112,7 +118,11 @@ ATU_STANDINGS_DEBOUNCE_SECONDS = 1.0
 # debounce keys); embedded, one process needs no more than its own memory.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": ENV.redis_url}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": ENV.redis_url,
+            "OPTIONS": REDIS_TIMEOUTS,
+        }
         if ENV.redis_url
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
@@ -123,6 +133,7 @@ CACHES = {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": ENV.redis_url,
             "KEY_PREFIX": "atu-throttle",
+            "OPTIONS": REDIS_TIMEOUTS,
         }
         if ENV.redis_url
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}

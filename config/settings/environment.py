@@ -150,8 +150,29 @@ def _database(environ: Mapping[str, str], var_dir: Path) -> Mapping[str, Any]:
     if database["ENGINE"] == "django.db.backends.postgresql":
         # Requests and socket commands borrow a connection from a bounded pool per
         # process and give it back when they end (docs/decisions/0101).
-        database["OPTIONS"] = {**database.get("OPTIONS", {}), "pool": _pool(environ)}
+        database["OPTIONS"] = {
+            **database.get("OPTIONS", {}),
+            "pool": _pool(environ),
+            **_timeouts(environ),
+        }
     return database
+
+
+def _timeouts(environ: Mapping[str, str]) -> dict[str, Any]:
+    """A database that accepts connections but never answers fails a connection after
+    DATABASE_CONNECT_TIMEOUT seconds and a statement after DATABASE_STATEMENT_TIMEOUT
+    (0: none, for a long migration run by hand), instead of holding the request,
+    task or startup that waits for it."""
+    connect = _whole_number(
+        "DATABASE_CONNECT_TIMEOUT", environ.get("DATABASE_CONNECT_TIMEOUT", "5"), 1, 3600
+    )
+    statement = _seconds(
+        "DATABASE_STATEMENT_TIMEOUT", environ.get("DATABASE_STATEMENT_TIMEOUT", "30")
+    )
+    return {
+        "connect_timeout": connect,
+        "options": f"-c statement_timeout={round(statement * 1000)}",
+    }
 
 
 def _database_owner(url: str | None, app_url: str | None) -> Mapping[str, Any] | None:

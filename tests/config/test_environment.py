@@ -1,9 +1,13 @@
+import socket
+import time
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from config.settings.environment import Limits, read_environment
+from tests.games.test_two_processes import production_only, this_tests_database_url
 
 
 def test_defaults_run_embedded_with_sqlite_under_var(tmp_path: Path) -> None:
@@ -36,7 +40,9 @@ def test_postgres_database_url_is_parsed_with_a_bounded_pool_and_no_persistent_c
     assert env.database["CONN_MAX_AGE"] == 0
     assert env.database["CONN_HEALTH_CHECKS"] is False
     assert env.database["OPTIONS"] == {
-        "pool": {"min_size": 2, "max_size": 10, "timeout": 10.0, "max_idle": 60.0}
+        "pool": {"min_size": 2, "max_size": 10, "timeout": 10.0, "max_idle": 60.0},
+        "connect_timeout": 5,
+        "options": "-c statement_timeout=30000",
     }
 
 
@@ -57,6 +63,8 @@ def test_the_pool_is_sized_and_timed_from_the_environment(tmp_path: Path) -> Non
     assert env.database["OPTIONS"] == {
         "application_name": "atu-web",
         "pool": {"min_size": 0, "max_size": 25, "timeout": 2.5, "max_idle": 300.0},
+        "connect_timeout": 5,
+        "options": "-c statement_timeout=30000",
     }
 
 
@@ -342,3 +350,119 @@ def test_a_size_below_a_kilobyte_or_not_a_whole_number_is_rejected(
 ) -> None:
     with pytest.raises(ImproperlyConfigured, match="ATU_MAX_REQUEST_BYTES is a whole number"):
         read_environment({"ATU_MAX_REQUEST_BYTES": value}, base_dir=tmp_path)
+
+
+def test_the_database_timeouts_are_read_from_their_variables(tmp_path: Path) -> None:
+    env = read_environment(
+        {
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/atu",
+            "SECRET_KEY": "k",
+            "DATABASE_CONNECT_TIMEOUT": "2",
+            "DATABASE_STATEMENT_TIMEOUT": "0.25",
+        },
+        base_dir=tmp_path,
+    )
+
+    assert env.database["OPTIONS"]["connect_timeout"] == 2
+    assert env.database["OPTIONS"]["options"] == "-c statement_timeout=250"
+
+
+def test_a_statement_timeout_of_0_means_none(tmp_path: Path) -> None:
+    environ = {
+        "DATABASE_URL": "postgres://p@h/atu",
+        "SECRET_KEY": "k",
+        "DATABASE_STATEMENT_TIMEOUT": "0",
+    }
+
+    env = read_environment(environ, base_dir=tmp_path)
+
+    assert env.database["OPTIONS"]["options"] == "-c statement_timeout=0"
+
+
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        (
+            {"DATABASE_CONNECT_TIMEOUT": "0"},
+            "DATABASE_CONNECT_TIMEOUT is a whole number from 1 to 3600, not '0'.",
+        ),
+        (
+            {"DATABASE_STATEMENT_TIMEOUT": "-1"},
+            "DATABASE_STATEMENT_TIMEOUT is a number of seconds from 0 to 3600, not '-1'.",
+        ),
+    ],
+)
+def test_database_timeouts_out_of_range_are_rejected(
+    tmp_path: Path, variables: dict[str, str], message: str
+) -> None:
+    environ = {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/atu", **variables}
+
+    with pytest.raises(ImproperlyConfigured) as raised:
+        read_environment(environ, base_dir=tmp_path)
+
+    assert str(raised.value) == message
+
+
+def test_a_database_that_never_answers_fails_the_connection_after_the_connect_timeout(
+    tmp_path: Path,
+) -> None:
+    # Given a "database" that takes connections and never says a word
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        env = read_environment(
+            {
+                "DATABASE_URL": f"postgres://atu@127.0.0.1:{port}/atu",
+                "SECRET_KEY": "k",
+                "DATABASE_CONNECT_TIMEOUT": "1",
+            },
+            base_dir=tmp_path,
+        )
+        options = {k: v for k, v in env.database["OPTIONS"].items() if k != "pool"}
+
+        # When a connection is made with the settings' options
+        start = time.monotonic()
+        with pytest.raises(psycopg.OperationalError):
+            psycopg.connect(host="127.0.0.1", port=port, dbname="atu", user="atu", **options)
+
+        # Then it fails after about the timeout, instead of waiting for ever
+        assert time.monotonic() - start < 3
+
+
+@production_only
+@pytest.mark.django_db
+def test_a_statement_over_the_statement_timeout_is_cancelled(tmp_path: Path) -> None:
+    # Given the settings' options with a quarter-second statement timeout
+    env = read_environment(
+        {
+            "DATABASE_URL": this_tests_database_url(),
+            "SECRET_KEY": "k",
+            "DATABASE_STATEMENT_TIMEOUT": "0.25",
+        },
+        base_dir=tmp_path,
+    )
+    database = env.database
+    options = {k: v for k, v in database["OPTIONS"].items() if k != "pool"}
+    connection = psycopg.connect(
+        host=database["HOST"],
+        port=database["PORT"],
+        dbname=database["NAME"],
+        user=database["USER"],
+        password=database["PASSWORD"] or None,
+        **options,
+    )
+
+    # When a statement runs longer, it is cancelled
+    with connection, pytest.raises(psycopg.errors.QueryCanceled):
+        connection.execute("SELECT pg_sleep(2)")
+
+
+@production_only
+@pytest.mark.django_db
+def test_the_test_database_runs_under_the_default_statement_timeout() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW statement_timeout")
+        assert cursor.fetchone() == ("30s",)

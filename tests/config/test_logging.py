@@ -49,7 +49,7 @@ def test_a_served_process_logs_json_with_request_ids_games_and_tracebacks(
 
     # Then each answer returns its request id
     assert answered == (200, "req-ok")
-    assert game_failed == (500, "req-game")
+    assert game_failed == (503, "req-game")
     assert page_failed == (500, "req-page")
     # And the API's error is logged with the request id, the game and the traceback
     [api_error] = [line for line in lines if line["logger"] == "atu.api"]
