@@ -3,8 +3,6 @@ import contextlib
 import gc
 import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -17,9 +15,8 @@ from channels.layers import get_channel_layer
 
 from config.asgi import application
 from config.lifespan import run_on_server_loop
-from config.settings.environment import BASE_DIR
 from games.services import group_name, publish
-from tests.games.test_two_processes import free_port
+from tests.games.test_two_processes import free_port, serve
 
 
 @contextlib.asynccontextmanager
@@ -116,18 +113,7 @@ def test_a_server_finishes_starting_while_its_database_does_not_answer(tmp_path:
     env.pop("REDIS_URL", None)
 
     # When a server process starts on it
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            [
-                str(Path(sys.executable).with_name("uvicorn")),
-                "config.asgi:application",
-                *("--host", "127.0.0.1", "--port", str(port), "--lifespan", "on"),
-            ],
-            cwd=BASE_DIR,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
+    server = serve(env, port, log)
     try:
         # Then it finishes its startup and says it is resuming the automatic moves
         deadline = time.monotonic() + 30

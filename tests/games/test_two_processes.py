@@ -98,6 +98,26 @@ def wait_until_healthy(process: subprocess.Popen[bytes], address: str, log: Path
     )
 
 
+def serve(
+    env: dict[str, str], port: int, log: Path, *, session: bool = False
+) -> subprocess.Popen[bytes]:
+    """A uvicorn process of the site, as production serves it, on 127.0.0.1:``port``,
+    its output in ``log`` (``session``: in a process group of its own)."""
+    with log.open("wb") as output:
+        return subprocess.Popen(
+            [
+                str(UVICORN),
+                "config.asgi:application",
+                *("--host", "127.0.0.1", "--port", str(port), "--lifespan", "on"),
+            ],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=session,
+        )
+
+
 @contextmanager
 def servers(count: int, logs: Path) -> Iterator[list[str]]:
     """``count`` uvicorn processes on this test's database; their host:port."""
@@ -111,18 +131,7 @@ def servers(count: int, logs: Path) -> Iterator[list[str]]:
         for number in range(count):
             port = free_port()
             log = logs / f"server-{number}.log"
-            with log.open("wb") as output:
-                process = subprocess.Popen(
-                    [
-                        str(UVICORN),
-                        "config.asgi:application",
-                        *("--host", "127.0.0.1", "--port", str(port), "--lifespan", "on"),
-                    ],
-                    cwd=BASE_DIR,
-                    env=env,
-                    stdout=output,
-                    stderr=subprocess.STDOUT,
-                )
+            process = serve(env, port, log)
             started.append((process, f"127.0.0.1:{port}", log))
         for process, address, log in started:
             wait_until_healthy(process, address, log)

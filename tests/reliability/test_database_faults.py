@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -27,11 +25,10 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from config.settings.environment import BASE_DIR
 from games import eventstore
 from games.domain import stream_of
 from games.models import Game
-from tests.games.test_two_processes import free_port, production_only, wait_until_healthy
+from tests.games.test_two_processes import free_port, production_only, serve, wait_until_healthy
 from tests.reliability.conftest import stop, worker
 from tests.reliability.test_faults import check_log, where_the_round_stands
 from tests.tournaments.drivers import bot_event, round_games, wait_until
@@ -141,7 +138,7 @@ def test_a_database_that_never_answers_gets_api_requests_a_503_in_bounded_time(
     log = tmp_path / "server.log"
     port = free_port()
     address = f"127.0.0.1:{port}"
-    with silent_database() as database, log.open("wb") as output:
+    with silent_database() as database:
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -151,18 +148,7 @@ def test_a_database_that_never_answers_gets_api_requests_a_503_in_bounded_time(
             "DATABASE_POOL_TIMEOUT": str(POOL_TIMEOUT_SECONDS),
             "DATABASE_CONNECT_TIMEOUT": "1",
         }
-        server = subprocess.Popen(
-            [
-                str(Path(sys.executable).with_name("uvicorn")),
-                "config.asgi:application",
-                *("--host", "127.0.0.1", "--port", str(port), "--lifespan", "on"),
-            ],
-            cwd=BASE_DIR,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        server = serve(env, port, log, session=True)
         try:
             wait_until_healthy(server, address, log)
 
