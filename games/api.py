@@ -57,6 +57,7 @@ from games.visibility import (
     Viewer,
     deal_set_over,
     event_views,
+    event_views_from,
     released,
     spectator_lag,
     state_view,
@@ -321,9 +322,18 @@ class CommandView(APIView):
 
 
 def _command_answer(result: services.CommandResult, user: User) -> dict[str, Any]:
-    table = load_table(result.game_id)
-    records = eventstore.read(stream_of(result.game_id))[: result.last_sequence]
-    events = event_views(records, viewer_of(table, user.pk), after=result.first_sequence - 1)
+    """The events the command appended as ``user`` may see them: shown from the table
+    the command decided on, without reading the log again; a retry answered from its
+    receipt reads them from the log."""
+    if result.before is not None and result.table is not None:
+        viewer = viewer_of(result.table, user.pk)
+        events = event_views_from(result.before, result.records, viewer)
+    elif result.last_sequence < result.first_sequence:
+        events = []
+    else:
+        table = load_table(result.game_id)
+        records = eventstore.read(stream_of(result.game_id))[: result.last_sequence]
+        events = event_views(records, viewer_of(table, user.pk), after=result.first_sequence - 1)
     return {"version": result.version, "events": events, "replayed": result.replayed}
 
 

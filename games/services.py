@@ -15,7 +15,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache, partial
 from typing import Any
@@ -92,6 +92,13 @@ class CommandResult:
     last_sequence: int
     version: int
     replayed: bool = False
+    # What the command appended, the table just before it (the caller's own) and the
+    # one it brought the game to (shared with the table cache: never changed): enough
+    # to show the new events to a viewer without reading the log again. Empty for a
+    # retry answered from its receipt.
+    records: tuple[eventstore.Recorded, ...] = field(default=(), compare=False, repr=False)
+    before: Table | None = field(default=None, compare=False, repr=False)
+    table: Table | None = field(default=None, compare=False, repr=False)
 
 
 def group_name(game_id: uuid.UUID) -> str:
@@ -748,6 +755,7 @@ def _execute_once(
                 raise _Stale()
             raise VersionConflict(expected_version, base)
         before = projected(table)
+        start = table.clone()
         try:
             if actor is not None and table.status == "finished":
                 # No account's command changes a published record; only the server
@@ -803,7 +811,15 @@ def _execute_once(
             ),
             robust=True,
         )
-    return CommandResult(game_id, base + 1, table.version, table.version)
+    return CommandResult(
+        game_id,
+        base + 1,
+        table.version,
+        table.version,
+        records=tuple(recorded),
+        before=start,
+        table=table,
+    )
 
 
 def _committed(game_id: uuid.UUID, version: int, recorded: list[eventstore.Recorded]) -> None:
