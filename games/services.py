@@ -71,6 +71,7 @@ from games.rules.shuffle import commitment
 from games.selectors import cached_table, load_table, remember_table, trust_table
 from games.signals import game_recorded
 from games.turns import automatic_move_delay, schedule_automatic_move
+from games.visibility import deal_set_over
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -587,10 +588,7 @@ def _may_reveal(game_id: uuid.UUID, table: Table) -> bool:
     once every table of the set is over, since it would tell the others their cards."""
     if not table.deal_set:
         return True
-    if table.status != "finished":
-        return False
-    others = Game.objects.filter(deal_set=table.deal_set).exclude(pk=game_id)
-    return not others.exclude(status=Game.Status.FINISHED).exists()
+    return table.status == "finished" and deal_set_over(table.deal_set, finishing=game_id)
 
 
 def _server_moves(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
