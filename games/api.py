@@ -424,3 +424,36 @@ class OneCardModeView(CommandView):
 class SeatBotView(CommandView):
     serializer_class = SeatBotSerializer
     command = staticmethod(services.game_set_seat_bot)
+
+
+class RematchView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="games_rematch",
+        summary="Play a finished game again",
+        description="A player of the finished game gets a new table with the same rules, "
+        "seated at it, its bots' seats taken by the same bots. The first player to ask "
+        "opens it; whoever asks after is seated at that same table. An event's table has "
+        "no rematch.",
+        parameters=[REF_PARAMETER],
+        request=None,
+        responses={
+            200: GameSummarySerializer,
+            **errors(
+                401,
+                403,
+                404,
+                409,
+                codes={
+                    403: ["not_a_player"],
+                    409: ["game_not_finished", "event_game", "table_full"],
+                },
+            ),
+        },
+    )
+    def post(self, request: Request, ref: str) -> Response:
+        game_id = find_game(ref, viewer_id=_user_id(request)).id
+        game = services.game_rematch(game_id=game_id, actor=request.user)
+        return Response(GameSummarySerializer(game).data)
