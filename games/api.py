@@ -29,10 +29,10 @@ from accounts.models import User
 from config.api_docs import errors
 from games import eventstore, services
 from games.domain import CLASSIC, ROMANIAN, Table, fold, stream_of
-from games.errors import DealSetInPlay, RecordNotReady
+from games.errors import DealSetInPlay, NoRematch, RecordNotReady
 from games.models import Game
 from games.record import game_record, record_filename
-from games.selectors import find_game, games_list, load_table, rule_presets
+from games.selectors import find_game, games_list, load_table, rematch_game, rule_presets
 from games.serializers import (
     MAX_IDEMPOTENCY_KEY_LENGTH,
     BidSerializer,
@@ -427,7 +427,21 @@ class SeatBotView(CommandView):
 
 
 class RematchView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="games_rematch_retrieve",
+        summary="The rematch of a finished game",
+        description="The table where its players play it again, once one of them asked.",
+        parameters=[REF_PARAMETER],
+        responses={200: GameSummarySerializer, **errors(401, 404, codes={404: ["no_rematch"]})},
+    )
+    def get(self, request: Request, ref: str) -> Response:
+        game = rematch_game(find_game(ref, viewer_id=_user_id(request)).id)
+        if game is None:
+            raise NoRematch()
+        return Response(GameSummarySerializer(game).data)
 
     @extend_schema(
         tags=TAGS,

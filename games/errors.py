@@ -157,3 +157,11 @@ class EventGameNoRematch(GameError):
 
     def __init__(self) -> None:
         super().__init__("a championship's table has no rematch: its organizer seats the rounds")
+
+
+class NoRematch(GameError):
+    code = "no_rematch"
+    status = 404
+
+    def __init__(self) -> None:
+        super().__init__("no player of this game has asked for a rematch yet")

@@ -1199,6 +1199,8 @@ def test_a_player_asks_for_a_rematch_and_the_others_get_the_same_table() -> None
     play_to_end(game_id, users)
     code = Game.objects.get(pk=game_id).code
 
+    before = APIClient().get(f"/api/games/{code}/rematch/")
+
     # When two of its players ask for a rematch, and a stranger does
     first = token_client(users[0]).post(f"/api/games/{code}/rematch/")
     second = token_client(users[1]).post(f"/api/games/{game_id}/rematch/")
@@ -1211,6 +1213,9 @@ def test_a_player_asks_for_a_rematch_and_the_others_get_the_same_table() -> None
     assert second.json()["id"] == first.json()["id"]
     assert [seat["alias"] for seat in second.json()["seats"]] == ["Player 1", "Player 2"]
     assert error(stranger) == (403, "not_a_player")
+    # And anyone finds it from the finished game, not before it was opened
+    assert error(before) == (404, "no_rematch")
+    assert APIClient().get(f"/api/games/{code}/rematch/").json()["id"] == first.json()["id"]
 
 
 def test_a_rematch_of_a_game_in_play_is_refused_as_not_finished() -> None:

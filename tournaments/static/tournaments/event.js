@@ -190,7 +190,7 @@
       );
     }
     const status = table.paused ? "paused" : table.status;
-    return node("article", { class: "table-card", "data-game": table.game_code, "data-status": status }, children);
+    return node("article", { class: "table-card", id: `table-${table.game_code}`, "data-game": table.game_code, "data-status": status }, children);
   }
 
   function drawTables() {
