@@ -57,6 +57,12 @@ def table_text() -> dict[str, Any]:
         "seat_back": _("Take my seat back"),
         "bot_seat": _("Bot"),
         "unbot_seat": _("Remove bot"),
+        "confirm_bot_seat": _(
+            "Give %(alias)s's seat to a bot? It plays their turns until the seat is handed back."
+        ),
+        "confirm_bot_for_me": _(
+            "Let a bot play your seat? It plays your turns until you take your seat back."
+        ),
         "seconds_left": _("%(seconds)s s left"),
         "scoreboard": _("Scoreboard"),
         "cards": _("Cards"),
@@ -158,7 +164,7 @@ def rules_summary(
                 _("Turn timer"),
                 _("%(seconds)s s a move; then a bot plays it") % {"seconds": turn_seconds}
                 if turn_seconds
-                else _("none"),
+                else _("no timer"),
             )
         )
     return rows

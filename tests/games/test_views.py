@@ -621,4 +621,4 @@ def test_a_classic_table_sums_up_its_match_and_trumps(client: Client) -> None:
     assert "<dt>Match</dt><dd>A rubber: the best of three games to 5 points</dd>" in content
     assert "<dt>Trumps</dt><dd>the dealer's last card, turned</dd>" in content
     assert "<dt>Honours scored (A K Q J of trumps)</dt><dd>yes</dd>" in content
-    assert "<dt>Turn timer</dt><dd>none</dd>" in content
+    assert "<dt>Turn timer</dt><dd>no timer</dd>" in content

@@ -366,7 +366,10 @@
             class: "seat-bot",
             "aria-label": `${bot ? T.unbot_seat : T.bot_seat}: ${alias(seat)}`,
             text: bot ? T.unbot_seat : T.bot_seat,
-            onclick: () => send({ type: "seat_bot", seat, bot: bot ? null : "heuristic" }),
+            onclick: () => {
+              if (bot) send({ type: "seat_bot", seat, bot: null });
+              else confirmThen(fmt(T.confirm_bot_seat, { alias: alias(seat) }), () => send({ type: "seat_bot", seat, bot: "heuristic" }));
+            },
           }),
         );
       }
@@ -569,9 +572,22 @@
         type: "button",
         id: "my-bot",
         text: bot ? T.seat_back : T.bot_for_me,
-        onclick: () => send({ type: "seat_bot", seat: you, bot: bot ? null : "heuristic" }),
+        onclick: () => {
+          if (bot) send({ type: "seat_bot", seat: you, bot: null });
+          else confirmThen(T.confirm_bot_for_me, () => send({ type: "seat_bot", seat: you, bot: "heuristic" }));
+        },
       }),
     );
+  }
+
+  // A bot taking a seat is asked first: the player loses their turns to it.
+  function confirmThen(question, action) {
+    const dialog = $("confirm");
+    $("confirm-question").textContent = question;
+    dialog.returnValue = "";
+    dialog.addEventListener("close", () => dialog.returnValue === "yes" && action(), { once: true });
+    dialog.showModal();
+    $("confirm-no").focus();
   }
 
   // --- the scoreboard ---------------------------------------------------------------
