@@ -658,7 +658,7 @@
         node("li", { "data-seat": seat, "data-place": state.places[seat], class: state.places[seat] === 1 ? "winner" : null }, [
           node("span", { class: "place", text: `${state.places[seat]}.` }),
           node("span", { class: "who", text: alias(seat) }),
-          node("span", { class: "points", text: `${points[seat]} ${T.points}` }),
+          node("span", { class: "points", title: T.points, text: String(points[seat]) }),
         ]),
       ),
     );
