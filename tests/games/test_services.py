@@ -759,3 +759,19 @@ def test_only_a_player_of_a_finished_game_may_ask_for_a_rematch() -> None:
     assert (early.value.code, early.value.status) == ("game_not_finished", 409)
     assert (stranger.value.code, stranger.value.status) == ("not_a_player", 403)
     assert not Game.objects.filter(rematch_of=game_id).exists()
+
+
+def test_a_classic_whist_rematch_plays_the_same_match_again() -> None:
+    # Given a finished classic Whist tournament-form match of four
+    game_id, users = seated_game(4, "whist-drive", options={"deals": 2}, kind="classic")
+    play_to_end(game_id, users)
+
+    # When two of its players ask for a rematch
+    services.game_rematch(game_id=game_id, actor=users[3])
+    rematch = services.game_rematch(game_id=game_id, actor=users[0])
+
+    # Then the new table plays the same game under the same options, waiting for the others
+    assert (rematch.kind, rematch.preset, rematch.player_count) == ("classic", "whist-drive", 4)
+    assert rematch.options == Game.objects.get(pk=game_id).options
+    assert [seat["alias"] for seat in rematch.seats] == ["Player 4", "Player 1"]
+    assert rematch.status == "open"
