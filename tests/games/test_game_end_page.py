@@ -122,11 +122,14 @@ async def test_a_game_played_to_the_end_shows_the_ranking_and_a_rematch_that_sta
                 await expect(page.locator("#end-record")).to_have_attribute(
                     "href", f"/api/games/{table.code}/record.json"
                 )
-            assert await first.evaluate(
-                "document.documentElement.scrollWidth <= window.innerWidth"
-            ), "the end screen is wider than a 360 px phone"
-            await first.locator("#game-end").scroll_into_view_if_needed()
-            await first.screenshot(path=screenshot_path("game-end-360x740.png"))
+            for width, height in ((360, 740), (1366, 768)):
+                await first.set_viewport_size({"width": width, "height": height})
+                assert await first.evaluate(
+                    "document.documentElement.scrollWidth <= window.innerWidth"
+                ), f"the end screen is wider than the screen at {width}x{height}"
+                await first.locator("#game-end").scroll_into_view_if_needed()
+                await first.screenshot(path=screenshot_path(f"game-end-{width}x{height}.png"))
+            await first.set_viewport_size(PHONE)
 
             # When the first asks for a rematch
             await first.locator("#rematch").click()
