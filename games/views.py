@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,19 +20,28 @@ from django.views.decorators.http import require_http_methods
 from config.errors import DomainError
 from games import services
 from games.aliases import fitting_alias
-from games.domain import ROMANIAN
+from games.domain import CLASSIC, ROMANIAN
 from games.errors import GameNotFound
 from games.forms import KIND_LABELS, TABLE_FORMS, JoinForm, TableForm, preset_label
 from games.models import Game
-from games.page_text import table_text
-from games.rules import RuleError
-from games.selectors import find_game, games_list, rule_presets
+from games.page_text import rules_summary, table_text
+from games.rules import RuleError, classic, options_from_dict
+from games.selectors import (
+    find_game,
+    games_list,
+    load_table,
+    rematch_game,
+    rule_presets,
+    table_home,
+)
+from games.visibility import deal_set_over
 
 LOBBY_LIST_LENGTH = 20
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/rules.html", {"presets": rule_presets()})
+    presets = [(preset, rules_summary(ROMANIAN, preset.options)) for preset in rule_presets()]
+    return render(request, "games/rules.html", {"presets": presets})
 
 
 def _user_id(request: HttpRequest) -> int | None:
@@ -92,6 +102,9 @@ def _refusal_text() -> dict[str, str]:
         "table_full": _("Every seat at this table is taken."),
         "already_seated": _("You already sit at this table."),
         "alias_taken": _("A player at this table has this alias, or one that looks like it."),
+        "not_a_player": _("Only the players of this game may ask for a rematch."),
+        "game_not_finished": _("A rematch is played once the game is over."),
+        "event_game": _("A championship's organizer seats its tables: no rematch here."),
         "alias_invalid": _(
             "An alias is 1 to 24 characters of one alphabet, with no invisible or control "
             "characters."
@@ -156,18 +169,63 @@ def table(request: HttpRequest, ref: str) -> HttpResponse:
         game = find_game(ref, viewer_id=user_id)
     except GameNotFound as error:
         raise Http404(error.message) from None
-    seated = any(seat.get("user_id") == user_id for seat in game.seats) if user_id else False
+    seated = _seated(game, user_id)
+    home = table_home(game.id)
+    rematch = rematch_game(game.id) if game.status == Game.Status.FINISHED else None
     page: dict[str, Any] = {
         "game": str(game.id),
         "code": game.code,
         "socket": f"/ws/games/{game.id}/",
         "creator": user_id is not None and user_id == game.creator_id,
         "text": table_text(),
+        # Where a player's end screen hears of a rematch another player opened.
+        "rematch": reverse("api-game-rematch", args=[game.id]) if seated and home is None else None,
     }
+    options = (
+        classic.options_from_dict(game.options)
+        if game.kind == CLASSIC
+        else options_from_dict(game.options)
+    )
+    turn_seconds = load_table(game.id).turn_seconds
     context = {
         "game": game,
         "page": page,
         "seated": seated,
         "join_form": JoinForm(initial={"reference": game.code, "alias": _alias(request)}),
+        "home": home,
+        "rematch": rematch,
+        "in_rematch": rematch is not None and _seated(rematch, user_id),
+        # A classic game's log is read through its events; a duplicate table's record
+        # waits for its deal set.
+        "record": game.kind == ROMANIAN and (not game.deal_set or deal_set_over(game.deal_set)),
+        "rules": rules_summary(
+            game.kind,
+            options,
+            player_count=game.player_count,
+            turn_seconds=turn_seconds,
+            timer=True,
+        ),
+        "rules_title": preset_label(game.kind, game.preset),
     }
     return render(request, "games/table.html", context)
+
+
+def _seated(game: Game, user_id: int | None) -> bool:
+    return user_id is not None and any(seat.get("user_id") == user_id for seat in game.seats)
+
+
+@require_http_methods(["POST"])
+@login_required
+def game_rematch(request: HttpRequest, ref: str) -> HttpResponse:
+    """The end screen's Rematch (and Join rematch): the new table, or the finished
+    one again with the reason it was refused."""
+    try:
+        game = find_game(ref, viewer_id=request.user.pk)
+    except GameNotFound as error:
+        raise Http404(error.message) from None
+    try:
+        rematch = services.game_rematch(game_id=game.id, actor=request.user)
+    except DomainError as error:
+        messages.error(request, _refusal_text().get(error.code, error.message))
+        return redirect(_table_url(game))
+    return redirect(_table_url(rematch))
