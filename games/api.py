@@ -202,7 +202,7 @@ class GameView(APIView):
         lag = spectator_lag(table, viewer)
         if lag:
             shown, _ = released(eventstore.read(stream_of(game_id)), lag, timezone.now())
-            table = fold(Table(), [record.event for record in shown])
+            table = eventstore.fold_records(Table(), shown)
         return Response(state_view(game_id, table, viewer))
 
 
