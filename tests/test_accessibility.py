@@ -7,7 +7,9 @@ the test needs no network.
 
 from __future__ import annotations
 
+import random
 import re
+import uuid
 from typing import Any
 
 import pytest
@@ -16,10 +18,13 @@ from django.conf import settings
 from playwright.async_api import Browser, expect
 
 from accounts.models import User
+from games import services as games
 from games.models import Game
+from games.rules import Phase
+from games.selectors import load_table
 from tests.accounts.factories import UserFactory
 from tests.browser import chromium, live_server
-from tests.games.drivers import play_to_end, seated_game
+from tests.games.drivers import next_move, play_to_end, seated_game
 from tests.games.test_table_layout import session_of
 from tests.tournaments.drivers import SHORT_RULES, organizer, round_games
 from tournaments import services
@@ -44,9 +49,15 @@ AXE_RUN = """async () => {
 @sync_to_async
 def every_page() -> list[tuple[str, str, str | None]]:
     """The pages to check: a name, a path, the session to see it with (None: anonymous)."""
-    # A table in play, seat 0's; a finished one; a finished event with its results.
-    playing_id, players = seated_game(3, preset="romanian-standard")
-    playing = Game.objects.get(pk=playing_id).code
+    # A table waiting for players; tables in play at seat 0's bid and card; a finished
+    # one; a finished event with its results.
+    opener: User = UserFactory.create()
+    waiting = games.game_create(creator=opener, player_count=4, preset="romanian-standard").code
+    bidding_id, players = seated_game(3, preset="romanian-standard")
+    until_seat_0(bidding_id, players, Phase.BIDDING)
+    playing_id, cardholders = seated_game(3, preset="romanian-standard")
+    until_seat_0(playing_id, cardholders, Phase.PLAYING)
+    bidding, playing = (Game.objects.get(pk=pk).code for pk in (bidding_id, playing_id))
     finished_id, finishers = seated_game(3, preset="romanian-standard", options=SHORT_RULES)
     play_to_end(finished_id, finishers)
     finished = Game.objects.get(pk=finished_id).code
@@ -56,7 +67,9 @@ def every_page() -> list[tuple[str, str, str | None]]:
     return [
         ("lobby", "/", onlooker),
         ("lobby, anonymous", "/", None),
-        ("table playing", f"/games/{playing}/", player),
+        ("table waiting", f"/games/{waiting}/", session_of(opener)),
+        ("table, your bid", f"/games/{bidding}/", player),
+        ("table, your card", f"/games/{playing}/", session_of(cardholders[0])),
         ("table spectated", f"/games/{playing}/", onlooker),
         ("table finished", f"/games/{finished}/", session_of(finishers[0])),
         ("replay", f"/games/{finished}/?replay", None),
@@ -64,6 +77,13 @@ def every_page() -> list[tuple[str, str, str | None]]:
         ("manage", f"/events/{event.code}/manage/", host),
         ("results", f"/events/{event.code}/results/", None),
     ]
+
+
+def until_seat_0(game_id: uuid.UUID, users: list[User], phase: Phase) -> None:
+    """Random moves until seat 0 is to act in ``phase``."""
+    rng = random.Random(0)
+    while not ((game := load_table(game_id).game).phase is phase and game.turn == 0):
+        next_move(game_id, users, rng)
 
 
 def finished_event() -> tuple[Event, User, list[User]]:
