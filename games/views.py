@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from config.error_text import refusal
 from config.errors import DomainError
 from games import services
 from games.aliases import fitting_alias
@@ -94,31 +95,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return _lobby(request)
 
 
-def _refusal_text() -> dict[str, str]:
-    # The services word their refusals in English for the API; the lobby says them in
-    # the reader's language where it knows the code.
-    return {
-        "game_not_found": _("There is no table with that code or id."),
-        "table_full": _("Every seat at this table is taken."),
-        "already_seated": _("You already sit at this table."),
-        "alias_taken": _("A player at this table has this alias, or one that looks like it."),
-        "not_a_player": _("Only the players of this game may ask for a rematch."),
-        "game_not_finished": _("A rematch is played once the game is over."),
-        "event_game": _("A championship's organizer seats its tables: no rematch here."),
-        "alias_invalid": _(
-            "An alias is 1 to 24 characters of one alphabet, with no invisible or control "
-            "characters."
-        ),
-    }
-
-
 def _refused(form: TableForm | JoinForm, error: DomainError | RuleError) -> int:
-    if error.code == "invalid_options":
-        # The rules library names the rule the chosen options break.
-        text = _("These rules do not go together: %(reason)s") % {"reason": error.message}
-    else:
-        text = _refusal_text().get(error.code, error.message)
-    form.add_error(None, text)
+    form.add_error(None, refusal(error))
     return error.status if isinstance(error, DomainError) else 400
 
 
@@ -226,6 +204,7 @@ def game_rematch(request: HttpRequest, ref: str) -> HttpResponse:
     try:
         rematch = services.game_rematch(game_id=game.id, actor=request.user)
     except DomainError as error:
-        messages.error(request, _refusal_text().get(error.code, error.message))
+        rematch_words = {"game_not_finished": _("A rematch is played once the game is over.")}
+        messages.error(request, refusal(error, rematch_words))
         return redirect(_table_url(game))
     return redirect(_table_url(rematch))
