@@ -61,6 +61,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 fmt: $(VENV)/.installed-dev
 	$(BIN)/ruff format .

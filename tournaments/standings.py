@@ -24,9 +24,11 @@ from django.db.models import Count, Max
 from games.domain import stream_of
 from games.models import Game, StoredEvent
 from tournaments import points, rating
-from tournaments.apps import SCORE_EVENTS
 from tournaments.domain import Championship, decode, event_stream, fold
 from tournaments.models import Entry, Event, RatingChange, SeasonStanding, Standing, TableResult
+
+# The events whose arrival changes an event's standings.
+SCORE_EVENTS = ("HandScored", "GameFinished", "classic.HandScored", "classic.MatchFinished")
 
 
 @dataclass(frozen=True)
