@@ -12,7 +12,6 @@ import random
 import secrets
 import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from datetime import datetime
 from functools import lru_cache, partial
 from typing import Any
 
+from cachetools import LRUCache
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -606,9 +606,9 @@ def _server_moves(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
 # A vault is kept only once the transaction that read it committed (one that drew it
 # and was rolled back leaves nothing), and only a game's own: a deal set's vault is
 # shared by tables this process may not see, and read each time.
-_VAULTS: OrderedDict[str, dict[int, bytes]] = OrderedDict()
-_VAULTS_LOCK = threading.Lock()
 VAULTS_KEPT = 4096
+_VAULTS: LRUCache[str, dict[int, bytes]] = LRUCache(maxsize=VAULTS_KEPT)
+_VAULTS_LOCK = threading.Lock()
 
 
 def _secret(game_id: uuid.UUID, table: Table, hand: int) -> bytes:
@@ -630,9 +630,6 @@ def _secret(game_id: uuid.UUID, table: Table, hand: int) -> bytes:
 def _keep_vault(stream: str, vault: dict[int, bytes]) -> None:
     with _VAULTS_LOCK:
         _VAULTS[stream] = vault
-        _VAULTS.move_to_end(stream)
-        while len(_VAULTS) > VAULTS_KEPT:
-            _VAULTS.popitem(last=False)
 
 
 def _reveal_deal_set(deal_set: str, finished: uuid.UUID) -> None:
