@@ -42,7 +42,6 @@ from games.domain import (
     GameResumed,
     PlayerSeated,
     SeatAutomated,
-    SeatTaken,
     Table,
     fold,
     stream_of,
@@ -366,37 +365,6 @@ def game_set_seat_bot(
         expected_version=None,
         idempotency_key=idempotency_key,
         command={"seat": seat, "bot": bot},
-        decide=decide,
-    )
-
-
-def game_substitute(
-    *, game_id: uuid.UUID, actor: User, seat: int, user: User, alias: str
-) -> CommandResult:
-    """Hand a seat in play to a substitute (a player who had to leave): only the
-    game's creator may. The substitute plays and sees the seat from now on."""
-    alias = clean_alias(alias)
-
-    def decide(table: Table) -> list[AnyEvent]:
-        if actor.pk != table.creator_id:
-            raise NotYourSeat("only the game's creator may hand a seat to a substitute")
-        if table.status != "playing":
-            raise InvalidInput("only a seat of a game in play can be handed over")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-            raise InvalidInput(f"there is no seat {seat} at this table")
-        taken = table.seat_of(user.pk)
-        if taken is not None:
-            raise AlreadySeated(taken)
-        others = (s for number, s in enumerate(table.seats) if s is not None and number != seat)
-        require_free(alias, (other.alias for other in others))
-        return _fold_all(table, [SeatTaken(seat, user.pk, alias)])
-
-    return _execute(
-        game_id=game_id,
-        actor=actor,
-        expected_version=None,
-        idempotency_key=None,
-        command={"seat": seat, "substitute": user.pk, "alias": alias},
         decide=decide,
     )
 
