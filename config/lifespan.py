@@ -1,7 +1,8 @@
 """The ASGI lifespan of a server process: on startup it notes the event loop that
 serves the sockets, starts in the background what the apps asked to run at startup
-(the games resume their automatic moves, :func:`games.turns.resume_at_startup`), and
-hands the garbage collector to that loop's clock (:mod:`config.collector`).
+(the games resume their automatic moves, :func:`games.turns.resume_at_startup`),
+watches how long that loop is held (:mod:`config.looplag`), and hands the garbage
+collector to that loop's clock (:mod:`config.collector`).
 
 Nothing started holds up the startup: a database that is down or does not answer
 would otherwise keep the process from serving at all (its health checks included)."""
@@ -12,8 +13,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
+from django.conf import settings
 
-from config import collector
+from config import collector, looplag
 
 _server_loop: asyncio.AbstractEventLoop | None = None
 _startup_hooks: list[Callable[[], Awaitable[None]]] = []
@@ -55,6 +57,9 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if message["type"] == "lifespan.startup":
             _server_loop = asyncio.get_running_loop()
             running.extend(asyncio.ensure_future(hook()) for hook in _startup_hooks)
+            running.append(
+                asyncio.ensure_future(looplag.watch(record_to=settings.ATU_LOOP_LAG_LOG))
+            )
             # Last: what starting up made stays alive, and is frozen.
             running.append(asyncio.ensure_future(collector.pace()))
             await send({"type": "lifespan.startup.complete"})
