@@ -10,6 +10,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.forms import LEVEL_LABELS
+
 
 def table_text() -> dict[str, Any]:
     return {
@@ -48,6 +50,9 @@ def table_text() -> dict[str, Any]:
         "bot": _("bot"),
         "empty_seat": _("free seat"),
         "bot_for_me": _("Let a bot play for me"),
+        "bot_level": _("Bot level"),
+        "levels": {name: str(label) for name, label in LEVEL_LABELS.items()},
+        "cancelled": _("This table was cancelled by its creator."),
         "seat_back": _("Take my seat back"),
         "bot_seat": _("Bot"),
         "unbot_seat": _("Remove bot"),

@@ -6,8 +6,11 @@ browser from what the table's WebSocket sends (games/static/games/table.js).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django import forms
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -16,16 +19,30 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts.models import User
+from accounts.services import user_create_guest
+from accounts.views import throttled
 from config.errors import DomainError
+from config.throttling import login_wait
 from games import services
 from games.aliases import fitting_alias
-from games.domain import ROMANIAN
+from games.bots import DEFAULT_LEVEL, LEVEL_NAMES
+from games.domain import ROMANIAN, Table
 from games.errors import GameNotFound
-from games.forms import KIND_LABELS, TABLE_FORMS, JoinForm, TableForm, preset_label
+from games.forms import (
+    KIND_LABELS,
+    TABLE_FORMS,
+    BotLevelForm,
+    JoinForm,
+    PlayNowForm,
+    TableForm,
+    preset_label,
+)
 from games.models import Game
 from games.page_text import table_text
-from games.rules import RuleError
-from games.selectors import find_game, games_list, rule_presets
+from games.rules import RuleError, build_schedule
+from games.rules.classic import ClassicOptions
+from games.selectors import find_game, games_list, load_table, rule_presets
 
 LOBBY_LIST_LENGTH = 20
 
@@ -53,6 +70,7 @@ def _lobby(
     *,
     new_form: TableForm | None = None,
     join_form: JoinForm | None = None,
+    play_form: PlayNowForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     alias = _alias(request)
@@ -64,6 +82,7 @@ def _lobby(
         for kind, form in TABLE_FORMS.items()
     ]
     context = {
+        "play_form": play_form or PlayNowForm(),
         "table_forms": table_forms,
         "join_form": join_form or JoinForm(initial={"alias": alias}),
         "open_games": _listed(Game.Status.OPEN, _user_id(request)),
@@ -76,7 +95,7 @@ def _listed(status: str, viewer_id: int | None) -> list[Game]:
     games = list(games_list(status, viewer_id=viewer_id)[:LOBBY_LIST_LENGTH])
     for game in games:
         game.kind_label = KIND_LABELS.get(game.kind, game.kind)  # type: ignore[attr-defined]
-        game.rules_label = preset_label(game.kind, game.preset)  # type: ignore[attr-defined]
+        game.rules_label = preset_label(game.kind, game.preset, game.options)  # type: ignore[attr-defined]
     return games
 
 
@@ -96,10 +115,14 @@ def _refusal_text() -> dict[str, str]:
             "An alias is 1 to 24 characters of one alphabet, with no invisible or control "
             "characters."
         ),
+        "not_the_creator": _("Only the table's creator may do that."),
+        "game_started": _("The game has started: that can only be done before."),
+        "not_seated": _("You have no seat at this table."),
+        "table_cancelled": _("This table was cancelled by its creator."),
     }
 
 
-def _refused(form: TableForm | JoinForm, error: DomainError | RuleError) -> int:
+def _refused(form: forms.Form, error: DomainError | RuleError) -> int:
     if error.code == "invalid_options":
         # The rules library names the rule the chosen options break.
         text = _("These rules do not go together: %(reason)s") % {"reason": error.message}
@@ -150,12 +173,85 @@ def game_join(request: HttpRequest) -> HttpResponse:
     return redirect(_table_url(game))
 
 
-def table(request: HttpRequest, ref: str) -> HttpResponse:
-    user_id = _user_id(request)
+@require_http_methods(["POST"])
+def play_now(request: HttpRequest) -> HttpResponse:
+    """A table against bots, at once; a visitor without an account plays as a guest,
+    made now and signed in (counted against the sign-in budget: each is an account)."""
+    form = PlayNowForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, play_form=form, status=400)
+    user = request.user
+    if not isinstance(user, User):
+        wait = login_wait(request)
+        if wait is not None:
+            return throttled(request, wait)
+        user = user_create_guest()
+        login(request, user)
     try:
-        game = find_game(ref, viewer_id=user_id)
+        game = services.game_play_now(user=user, **form.play())
+    except (DomainError, RuleError) as error:
+        return _lobby(request, play_form=form, status=_refused(form, error))
+    return redirect(_table_url(game))
+
+
+def _waiting_room_action(
+    request: HttpRequest, ref: str, act: Callable[[Game, User], object]
+) -> HttpResponse:
+    """Run ``act`` on the table for the signed-in user and go back to it; a refusal
+    is said on the table page, with its status."""
+    game = _visible_game(request, ref)
+    assert isinstance(request.user, User)
+    try:
+        act(game, request.user)
+    except DomainError as error:
+        text = _refusal_text().get(error.code, error.message)
+        return _table_page(request, game, refusal=text, status=error.status)
+    return redirect(_table_url(game))
+
+
+@require_http_methods(["POST"])
+@login_required
+def fill_with_bots(request: HttpRequest, ref: str) -> HttpResponse:
+    # The service names the levels there are.
+    level = request.POST.get("level", DEFAULT_LEVEL)
+    return _waiting_room_action(
+        request,
+        ref,
+        lambda game, user: services.game_fill_with_bots(game_id=game.id, actor=user, level=level),
+    )
+
+
+@require_http_methods(["POST"])
+@login_required
+def cancel(request: HttpRequest, ref: str) -> HttpResponse:
+    return _waiting_room_action(
+        request, ref, lambda game, user: services.game_cancel(game_id=game.id, actor=user)
+    )
+
+
+@require_http_methods(["POST"])
+@login_required
+def leave(request: HttpRequest, ref: str) -> HttpResponse:
+    return _waiting_room_action(
+        request, ref, lambda game, user: services.game_leave(game_id=game.id, actor=user)
+    )
+
+
+def _visible_game(request: HttpRequest, ref: str) -> Game:
+    try:
+        return find_game(ref, viewer_id=_user_id(request))
     except GameNotFound as error:
         raise Http404(error.message) from None
+
+
+def table(request: HttpRequest, ref: str) -> HttpResponse:
+    return _table_page(request, _visible_game(request, ref))
+
+
+def _table_page(
+    request: HttpRequest, game: Game, *, refusal: str = "", status: int = 200
+) -> HttpResponse:
+    user_id = _user_id(request)
     seated = any(seat.get("user_id") == user_id for seat in game.seats) if user_id else False
     page: dict[str, Any] = {
         "game": str(game.id),
@@ -163,11 +259,30 @@ def table(request: HttpRequest, ref: str) -> HttpResponse:
         "socket": f"/ws/games/{game.id}/",
         "creator": user_id is not None and user_id == game.creator_id,
         "text": table_text(),
+        "levels": list(LEVEL_NAMES),
+        "level": DEFAULT_LEVEL,
     }
     context = {
         "game": game,
         "page": page,
         "seated": seated,
+        "creator": page["creator"],
         "join_form": JoinForm(initial={"reference": game.code, "alias": _alias(request)}),
+        "level_form": BotLevelForm(auto_id="id_fill_%s"),
+        "share_url": request.build_absolute_uri(_table_url(game)),
+        "rules": {
+            "label": preset_label(game.kind, game.preset, game.options),
+            **_table_rules(load_table(game.id)),
+        },
+        "refusal": refusal,
     }
-    return render(request, "games/table.html", context)
+    return render(request, "games/table.html", context, status=status)
+
+
+def _table_rules(table: Table) -> dict[str, Any]:
+    """What the table page's rules summary shows: the options, and for Romanian Whist
+    the cards dealt hand by hand."""
+    rules: dict[str, Any] = {"options": table.options, "turn_seconds": table.turn_seconds}
+    if not isinstance(table.options, ClassicOptions):
+        rules["deals"] = [spec.cards for spec in build_schedule(table.options, table.player_count)]
+    return rules

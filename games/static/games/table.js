@@ -32,6 +32,8 @@
   let turnKey = "";
   let held = null; // the trick just taken, kept in view for a moment
   let myTurn = false;
+  // The level of the bot the page's buttons give a seat to, as last chosen.
+  let botLevel = page.level;
   const replaying = new URLSearchParams(location.search).has("replay");
   const pageTitle = document.title;
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
@@ -235,7 +237,9 @@
   function drawStatus() {
     const hand = state.hand;
     let text;
-    if (state.status === "open") {
+    if (state.status === "cancelled") {
+      text = T.cancelled;
+    } else if (state.status === "open") {
       const seated = state.seats.filter((seat) => seat.alias).length;
       text = fmt(T.waiting, { seated, total: state.player_count });
     } else if (state.status === "finished" || !hand) {
@@ -364,7 +368,7 @@
             class: "seat-bot",
             "aria-label": `${bot ? T.unbot_seat : T.bot_seat}: ${alias(seat)}`,
             text: bot ? T.unbot_seat : T.bot_seat,
-            onclick: () => send({ type: "seat_bot", seat, bot: bot ? null : "heuristic" }),
+            onclick: () => send({ type: "seat_bot", seat, bot: bot ? null : botLevel }),
           }),
         );
       }
@@ -559,16 +563,31 @@
     const controls = $("seat-controls");
     controls.replaceChildren();
     const you = state.you;
-    if (you === null || state.status !== "playing" || page.creator) return;
+    if (state.status !== "playing" || replaying || (you === null && !page.creator)) return;
+    controls.append(levelChoice());
+    if (you === null || page.creator) return;
     const bot = state.bots[you];
     controls.append(
       node("button", {
         type: "button",
         id: "my-bot",
         text: bot ? T.seat_back : T.bot_for_me,
-        onclick: () => send({ type: "seat_bot", seat: you, bot: bot ? null : "heuristic" }),
+        onclick: () => send({ type: "seat_bot", seat: you, bot: bot ? null : botLevel }),
       }),
     );
+  }
+
+  // The level of the bots this page's buttons seat.
+  function levelChoice() {
+    const select = node(
+      "select",
+      { id: "bot-level" },
+      page.levels.map((level) => node("option", { value: level, selected: level === botLevel, text: T.levels[level] })),
+    );
+    select.addEventListener("change", () => {
+      botLevel = select.value;
+    });
+    return node("label", { class: "bot-level" }, [node("span", { text: `${T.bot_level} ` }), select]);
   }
 
   // --- the scoreboard ---------------------------------------------------------------
