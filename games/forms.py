@@ -79,6 +79,7 @@ def level_field() -> forms.ChoiceField:
         label=_("Bot level"),
         choices=[(name, LEVEL_LABELS[name]) for name in LEVEL_NAMES],
         initial=DEFAULT_LEVEL,
+        required=False,
     )
 
 
@@ -259,7 +260,7 @@ class PlayNowForm(NewGameForm):
             "preset": self.cleaned_data["preset"],
             "options": self.options(),
             "player_count": self.seats(),
-            "level": self.cleaned_data["level"],
+            "level": self.cleaned_data["level"] or DEFAULT_LEVEL,
         }
 
 
