@@ -232,7 +232,11 @@ def _seating(attempt: Callable[[], CommandResult]) -> CommandResult:
 
 
 def game_fill_with_bots(
-    *, game_id: uuid.UUID, actor: User, level: str = DEFAULT_LEVEL
+    *,
+    game_id: uuid.UUID,
+    actor: User,
+    level: str = DEFAULT_LEVEL,
+    idempotency_key: str | None = None,
 ) -> CommandResult:
     """Seat a bot of ``level`` (one of :data:`games.bots.LEVEL_NAMES`) in every free
     seat of a table waiting for players, which starts it: only its creator may."""
@@ -259,7 +263,7 @@ def game_fill_with_bots(
             game_id=game_id,
             actor=actor,
             expected_version=None,
-            idempotency_key=None,
+            idempotency_key=idempotency_key,
             command={"fill_with_bots": level},
             decide=decide,
         )
@@ -285,7 +289,9 @@ def game_play_now(
     return Game.objects.get(pk=game.id)
 
 
-def game_cancel(*, game_id: uuid.UUID, actor: User) -> CommandResult:
+def game_cancel(
+    *, game_id: uuid.UUID, actor: User, idempotency_key: str | None = None
+) -> CommandResult:
     """Call off a table before it starts: only its creator may. Nobody may sit at it
     or play it from then on; it leaves the lobby's lists."""
 
@@ -297,13 +303,15 @@ def game_cancel(*, game_id: uuid.UUID, actor: User) -> CommandResult:
         game_id=game_id,
         actor=actor,
         expected_version=None,
-        idempotency_key=None,
+        idempotency_key=idempotency_key,
         command={"cancel": True},
         decide=decide,
     )
 
 
-def game_leave(*, game_id: uuid.UUID, actor: User) -> CommandResult:
+def game_leave(
+    *, game_id: uuid.UUID, actor: User, idempotency_key: str | None = None
+) -> CommandResult:
     """Get up from one's seat before the game starts: the seat is free again."""
 
     def decide(table: Table) -> list[AnyEvent]:
@@ -318,7 +326,7 @@ def game_leave(*, game_id: uuid.UUID, actor: User) -> CommandResult:
         game_id=game_id,
         actor=actor,
         expected_version=None,
-        idempotency_key=None,
+        idempotency_key=idempotency_key,
         command={"leave": True},
         decide=decide,
     )
