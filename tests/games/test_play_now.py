@@ -14,6 +14,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, expect
 
 from accounts.models import User
+from games import services
 from games.models import Game
 from games.selectors import load_table
 from tests.accounts.factories import UserFactory
@@ -102,9 +103,8 @@ async def test_a_visitor_without_an_account_plays_now_against_bots_to_the_final_
 
 
 @sync_to_async
-def creator_session() -> tuple[User, str]:
-    user = UserFactory(display_name="Maria")
-    return user, session_of(user)
+def creator_session() -> str:
+    return session_of(UserFactory(display_name="Maria"))
 
 
 @sync_to_async
@@ -115,7 +115,7 @@ def bots_of(code: str) -> tuple[str | None, ...]:
 async def test_a_creator_fills_the_free_seats_with_bots_and_the_game_starts(
     bots_play: None,
 ) -> None:
-    user, session = await creator_session()
+    session = await creator_session()
     errors: list[str] = []
     with live_server() as base:
         async with chromium() as browser:
@@ -161,4 +161,46 @@ async def test_a_creator_fills_the_free_seats_with_bots_and_the_game_starts(
             await expect(watcher.locator("body")).to_have_attribute("data-status", "playing")
             await expect(watcher.locator("#waiting-room")).to_be_hidden()
             await expect(watcher.locator("#seats .seat .mark.bot")).to_have_count(3)
+    assert errors == []
+
+
+@sync_to_async
+def waiting_table() -> tuple[Game, User, User]:
+    creator, player = UserFactory.create_batch(2)
+    game = services.game_create(creator=creator, player_count=3, preset="championship")
+    for user, alias in ((creator, "Ana"), (player, "Ion")):
+        services.game_join(game_id=game.id, user=user, alias=alias)
+    return game, creator, player
+
+
+async def test_a_watcher_of_the_waiting_room_sees_a_seat_freed_and_the_table_cancelled() -> None:
+    game, creator, player = await waiting_table()
+    errors: list[str] = []
+    with live_server() as base:
+        async with chromium() as browser:
+            # Given a visitor watching a table waiting for its last player
+            page = await (await browser.new_context(viewport=PHONE)).new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            await page.goto(f"{base}/games/{game.code}/")
+            await expect(page.locator("#status")).to_have_text(
+                "Waiting for players: 2 of 3 seated."
+            )
+
+            # When a player gets up
+            await sync_to_async(services.game_leave)(game_id=game.id, actor=player)
+
+            # Then their seat shows free again
+            await expect(page.locator("#status")).to_have_text(
+                "Waiting for players: 1 of 3 seated."
+            )
+            await expect(page.locator("#seats .seat .alias")).to_have_text(
+                ["Ana", "free seat", "free seat"]
+            )
+
+            # And when the creator cancels the table, the page says so
+            await sync_to_async(services.game_cancel)(game_id=game.id, actor=creator)
+            await expect(page.locator("#status")).to_have_text(
+                "This table was cancelled by its creator."
+            )
+            await expect(page.locator("#waiting-room")).to_be_hidden()
     assert errors == []
