@@ -180,17 +180,20 @@ def play_now(request: HttpRequest) -> HttpResponse:
     form = PlayNowForm(request.POST)
     if not form.is_valid():
         return _lobby(request, play_form=form, status=400)
-    user = request.user
-    if not isinstance(user, User):
+    user = request.user if isinstance(request.user, User) else None
+    if user is None:
         wait = login_wait(request)
         if wait is not None:
             return throttled(request, wait)
-        user = user_create_guest()
-        login(request, user)
     try:
-        game = services.game_play_now(user=user, **form.play())
+        # A table refused leaves no guest behind.
+        with transaction.atomic():
+            player = user or user_create_guest()
+            game = services.game_play_now(user=player, **form.play())
     except (DomainError, RuleError) as error:
         return _lobby(request, play_form=form, status=_refused(form, error))
+    if user is None:
+        login(request, player)
     return redirect(_table_url(game))
 
 
