@@ -1,7 +1,8 @@
 """The ASGI lifespan of a server process: on startup it notes the event loop that
 serves the sockets, resumes in the background the automatic moves (bot seats, turn
-timers) that a restart would otherwise leave waiting, and hands the garbage collector
-to that loop's clock (:mod:`config.collector`).
+timers) that a restart would otherwise leave waiting, watches how long that loop is
+held (:mod:`config.looplag`), and hands the garbage collector to that loop's clock
+(:mod:`config.collector`).
 
 The resume never holds up the startup: a database that is down or does not answer
 would otherwise keep the process from serving at all (its health checks included),
@@ -14,9 +15,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
+from django.conf import settings
 from django.db import connections
 
-from config import collector
+from config import collector, looplag
 
 logger = logging.getLogger("atu.lifespan")
 
@@ -76,6 +78,9 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if message["type"] == "lifespan.startup":
             _server_loop = asyncio.get_running_loop()
             running.append(asyncio.ensure_future(_resume_automatic_moves()))
+            running.append(
+                asyncio.ensure_future(looplag.watch(record_to=settings.ATU_LOOP_LAG_LOG))
+            )
             # Last: what starting up made stays alive, and is frozen.
             running.append(asyncio.ensure_future(collector.pace()))
             await send({"type": "lifespan.startup.complete"})

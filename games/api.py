@@ -29,8 +29,6 @@ from accounts.models import User
 from config.api_docs import errors
 from games import eventstore, services
 from games.domain import CLASSIC, ROMANIAN, Table, fold, stream_of
-from games.errors import DealSetInPlay, RecordNotReady
-from games.models import Game
 from games.record import game_record, record_filename
 from games.selectors import find_game, games_list, load_table, rule_presets
 from games.serializers import (
@@ -58,10 +56,11 @@ from games.serializers import (
 )
 from games.visibility import (
     Viewer,
-    deal_set_over,
     event_views,
-    released,
-    spectator_lag,
+    event_views_from,
+    require_public_record,
+    seen_records,
+    seen_table,
     state_view,
     viewer_of,
 )
@@ -181,16 +180,6 @@ class PlayNowView(APIView):
         return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
 
 
-def _require_public_record(game: Game) -> None:
-    """A game's whole record is public once it is over; a duplicate table's, once its
-    whole deal set is (it would show the deals still in play elsewhere). The read model
-    and the log are written in one transaction: no need to read the log."""
-    if game.status != Game.Status.FINISHED:
-        raise RecordNotReady()
-    if game.deal_set and not deal_set_over(game.deal_set):
-        raise DealSetInPlay()
-
-
 class GameView(APIView):
     permission_classes = [AllowAny]
 
@@ -218,16 +207,13 @@ class GameView(APIView):
         game = find_game(ref, viewer_id=_user_id(request))
         game_id = game.id
         if at is not None:
-            _require_public_record(game)
+            require_public_record(game)
             shown = eventstore.read(stream_of(game_id))[:at]
             table = fold(Table(), [record.event for record in shown])
             return Response(state_view(game_id, table, Viewer(None, replay=True)))
         table = load_table(game_id)
         viewer = viewer_of(table, _user_id(request))
-        lag = spectator_lag(table, viewer)
-        if lag:
-            shown, _ = released(eventstore.read(stream_of(game_id)), lag, timezone.now())
-            table = fold(Table(), [record.event for record in shown])
+        table, _ = seen_table(game_id, table, viewer, timezone.now())
         return Response(state_view(game_id, table, viewer))
 
 
@@ -245,10 +231,9 @@ class GameEventsView(APIView):
         after = _parse(EventsQuerySerializer, request.query_params)["after"]
         game_id = find_game(ref, viewer_id=_user_id(request)).id
         table = load_table(game_id)
-        # The whole log up to the table's version: visibility depends on all before.
-        records = eventstore.read(stream_of(game_id))[: table.version]
         viewer = viewer_of(table, _user_id(request))
-        records, _ = released(records, spectator_lag(table, viewer), timezone.now())
+        # The whole log up to the table's version: visibility depends on all before.
+        records, _ = seen_records(game_id, table, viewer, timezone.now())
         return Response(
             {"version": len(records), "events": event_views(records, viewer, after=after)}
         )
@@ -280,7 +265,7 @@ class GameRecordView(APIView):
     def get(self, request: Request, ref: str) -> Response:
         query = _parse(RecordQuerySerializer, request.query_params)
         game = find_game(ref, viewer_id=_user_id(request))
-        _require_public_record(game)
+        require_public_record(game)
         response = Response(game_record(game.id))
         if self.download or query["download"]:
             response["Content-Disposition"] = f'attachment; filename="{record_filename(game.code)}"'
@@ -346,9 +331,18 @@ class CommandView(APIView):
 
 
 def _command_answer(result: services.CommandResult, user: User) -> dict[str, Any]:
-    table = load_table(result.game_id)
-    records = eventstore.read(stream_of(result.game_id))[: result.last_sequence]
-    events = event_views(records, viewer_of(table, user.pk), after=result.first_sequence - 1)
+    """The events the command appended as ``user`` may see them: shown from the table
+    the command decided on, without reading the log again; a retry answered from its
+    receipt reads them from the log."""
+    if result.before is not None and result.table is not None:
+        viewer = viewer_of(result.table, user.pk)
+        events = event_views_from(result.before, result.records, viewer)
+    elif result.last_sequence < result.first_sequence:
+        events = []
+    else:
+        table = load_table(result.game_id)
+        records = eventstore.read(stream_of(result.game_id))[: result.last_sequence]
+        events = event_views(records, viewer_of(table, user.pk), after=result.first_sequence - 1)
     return {"version": result.version, "events": events, "replayed": result.replayed}
 
 

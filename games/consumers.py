@@ -80,6 +80,7 @@ from games.visibility import (
     event_views_for,
     event_views_from,
     released,
+    seen_table,
     shared_state_view,
     spectator_lag,
     state_view,
@@ -430,10 +431,8 @@ class Watch:
     def open(cls, reference: str, user_id: int | None, *, with_state: str = "") -> Watch:
         game_id = find_game(reference, viewer_id=user_id).id
         watch = cls(game_id, user_id, load_table(game_id), with_state)
-        if watch.lag:
-            # A delayed spectator starts where the delay puts them, not at the end.
-            shown = watch._released(eventstore.read(watch.stream))
-            watch.table = fold(Table(), [record.event for record in shown])
+        # A delayed spectator starts where the delay puts them, not at the end.
+        watch.table, watch.due = seen_table(game_id, watch.table, watch.viewer, timezone.now())
         return watch
 
     def _released(self, records: Sequence[eventstore.Recorded]) -> list[eventstore.Recorded]:

@@ -61,6 +61,20 @@ def read(stream: str, after: int = 0) -> list[Recorded]:
     return [Recorded(*row) for row in rows]
 
 
+def read_streams(
+    streams: Sequence[str], *, types: Sequence[str], until: datetime | None = None
+) -> list[tuple[str, Recorded]]:
+    """The records of ``types`` in ``streams`` (recorded by ``until``, if given), each
+    with its stream, by stream and sequence, in one query."""
+    rows = StoredEvent.objects.filter(stream__in=list(streams), type__in=list(types))
+    if until is not None:
+        rows = rows.filter(recorded_at__lte=until)
+    values = rows.order_by("stream", "sequence").values_list(
+        "stream", "sequence", "type", "payload", "actor_id", "recorded_at"
+    )
+    return [(stream, Recorded(*rest)) for stream, *rest in values]
+
+
 def version(stream: str) -> int:
     last = (
         StoredEvent.objects.filter(stream=stream)

@@ -15,7 +15,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache, partial
 from typing import Any
@@ -78,6 +78,7 @@ from games.rules.shuffle import commitment
 from games.selectors import cached_table, load_table, remember_table, trust_table
 from games.signals import game_recorded
 from games.turns import automatic_move_delay, schedule_automatic_move
+from games.visibility import deal_set_over
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -99,6 +100,13 @@ class CommandResult:
     last_sequence: int
     version: int
     replayed: bool = False
+    # What the command appended, the table just before it (the caller's own) and the
+    # one it brought the game to (shared with the table cache: never changed): enough
+    # to show the new events to a viewer without reading the log again. Empty for a
+    # retry answered from its receipt.
+    records: tuple[eventstore.Recorded, ...] = field(default=(), compare=False, repr=False)
+    before: Table | None = field(default=None, compare=False, repr=False)
+    table: Table | None = field(default=None, compare=False, repr=False)
 
 
 def group_name(game_id: uuid.UUID) -> str:
@@ -709,10 +717,7 @@ def _may_reveal(game_id: uuid.UUID, table: Table) -> bool:
     once every table of the set is over, since it would tell the others their cards."""
     if not table.deal_set:
         return True
-    if table.status != "finished":
-        return False
-    others = Game.objects.filter(deal_set=table.deal_set).exclude(pk=game_id)
-    return not others.exclude(status=Game.Status.FINISHED).exists()
+    return table.status == "finished" and deal_set_over(table.deal_set, finishing=game_id)
 
 
 def _server_moves(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
@@ -877,6 +882,7 @@ def _execute_once(
                 raise _Stale()
             raise VersionConflict(expected_version, base)
         before = projected(table)
+        start = table.clone()
         try:
             if actor is not None and table.status == "finished":
                 # No account's command changes a published record; only the server
@@ -934,7 +940,15 @@ def _execute_once(
             ),
             robust=True,
         )
-    return CommandResult(game_id, base + 1, table.version, table.version)
+    return CommandResult(
+        game_id,
+        base + 1,
+        table.version,
+        table.version,
+        records=tuple(recorded),
+        before=start,
+        table=table,
+    )
 
 
 def _committed(game_id: uuid.UUID, version: int, recorded: list[eventstore.Recorded]) -> None:

@@ -23,6 +23,7 @@ from games.domain import CLASSIC
 from games.errors import GameNotFound
 from games.models import Game
 from games.selectors import load_table
+from games.visibility import record_public
 from tournaments import points, standings
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.models import (
@@ -202,8 +203,8 @@ def _table(
         "hands_total": total,
         "hands_scored": row.hands_scored,
         "finished": status == Game.Status.FINISHED,
-        # Whether the game's record may be read (a duplicate deal set's, once it is
-        # over); classic Whist keeps none (games.record).
+        # Whether the game's record may be read: classic Whist keeps none
+        # (games.record); see live_event for a duplicate round's.
         "record": status == Game.Status.FINISHED and (game is None or game.kind != CLASSIC),
         "screened": False,
         "players": [
@@ -344,8 +345,9 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
     round_playing = any(not table["finished"] for table in current_tables)
     screened = event.duplicate and round_playing and not organizer
     for table in current_tables:
-        if event.duplicate and round_playing:
-            table["record"] = False
+        table["record"] = table["record"] and record_public(
+            finished=table["finished"], deal_set_playing=event.duplicate and round_playing
+        )
         if screened:
             _screen(table)
     live = {

@@ -12,6 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.templatetags.static import static
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
@@ -475,6 +476,34 @@ def test_a_bid_answers_with_the_new_version_and_the_bid_as_an_event(game: Seated
         (before + 1, "BidPlaced", {"hand": 0, "seat": seat, "bid": 0, "forced": False}),
     ]
     assert game.table.game.bids[seat] == 0
+
+
+# A command's queries once the process knows the game: the token, the game's row, and
+# the write (on PostgreSQL one statement; on SQLite a transaction of the event's
+# INSERT and the read model's UPDATE).
+COMMAND_QUERIES = 3 if connection.vendor == "postgresql" else 6
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_commands_answer_shows_its_events_without_reading_the_log(
+    django_assert_num_queries: Any,
+) -> None:
+    # Given a game in play whose last command this process made
+    game = seated()
+    game.client_to_act().post(game.url("bid"), {"bid": 0, "expected_version": game.version})
+    seat, before = game.to_act(), game.version
+
+    # When the next player bids through the API
+    with django_assert_num_queries(COMMAND_QUERIES) as captured:
+        response = game.clients[seat].post(game.url("bid"), {"bid": 0, "expected_version": before})
+
+    # Then the answer holds the bid, and nothing read the log to show it
+    assert response.status_code == 200
+    assert [(e["sequence"], e["type"]) for e in response.json()["events"]] == [
+        (before + 1, "BidPlaced")
+    ]
+    reads = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+    assert not any("games_storedevent" in sql for sql in reads)
 
 
 def test_bidding_out_of_turn_is_400_not_your_turn_and_writes_nothing(game: Seated) -> None:

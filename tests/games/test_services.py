@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import override_settings
 
 from accounts.models import User
@@ -817,3 +817,29 @@ def test_who_has_no_seat_cannot_leave_one() -> None:
         services.game_leave(game_id=game.id, actor=UserFactory())
 
     assert (refused.value.code, refused.value.status) == ("not_seated", 409)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_on_a_game_this_process_knows_is_one_write_and_no_read(
+    django_assert_num_queries: Any,
+) -> None:
+    # Given a game in play whose last command this process made
+    game_id, users = seated_game(players=3, preset="romanian-standard")
+    table = load_table(game_id)
+    services.game_place_bid(
+        game_id=game_id, actor=user_to_act(table, users), bid=0, expected_version=table.version
+    )
+    table = load_table(game_id)
+
+    # When the next player bids, then the command reads nothing and writes once: one
+    # statement on PostgreSQL, the event's INSERT and the read model's UPDATE in one
+    # transaction on SQLite
+    writes = 1 if connection.vendor == "postgresql" else 4
+    with django_assert_num_queries(writes) as captured:
+        result = services.game_place_bid(
+            game_id=game_id, actor=user_to_act(table, users), bid=0, expected_version=table.version
+        )
+
+    assert result.version == table.version + 1
+    assert [record.type for record in result.records] == ["BidPlaced"]
+    assert not any(q["sql"].startswith("SELECT") for q in captured.captured_queries)
