@@ -29,8 +29,9 @@ from accounts.models import User
 from config.api_docs import errors
 from games import eventstore, services
 from games.domain import CLASSIC, ROMANIAN, Table, fold, stream_of
+from games.errors import NoRematch
 from games.record import game_record, record_filename
-from games.selectors import find_game, games_list, load_table, rule_presets
+from games.selectors import find_game, games_list, load_table, rematch_game, rule_presets
 from games.serializers import (
     MAX_IDEMPOTENCY_KEY_LENGTH,
     BidSerializer,
@@ -481,3 +482,50 @@ class CancelView(CommandView):
 class LeaveView(CommandView):
     serializer_class = WaitingRoomSerializer
     command = staticmethod(services.game_leave)
+
+
+class RematchView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="games_rematch_retrieve",
+        summary="The rematch of a finished game",
+        description="The table where its players play it again, once one of them asked.",
+        parameters=[REF_PARAMETER],
+        responses={200: GameSummarySerializer, **errors(401, 404, codes={404: ["no_rematch"]})},
+    )
+    def get(self, request: Request, ref: str) -> Response:
+        game = rematch_game(find_game(ref, viewer_id=_user_id(request)).id)
+        if game is None:
+            raise NoRematch()
+        return Response(GameSummarySerializer(game).data)
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="games_rematch",
+        summary="Play a finished game again",
+        description="A player of the finished game gets a new table with the same rules, "
+        "seated at it, its bots' seats taken by the same bots. The first player to ask "
+        "opens it; whoever asks after is seated at that same table. An event's table has "
+        "no rematch.",
+        parameters=[REF_PARAMETER],
+        request=None,
+        responses={
+            200: GameSummarySerializer,
+            **errors(
+                401,
+                403,
+                404,
+                409,
+                codes={
+                    403: ["not_a_player"],
+                    409: ["game_not_finished", "event_game", "table_full"],
+                },
+            ),
+        },
+    )
+    def post(self, request: Request, ref: str) -> Response:
+        game_id = find_game(ref, viewer_id=_user_id(request)).id
+        game = services.game_rematch(game_id=game_id, actor=request.user)
+        return Response(GameSummarySerializer(game).data)

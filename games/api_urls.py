@@ -30,5 +30,6 @@ urlpatterns = [
     ),
     path("games/<str:ref>/cancel/", api.CancelView.as_view(), name="api-game-cancel"),
     path("games/<str:ref>/leave/", api.LeaveView.as_view(), name="api-game-leave"),
+    path("games/<str:ref>/rematch/", api.RematchView.as_view(), name="api-game-rematch"),
     path("presets/", api.PresetsView.as_view(), name="api-presets"),
 ]

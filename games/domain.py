@@ -52,6 +52,8 @@ class GameCreated:
     deal_set: str | None = None
     # Which game the table plays: ROMANIAN or CLASSIC.
     kind: str = ROMANIAN
+    # The finished game whose players asked to play again here (its id, as text).
+    rematch_of: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +192,7 @@ class Table:
     turn_seconds: int | None = None
     spectator_delay: int = 0
     deal_set: str | None = None
+    rematch_of: str | None = None
     paused: bool = False
     cancelled: bool = False
     seats: tuple[Seat | None, ...] = ()
@@ -255,6 +258,7 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
             table.turn_seconds = event.turn_seconds
             table.spectator_delay = event.spectator_delay
             table.deal_set = event.deal_set
+            table.rematch_of = event.rematch_of
             table.seats = (None,) * event.player_count
             table.bots = (None,) * event.player_count
         elif isinstance(event, PlayerSeated):

@@ -111,6 +111,9 @@ class Game(models.Model):
     # The duplicate deal set the game plays, if any (see games.services._may_reveal).
     deal_set = models.CharField(max_length=80, blank=True, db_index=True)
     paused = models.BooleanField(default=False)
+    # The finished game this one plays again (same players, same rules), if any; a
+    # finished game has at most one rematch.
+    rematch_of = models.UUIDField(null=True, blank=True, unique=True)
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
 

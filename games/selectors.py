@@ -6,6 +6,7 @@ import re
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import connection
@@ -182,6 +183,41 @@ def find_game(reference: str, *, viewer_id: int | None) -> Game:
     if game is None or not may_see_game(game, viewer_id):
         raise GameNotFound(reference)
     return game
+
+
+def rematch_game(game_id: uuid.UUID) -> Game | None:
+    """The table where the players of the finished game ``game_id`` play again, if
+    one of them asked for it."""
+    return Game.objects.filter(rematch_of=game_id).first()
+
+
+@dataclass(frozen=True)
+class TableHome:
+    """Where another app seats a game: a championship's event, round and table."""
+
+    event: str
+    round: int
+    table: int
+    url: str
+
+
+# Registered by the apps that seat games (see :func:`add_table_home`): the games app
+# knows no app that uses it.
+_HOMES: list[Callable[[uuid.UUID], TableHome | None]] = []
+
+
+def add_table_home(finder: Callable[[uuid.UUID], TableHome | None]) -> None:
+    if finder not in _HOMES:
+        _HOMES.append(finder)
+
+
+def table_home(game_id: uuid.UUID) -> TableHome | None:
+    """The event table ``game_id`` is played at; None for a table of its own."""
+    for finder in _HOMES:
+        home = finder(game_id)
+        if home is not None:
+            return home
+    return None
 
 
 def games_list(status: str | None = None, *, viewer_id: int | None) -> QuerySet[Game]:

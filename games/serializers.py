@@ -300,6 +300,9 @@ class GameSummarySerializer(serializers.Serializer):
     scores = serializers.ListField(child=serializers.IntegerField())
     places = serializers.ListField(child=serializers.IntegerField())
     version = serializers.IntegerField()
+    rematch_of = serializers.UUIDField(
+        allow_null=True, help_text="The finished game this one plays again, if any."
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 

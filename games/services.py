@@ -21,7 +21,7 @@ from functools import lru_cache, partial
 from typing import Any
 
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from accounts.services import BOT_NAMES, user_ensure_bot_players
@@ -52,11 +52,14 @@ from games.domain import (
 )
 from games.errors import (
     AlreadySeated,
+    EventGameNoRematch,
     GameAlreadyStarted,
     GameIsOver,
+    GameNotFinished,
     GamePausedError,
     IdempotencyKeyReused,
     InvalidInput,
+    NotAPlayer,
     NotSeated,
     NotTheCreator,
     NotYourSeat,
@@ -75,7 +78,14 @@ from games.rules import (
 )
 from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
 from games.rules.shuffle import commitment
-from games.selectors import cached_table, load_table, remember_table, trust_table
+from games.selectors import (
+    cached_table,
+    load_table,
+    rematch_game,
+    remember_table,
+    table_home,
+    trust_table,
+)
 from games.signals import game_recorded
 from games.turns import automatic_move_delay, schedule_automatic_move
 from games.visibility import deal_set_over
@@ -123,6 +133,7 @@ def game_create(
     spectator_delay: int = 0,
     deal_set: str | None = None,
     kind: str = ROMANIAN,
+    rematch_of: uuid.UUID | None = None,
 ) -> Game:
     """Open a table of ``player_count`` seats under a preset and/or explicit options;
     with ``turn_seconds``, a seat that has not acted by then is played by a bot.
@@ -132,7 +143,8 @@ def game_create(
 
     ``spectator_delay``: seconds spectators lag behind the play. ``deal_set``: every
     table of the set plays the same deals, seat by seat (a duplicate round); their
-    secrets are revealed once every table of the set has finished."""
+    secrets are revealed once every table of the set has finished. ``rematch_of``: the
+    finished game whose players play again here (see :func:`game_rematch`)."""
     if kind not in GAME_KINDS:
         raise InvalidInput(f"there is no game {kind!r}; choose one of {', '.join(GAME_KINDS)}")
     if isinstance(player_count, bool) or not isinstance(player_count, int):
@@ -171,6 +183,7 @@ def game_create(
         spectator_delay,
         deal_set,
         kind,
+        str(rematch_of) if rematch_of else None,
     )
     _execute(
         game_id=game_id,
@@ -353,6 +366,62 @@ def _require_waiting(table: Table, actor: User) -> None:
         raise NotTheCreator("only the table's creator may do that")
     if table.status != "open":
         raise GameAlreadyStarted()
+
+
+def game_rematch(*, game_id: uuid.UUID, actor: User) -> Game:
+    """A new table for the players of the finished game ``game_id``: same game, rules,
+    table size and turn timer, with ``actor`` seated and its bots' seats taken by the
+    same bots, playing as well as they did; the other players join it when they ask.
+
+    A game has one rematch: whoever asks after the first gets that table, seated at
+    it. An event's table has none (its organizer seats the rounds). The finished
+    game's log is not touched."""
+    old = load_table(game_id)
+    seat = old.seat_of(actor.pk)
+    if seat is None:
+        raise NotAPlayer()
+    if old.status != "finished":
+        raise GameNotFinished()
+    if table_home(game_id) is not None:
+        raise EventGameNoRematch()
+    alias = old.seats[seat].alias  # type: ignore[union-attr]
+    existing = rematch_game(game_id)
+    if existing is None:
+        try:
+            with transaction.atomic():
+                return _open_rematch(game_id, old, actor, alias)
+        except IntegrityError:
+            # Another player's request opened it first (one rematch per game).
+            existing = rematch_game(game_id)
+            if existing is None:
+                raise
+    if not any(taken["user_id"] == actor.pk for taken in existing.seats):
+        game_join(game_id=existing.id, user=actor, alias=alias)
+    return Game.objects.get(pk=existing.id)
+
+
+def _open_rematch(game_id: uuid.UUID, old: Table, actor: User, alias: str) -> Game:
+    game = game_create(
+        creator=actor,
+        player_count=old.player_count,
+        preset=old.preset or None,
+        options=old.options.to_dict(),
+        turn_seconds=old.turn_seconds,
+        spectator_delay=old.spectator_delay,
+        kind=old.kind,
+        rematch_of=game_id,
+    )
+    game_join(game_id=game.id, user=actor, alias=alias)
+    players = User.objects.in_bulk(seat.user_id for seat in old.seats if seat is not None)
+    seat = 1
+    for number, taken in enumerate(old.seats):
+        if taken is None or not players[taken.user_id].is_bot:
+            continue
+        bot = old.bots[number] or DEFAULT_BOT
+        game_set_seat_bot(game_id=game.id, actor=actor, seat=seat, bot=bot)
+        game_join(game_id=game.id, user=players[taken.user_id], alias=taken.alias)
+        seat += 1
+    return Game.objects.get(pk=game.id)
 
 
 def game_place_bid(
@@ -988,6 +1057,7 @@ def projected(table: Table) -> dict[str, Any]:
         "version": table.version,
         "deal_set": table.deal_set or "",
         "paused": table.paused,
+        "rematch_of": uuid.UUID(table.rematch_of) if table.rematch_of else None,
     }
 
 

@@ -13,4 +13,5 @@ urlpatterns = [
     path("games/<str:ref>/cancel/", views.cancel, name="cancel"),
     path("games/<str:ref>/leave/", views.leave, name="leave"),
     path("games/<str:ref>/", views.table, name="table"),
+    path("games/<str:ref>/rematch/", views.game_rematch, name="rematch"),
 ]

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -27,7 +28,7 @@ from config.throttling import login_wait
 from games import services
 from games.aliases import fitting_alias
 from games.bots import DEFAULT_LEVEL, LEVEL_NAMES
-from games.domain import ROMANIAN, Table
+from games.domain import CLASSIC, ROMANIAN
 from games.errors import GameNotFound
 from games.forms import (
     KIND_LABELS,
@@ -39,16 +40,24 @@ from games.forms import (
     preset_label,
 )
 from games.models import Game
-from games.page_text import table_text
-from games.rules import RuleError, build_schedule
-from games.rules.classic import ClassicOptions
-from games.selectors import find_game, games_list, load_table, rule_presets
+from games.page_text import rules_summary, table_text
+from games.rules import RuleError, classic, options_from_dict
+from games.selectors import (
+    find_game,
+    games_list,
+    load_table,
+    rematch_game,
+    rule_presets,
+    table_home,
+)
+from games.visibility import deal_set_over
 
 LOBBY_LIST_LENGTH = 20
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/rules.html", {"presets": rule_presets()})
+    presets = [(preset, rules_summary(ROMANIAN, preset.options)) for preset in rule_presets()]
+    return render(request, "games/rules.html", {"presets": presets})
 
 
 def _user_id(request: HttpRequest) -> int | None:
@@ -111,6 +120,9 @@ def _refusal_text() -> dict[str, str]:
         "table_full": _("Every seat at this table is taken."),
         "already_seated": _("You already sit at this table."),
         "alias_taken": _("A player at this table has this alias, or one that looks like it."),
+        "not_a_player": _("Only the players of this game may ask for a rematch."),
+        "game_not_finished": _("A rematch is played once the game is over."),
+        "event_game": _("A championship's organizer seats its tables: no rematch here."),
         "alias_invalid": _(
             "An alias is 1 to 24 characters of one alphabet, with no invisible or control "
             "characters."
@@ -255,7 +267,9 @@ def _table_page(
     request: HttpRequest, game: Game, *, refusal: str = "", status: int = 200
 ) -> HttpResponse:
     user_id = _user_id(request)
-    seated = any(seat.get("user_id") == user_id for seat in game.seats) if user_id else False
+    seated = _seated(game, user_id)
+    home = table_home(game.id)
+    rematch = rematch_game(game.id) if game.status == Game.Status.FINISHED else None
     page: dict[str, Any] = {
         "game": str(game.id),
         "code": game.code,
@@ -264,28 +278,55 @@ def _table_page(
         "text": table_text(),
         "levels": list(LEVEL_NAMES),
         "level": DEFAULT_LEVEL,
+        # Where a player's end screen hears of a rematch another player opened.
+        "rematch": reverse("api-game-rematch", args=[game.id]) if seated and home is None else None,
     }
+    options = (
+        classic.options_from_dict(game.options)
+        if game.kind == CLASSIC
+        else options_from_dict(game.options)
+    )
+    turn_seconds = load_table(game.id).turn_seconds
     context = {
         "game": game,
         "page": page,
         "seated": seated,
         "creator": page["creator"],
         "join_form": JoinForm(initial={"reference": game.code, "alias": _alias(request)}),
+        "home": home,
+        "rematch": rematch,
+        "in_rematch": rematch is not None and _seated(rematch, user_id),
+        # A classic game's log is read through its events; a duplicate table's record
+        # waits for its deal set.
+        "record": game.kind == ROMANIAN and (not game.deal_set or deal_set_over(game.deal_set)),
+        "rules": rules_summary(
+            game.kind,
+            options,
+            player_count=game.player_count,
+            turn_seconds=turn_seconds,
+            timer=True,
+        ),
+        "rules_title": preset_label(game.kind, game.preset, game.options),
         "level_form": BotLevelForm(auto_id="id_fill_%s"),
         "share_url": request.build_absolute_uri(_table_url(game)),
-        "rules": {
-            "label": preset_label(game.kind, game.preset, game.options),
-            **_table_rules(load_table(game.id)),
-        },
         "refusal": refusal,
     }
     return render(request, "games/table.html", context, status=status)
 
 
-def _table_rules(table: Table) -> dict[str, Any]:
-    """What the table page's rules summary shows: the options, and for Romanian Whist
-    the cards dealt hand by hand."""
-    rules: dict[str, Any] = {"options": table.options, "turn_seconds": table.turn_seconds}
-    if not isinstance(table.options, ClassicOptions):
-        rules["deals"] = [spec.cards for spec in build_schedule(table.options, table.player_count)]
-    return rules
+def _seated(game: Game, user_id: int | None) -> bool:
+    return user_id is not None and any(seat.get("user_id") == user_id for seat in game.seats)
+
+
+@require_http_methods(["POST"])
+@login_required
+def game_rematch(request: HttpRequest, ref: str) -> HttpResponse:
+    """The end screen's Rematch (and Join rematch): the new table, or the finished
+    one again with the reason it was refused."""
+    game = _visible_game(request, ref)
+    try:
+        rematch = services.game_rematch(game_id=game.id, actor=request.user)
+    except DomainError as error:
+        messages.error(request, _refusal_text().get(error.code, error.message))
+        return redirect(_table_url(game))
+    return redirect(_table_url(rematch))

@@ -12,13 +12,16 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
+        from games.selectors import add_table_home
         from games.signals import game_recorded
         from games.visibility import Audience, add_audience
-        from tournaments.selectors import hidden_tables, may_view_table
+        from tournaments.selectors import hidden_tables, may_view_table, table_home
 
         game_recorded.connect(_game_recorded, dispatch_uid="tournaments-standings")
         # A private event's tables are for its organizer and entrants only.
         add_audience(Audience(hidden=hidden_tables, allows=may_view_table))
+        # A game of an event's table links back to it, and offers no rematch.
+        add_table_home(table_home)
 
 
 def _game_recorded(*, game_id: Any, types: list[str], **kwargs: Any) -> None:

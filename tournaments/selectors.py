@@ -17,12 +17,13 @@ from functools import lru_cache
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 
 from games.domain import CLASSIC
 from games.errors import GameNotFound
 from games.models import Game
-from games.selectors import load_table
+from games.selectors import TableHome, load_table
 from games.visibility import record_public
 from tournaments import points, standings
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
@@ -117,6 +118,18 @@ def may_view_table(game_id: uuid.UUID, user_id: int | None) -> bool:
         return True
     event = Event.objects.filter(pk=event_id).first()
     return event is not None and may_view(event, user_id)
+
+
+def table_home(game_id: uuid.UUID) -> TableHome | None:
+    """The event, round and table of the game ``game_id``; None for a game of no event."""
+    event_id = event_of_game(game_id)
+    if event_id is None:
+        return None
+    row = TableResult.objects.get(game_id=game_id)
+    event = Event.objects.get(pk=event_id)
+    game = Game.objects.get(pk=game_id)
+    url = reverse("tournaments:event", args=[event.code])
+    return TableHome(event.name, row.round, row.number, f"{url}#table-{game.code}")
 
 
 def hidden_tables(user_id: int | None) -> QuerySet[TableResult]:

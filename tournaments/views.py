@@ -96,6 +96,8 @@ def event_text() -> dict[str, Any]:
         "registered": _("registered"),
         "check_in": _("Check in"),
         "withdraw": _("Withdraw"),
+        "withdraw_question": _("Withdraw %(name)s from the rounds to come?"),
+        "withdraw_confirm": _("Yes, withdraw"),
         "pause": _("Pause"),
         "resume": _("Resume"),
         "reconnecting": _("Connection lost; reconnecting…"),
@@ -392,6 +394,8 @@ def _manage_page(
         "entries": Entry.objects.filter(event_id=event.id),
         "error": error,
         "can_pause": CAN_PAUSE,
+        # No results are published while a table plays (the service refuses it too).
+        "tables_playing": any(not table["finished"] for table in live["tables"]),
         "bots_form": forms.get("bots_form") or BotsForm(),
         "register_form": forms.get("register_form") or RegisterPlayerForm(),
         "correction_form": forms.get("correction_form")

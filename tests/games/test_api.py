@@ -627,7 +627,8 @@ def test_the_schema_declares_the_idempotency_key_header_as_the_server_checks_it(
         operation
         for path, item in schema["paths"].items()
         for method, operation in item.items()
-        if method == "post" and path.startswith("/api/games/{ref}/")
+        # A rematch is no move of the game: asking twice gets the same table anyway.
+        if method == "post" and path.startswith("/api/games/{ref}/") and "rematch" not in path
     ]
 
     assert len(commands) == 9
@@ -993,6 +994,7 @@ def test_the_schema_is_served_and_documents_every_endpoint() -> None:
         "/api/games/{ref}/fill-with-bots/",
         "/api/games/{ref}/cancel/",
         "/api/games/{ref}/leave/",
+        "/api/games/{ref}/rematch/",
         "/api/presets/",
     }
 
@@ -1300,3 +1302,37 @@ def test_the_creator_fills_cancels_and_a_player_leaves_through_the_api(
     assert APIClient().get(f"/api/games/{waiting.code}/").json()["status"] == "cancelled"
     for action, response in checks:
         assert_documented(openapi, f"/api/games/{{ref}}/{action}/", "post", response)
+
+
+def test_a_player_asks_for_a_rematch_and_the_others_get_the_same_table() -> None:
+    # Given a finished game of three
+    game_id, users = seated_game(3, "classic-app", options=SHORT)
+    play_to_end(game_id, users)
+    code = Game.objects.get(pk=game_id).code
+
+    before = APIClient().get(f"/api/games/{code}/rematch/")
+
+    # When two of its players ask for a rematch, and a stranger does
+    first = token_client(users[0]).post(f"/api/games/{code}/rematch/")
+    second = token_client(users[1]).post(f"/api/games/{game_id}/rematch/")
+    stranger = token_client(UserFactory.create()).post(f"/api/games/{code}/rematch/")
+
+    # Then both players sit at the one new table, and the stranger is refused
+    assert first.status_code == 200
+    assert first.json()["rematch_of"] == str(game_id)
+    assert first.json()["status"] == "open"
+    assert second.json()["id"] == first.json()["id"]
+    assert [seat["alias"] for seat in second.json()["seats"]] == ["Player 1", "Player 2"]
+    assert error(stranger) == (403, "not_a_player")
+    # And anyone finds it from the finished game, not before it was opened
+    assert error(before) == (404, "no_rematch")
+    assert APIClient().get(f"/api/games/{code}/rematch/").json()["id"] == first.json()["id"]
+
+
+def test_a_rematch_of_a_game_in_play_is_refused_as_not_finished() -> None:
+    game_id, users = seated_game(3, "classic-app", options=SHORT)
+
+    response = token_client(users[0]).post(f"/api/games/{game_id}/rematch/")
+
+    assert error(response) == (409, "game_not_finished")
+    assert error(APIClient().post(f"/api/games/{game_id}/rematch/")) == (401, "not_authenticated")

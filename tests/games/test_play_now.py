@@ -141,7 +141,9 @@ async def test_a_creator_fills_the_free_seats_with_bots_and_the_game_starts(
             await room.locator("#copy-link").click()
             await expect(room.locator("#copy-link")).to_have_text("Copied")
             assert await page.evaluate("navigator.clipboard.readText()") == f"{base}/games/{code}/"
-            await expect(room.locator("#table-rules")).to_contain_text("Romanian standard")
+            rules = page.locator("#rules-summary")
+            await expect(rules).to_have_attribute("open", "")
+            await expect(rules.locator(".rules-title")).to_have_text("Romanian standard")
             await page.screenshot(path=screenshot_path("waiting-room-phone.png"), full_page=True)
             # and a visitor watches the waiting room
             watcher = await (await browser.new_context(viewport=PHONE)).new_page()

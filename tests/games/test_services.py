@@ -843,3 +843,124 @@ def test_a_move_on_a_game_this_process_knows_is_one_write_and_no_read(
     assert result.version == table.version + 1
     assert [record.type for record in result.records] == ["BidPlaced"]
     assert not any(q["sql"].startswith("SELECT") for q in captured.captured_queries)
+
+
+# --- Rematch ------------------------------------------------------------------------------
+
+# Nine short deals: a whole game in a moment.
+SHORT_RULES = {
+    "schedule": "1-8-1",
+    "step": 2,
+    "repeat_one_card_deals": False,
+    "repeat_eight_card_deals": False,
+}
+
+
+def finished_game_with_bots() -> tuple[uuid.UUID, User, list[User]]:
+    """A finished three-seat game with a 60 s turn timer: a person in seat 0, the bot
+    players Ana (random) and Bogdan (heuristic) in seats 1 and 2."""
+    person = UserFactory.create()
+    bots = user_ensure_bot_players(names=("Ana", "Bogdan"))
+    game = services.game_create(
+        creator=person, player_count=3, preset="classic-app", options=SHORT_RULES, turn_seconds=60
+    )
+    services.game_join(game_id=game.id, user=person, alias="Ioana")
+    for seat, (bot, level) in enumerate(zip(bots, ("random", "heuristic"), strict=True), start=1):
+        services.game_set_seat_bot(game_id=game.id, actor=person, seat=seat, bot=level)
+        services.game_join(game_id=game.id, user=bot, alias=bot.display_name.split()[0])
+    play_to_end(game.id, [person, *bots])
+    return game.id, person, bots
+
+
+def test_a_rematch_seats_the_asker_and_the_same_bots_at_a_new_table_under_the_same_rules() -> None:
+    # Given a finished game of a person against two bots
+    game_id, person, bots = finished_game_with_bots()
+    old = Game.objects.get(pk=game_id)
+
+    # When its player asks for a rematch
+    rematch = services.game_rematch(game_id=game_id, actor=person)
+
+    # Then a new table of the same rules starts at once, the bots in their seats at their levels
+    table = load_table(rematch.id)
+    assert rematch.id != game_id
+    assert rematch.rematch_of == game_id
+    assert (rematch.kind, rematch.preset, rematch.player_count) == ("romanian", "classic-app", 3)
+    assert rematch.options == old.options
+    assert table.turn_seconds == 60
+    assert rematch.creator_id == person.pk
+    assert [(s["alias"], s["user_id"]) for s in rematch.seats] == [
+        ("Ioana", person.pk),
+        ("Ana", bots[0].pk),
+        ("Bogdan", bots[1].pk),
+    ]
+    assert table.bots == (None, "random", "heuristic")
+    assert rematch.status == "playing"
+
+
+def test_asking_again_for_a_rematch_returns_the_same_table_and_leaves_the_finished_log_alone() -> (
+    None
+):
+    # Given a finished game and its rematch
+    game_id, person, _ = finished_game_with_bots()
+    version = eventstore.version(stream_of(game_id))
+    first = services.game_rematch(game_id=game_id, actor=person)
+
+    # When the player asks again
+    second = services.game_rematch(game_id=game_id, actor=person)
+
+    # Then it is the same table, the only one, and the finished game's log did not move
+    assert second.id == first.id
+    assert Game.objects.filter(rematch_of=game_id).count() == 1
+    assert eventstore.version(stream_of(game_id)) == version
+    assert load_table(game_id).status == "finished"
+
+
+def test_the_other_players_join_the_rematch_the_first_one_opened_and_the_last_starts_it() -> None:
+    # Given a finished game of three people
+    game_id, users = seated_game(3, "classic-app", options=SHORT_RULES)
+    play_to_end(game_id, users)
+
+    # When each asks for a rematch in turn
+    first = services.game_rematch(game_id=game_id, actor=users[1])
+    waiting = Game.objects.get(pk=first.id).status
+    services.game_rematch(game_id=game_id, actor=users[2])
+    last = services.game_rematch(game_id=game_id, actor=users[0])
+
+    # Then all three sit at the one table the first opened, which starts with the last
+    assert waiting == "open"
+    assert last.id == first.id
+    assert [s["alias"] for s in last.seats] == ["Player 2", "Player 3", "Player 1"]
+    assert last.status == "playing"
+
+
+def test_only_a_player_of_a_finished_game_may_ask_for_a_rematch() -> None:
+    # Given a game in play
+    game_id, users = seated_game(3, "classic-app", options=SHORT_RULES)
+
+    # When a player asks for a rematch before the end, or a stranger after it
+    with pytest.raises(GameError) as early:
+        services.game_rematch(game_id=game_id, actor=users[0])
+    play_to_end(game_id, users)
+    with pytest.raises(GameError) as stranger:
+        services.game_rematch(game_id=game_id, actor=UserFactory.create())
+
+    # Then both are refused with their codes, and no table was opened
+    assert (early.value.code, early.value.status) == ("game_not_finished", 409)
+    assert (stranger.value.code, stranger.value.status) == ("not_a_player", 403)
+    assert not Game.objects.filter(rematch_of=game_id).exists()
+
+
+def test_a_classic_whist_rematch_plays_the_same_match_again() -> None:
+    # Given a finished classic Whist tournament-form match of four
+    game_id, users = seated_game(4, "whist-drive", options={"deals": 2}, kind="classic")
+    play_to_end(game_id, users)
+
+    # When two of its players ask for a rematch
+    services.game_rematch(game_id=game_id, actor=users[3])
+    rematch = services.game_rematch(game_id=game_id, actor=users[0])
+
+    # Then the new table plays the same game under the same options, waiting for the others
+    assert (rematch.kind, rematch.preset, rematch.player_count) == ("classic", "whist-drive", 4)
+    assert rematch.options == Game.objects.get(pk=game_id).options
+    assert [seat["alias"] for seat in rematch.seats] == ["Player 4", "Player 1"]
+    assert rematch.status == "open"

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_append_only_vault'),
+        ('games', '0007_game_rematch_of'),
     ]
 
     operations = [
