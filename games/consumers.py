@@ -528,7 +528,7 @@ class Watch:
         """The whole state as the log has it now (a lost broadcast is caught up too)."""
         records = self._released(eventstore.read(self.stream, after=self.version))
         self._seat_new(records)
-        self.table = fold(self.table.clone(), [record.event for record in records])
+        self.table = eventstore.fold_records(self.table.clone(), records)
         self._refresh_viewer()
         return self.state()
 
@@ -539,7 +539,7 @@ class Watch:
         # A stream is numbered from 1 without gaps: what the socket has not sent yet.
         new = records[self.version :]
         self._seat_new(new)
-        self.table = fold(self.table.clone(), [record.event for record in new])
+        self.table = eventstore.fold_records(self.table.clone(), new)
         self._refresh_viewer()
         if after > self.version:
             return self.state()

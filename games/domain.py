@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import typing
 from dataclasses import asdict, dataclass, field, fields
+from datetime import datetime
 from typing import Any
 
 from games import rules
@@ -205,6 +206,9 @@ class Table:
     # The cards played so far in the current hand, in order (what bots may know).
     played: tuple[Card, ...] = ()
     version: int = 0
+    # When the log recorded the event at ``version`` (None: folded from events alone):
+    # the turn timer of the seat to act runs from it.
+    moved_at: datetime | None = None
 
     @property
     def is_full(self) -> bool:

@@ -18,7 +18,7 @@ from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.domain import SCHEMA_VERSION, AnyEvent, decode, encode
+from games.domain import SCHEMA_VERSION, AnyEvent, Table, decode, encode, fold
 from games.errors import VersionConflict
 from games.models import StoredEvent
 
@@ -50,6 +50,15 @@ def record_to_message(record: Recorded) -> list[Any]:
 def record_from_message(values: list[Any]) -> Recorded:
     sequence, type_name, payload, actor_id, recorded_at = values
     return Recorded(sequence, type_name, payload, actor_id, datetime.fromisoformat(recorded_at))
+
+
+def fold_records(table: Table, records: Sequence[Recorded]) -> Table:
+    """``table`` after ``records``, changed in place, stamped with when the last was
+    recorded."""
+    fold(table, [record.event for record in records])
+    if records:
+        table.moved_at = records[-1].recorded_at
+    return table
 
 
 def read(stream: str, after: int = 0) -> list[Recorded]:

@@ -1,7 +1,7 @@
 """The words the table page's script shows, in the reader's language.
 
-Rule errors keep the rules library's English message for the API; the page shows
-these instead, picked by the error's stable code.
+Errors keep the services' English message for the API; the page shows its code's
+text (config.error_text) instead.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from config.error_text import error_texts
 from games.forms import LEVEL_LABELS
 from games.rules import OneCardMode, RuleOptions, Schedule, Scoring, build_schedule
 from games.rules.classic import ClassicOptions, TrumpMethod
@@ -85,21 +86,12 @@ def table_text() -> dict[str, Any]:
         "bid_label": _("Bid %(bid)s"),
         "classic": classic_text(),
         "errors": {
-            "must_follow_suit": _("You must follow suit."),
-            "must_trump": _("You have none of the suit led: you must trump."),
+            **error_texts(),
+            # The page knows the bid refused and the cards dealt.
             "dealer_bid_forbidden": _(
                 "The dealer may not bid %(bid)s: "
                 "the bids would add up to the %(cards)s cards dealt."
             ),
-            "not_your_turn": _("It is not your turn."),
-            "version_conflict": _("The table moved on before your move arrived; look again."),
-            "not_authenticated": _("Sign in to play."),
-            "card_not_in_hand": _("That card is not in your hand."),
-            "game_over": _("The game is over."),
-            "wrong_phase": _("That cannot be done now."),
-            "game_paused": _("The game is paused by its organizer."),
-            "too_many_messages": _("Too many messages at once: the connection was closed."),
-            "message_too_large": _("That message is too large: the connection was closed."),
         },
     }
 

@@ -13,7 +13,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from games import eventstore
-from games.domain import Table, fold, stream_of
+from games.domain import Table, stream_of
 from games.errors import GameNotFound
 from games.models import Game
 from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule
@@ -90,7 +90,7 @@ def load_table(game_id: uuid.UUID) -> Table:
         records = eventstore.read(stream)
         if not records:
             raise GameNotFound(game_id)
-    fold(table, [record.event for record in records])
+    eventstore.fold_records(table, records)
     if records:
         # Read outside a transaction, the log is what others committed. What was
         # read replaces what was cached: it may be a write that was rolled back.
@@ -164,7 +164,7 @@ def replay_table(game_id: uuid.UUID) -> tuple[Table, list[eventstore.Recorded]]:
     records = eventstore.read(stream_of(game_id))
     if not records:
         raise GameNotFound(game_id)
-    return fold(Table(), [record.event for record in records]), records
+    return eventstore.fold_records(Table(), records), records
 
 
 # A game id (UUID) or share code; anything else is no game of ours.

@@ -990,6 +990,7 @@ def _execute_once(
             )
         if not single:
             project_game(game_id, table, updated_at=recorded[-1].recorded_at, since=before)
+        table.moved_at = recorded[-1].recorded_at
         # The table is not changed from here on: the cache may keep it as it is.
         remember_table(game_id, table, recorded[-1], copy=False)
         finished = any(

@@ -85,17 +85,11 @@ def reschedule_automatic_move(game_id: uuid.UUID) -> bool:
     """Schedule the game's automatic move, if it waits for one, due when it was due
     first (counted from the event that began the turn): one overdue is made at once.
     Whether one was scheduled."""
-    from games.domain import stream_of
-    from games.models import StoredEvent
     from games.selectors import load_table
 
     table = load_table(game_id)
     if automatic_move_delay(table) is None:
         return False
-    began = (
-        StoredEvent.objects.filter(stream=stream_of(game_id), sequence=table.version)
-        .values_list("recorded_at", flat=True)
-        .first()
-    )
+    began = table.moved_at
     schedule_automatic_move(game_id, table, None if began is None else began.timestamp())
     return True

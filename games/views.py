@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.models import User
 from accounts.services import user_create_guest
 from accounts.views import throttled
+from config.error_text import refusal
 from config.errors import DomainError
 from config.throttling import login_wait
 from games import services
@@ -112,35 +113,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return _lobby(request)
 
 
-def _refusal_text() -> dict[str, str]:
-    # The services word their refusals in English for the API; the lobby says them in
-    # the reader's language where it knows the code.
-    return {
-        "game_not_found": _("There is no table with that code or id."),
-        "table_full": _("Every seat at this table is taken."),
-        "already_seated": _("You already sit at this table."),
-        "alias_taken": _("A player at this table has this alias, or one that looks like it."),
-        "not_a_player": _("Only the players of this game may ask for a rematch."),
-        "game_not_finished": _("A rematch is played once the game is over."),
-        "event_game": _("A championship's organizer seats its tables: no rematch here."),
-        "alias_invalid": _(
-            "An alias is 1 to 24 characters of one alphabet, with no invisible or control "
-            "characters."
-        ),
-        "not_the_creator": _("Only the table's creator may do that."),
-        "game_started": _("The game has started: that can only be done before."),
-        "not_seated": _("You have no seat at this table."),
-        "table_cancelled": _("This table was cancelled by its creator."),
-    }
-
-
 def _refused(form: forms.Form, error: DomainError | RuleError) -> int:
-    if error.code == "invalid_options":
-        # The rules library names the rule the chosen options break.
-        text = _("These rules do not go together: %(reason)s") % {"reason": error.message}
-    else:
-        text = _refusal_text().get(error.code, error.message)
-    form.add_error(None, text)
+    form.add_error(None, refusal(error))
     return error.status if isinstance(error, DomainError) else 400
 
 
@@ -219,8 +193,7 @@ def _waiting_room_action(
     try:
         act(game, request.user)
     except DomainError as error:
-        text = _refusal_text().get(error.code, error.message)
-        return _table_page(request, game, refusal=text, status=error.status)
+        return _table_page(request, game, refused=refusal(error), status=error.status)
     return redirect(_table_url(game))
 
 
@@ -264,7 +237,7 @@ def table(request: HttpRequest, ref: str) -> HttpResponse:
 
 
 def _table_page(
-    request: HttpRequest, game: Game, *, refusal: str = "", status: int = 200
+    request: HttpRequest, game: Game, *, refused: str = "", status: int = 200
 ) -> HttpResponse:
     user_id = _user_id(request)
     seated = _seated(game, user_id)
@@ -309,7 +282,7 @@ def _table_page(
         "rules_title": preset_label(game.kind, game.preset, game.options),
         "level_form": BotLevelForm(auto_id="id_fill_%s"),
         "share_url": request.build_absolute_uri(_table_url(game)),
-        "refusal": refusal,
+        "refusal": refused,
     }
     return render(request, "games/table.html", context, status=status)
 
@@ -327,6 +300,7 @@ def game_rematch(request: HttpRequest, ref: str) -> HttpResponse:
     try:
         rematch = services.game_rematch(game_id=game.id, actor=request.user)
     except DomainError as error:
-        messages.error(request, _refusal_text().get(error.code, error.message))
+        rematch_words = {"game_not_finished": _("A rematch is played once the game is over.")}
+        messages.error(request, refusal(error, rematch_words))
         return redirect(_table_url(game))
     return redirect(_table_url(rematch))

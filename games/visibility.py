@@ -166,7 +166,7 @@ def seen_table(
     if not lag:
         return table, None
     shown, due = seen_records(game_id, table, viewer, now)
-    return fold(Table(), [record.event for record in shown]), due
+    return eventstore.fold_records(Table(), shown), due
 
 
 def seen_records(
@@ -266,6 +266,7 @@ def event_views_for(
             else None
         )
         fold(table, [event])
+        table.moved_at = record.recorded_at
         recorded_at = record.recorded_at.isoformat()
         for number, viewer in enumerate(viewers):
             seen = None if before is None else before[number]
@@ -341,6 +342,18 @@ def _copied(value: Any) -> Any:
     return value
 
 
+def _turn_deadline(table: Table) -> str | None:
+    """When the seat to act is played by a bot if it has not acted (ISO 8601), while
+    a turn timer runs: counted from the event that began the turn, as the automatic
+    move is (games.turns), so a page loaded mid-turn shows the time really left."""
+    seat = table.to_act
+    if seat is None or table.paused or not table.turn_seconds or table.moved_at is None:
+        return None
+    if table.bots and table.bots[seat] is not None:
+        return None  # A bot's seat: played after the bots' delay, not on a timer.
+    return (table.moved_at + timedelta(seconds=table.turn_seconds)).isoformat()
+
+
 def _table_view(game_id: uuid.UUID, table: Table) -> dict[str, Any]:
     """What every viewer of either game sees of the table around the cards."""
     return {
@@ -358,6 +371,7 @@ def _table_view(game_id: uuid.UUID, table: Table) -> dict[str, Any]:
         ],
         "phase": table.game.phase.value,
         "turn_seconds": table.turn_seconds,
+        "turn_deadline": _turn_deadline(table),
         "paused": table.paused,
         "spectator_delay": table.spectator_delay,
         "bots": list(table.bots),

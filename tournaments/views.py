@@ -25,6 +25,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
+from config.error_text import refusal
 from config.errors import DomainError
 from games import services as games
 from games.forms import PRESET_LABELS
@@ -112,27 +113,19 @@ def event_text() -> dict[str, Any]:
 
 
 def _refusal(error: DomainError, overrides: dict[str, str] | None = None) -> str:
-    """A refusal in the reader's language; the services word theirs in English for
-    the API, so the pages say them again by their stable code."""
-    text = {
-        "event_not_found": _("There is no such championship event."),
-        "season_not_found": _("There is no such season."),
-        "not_organizer": _("Only the event's organizer may do that."),
-        "not_entered": _("That player is not entered in this event."),
-        "already_entered": _("That player is already entered in this event."),
-        "round_in_progress": _("The current round is still being played."),
-        "event_over": _("Every round of this event has started: entries are closed."),
-        "not_enough_players": _("A round needs at least 3 checked-in players."),
-        "version_conflict": _(
-            "The event changed since this page was loaded: check it and try again."
-        ),
-        "game_not_found": _("There is no such table in this event."),
-        "not_your_seat": _("Only the organizer may pause or resume a table."),
-        **(overrides or {}),
-    }
-    if error.code in text:
-        return text[error.code]
-    return _("Not accepted: %(reason)s") % {"reason": error.message}
+    """A refusal in the reader's language, said as an event's page says it."""
+    return refusal(
+        error,
+        {
+            "event_over": _("Every round of this event has started: entries are closed."),
+            "version_conflict": _(
+                "The event changed since this page was loaded: check it and try again."
+            ),
+            "game_not_found": _("There is no such table in this event."),
+            "not_your_seat": _("Only the organizer may pause or resume a table."),
+            **(overrides or {}),
+        },
+    )
 
 
 def _refused(request: HttpRequest, error: DomainError) -> HttpResponse:

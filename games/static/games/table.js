@@ -29,8 +29,6 @@
   let pending = false; // a command is on its way: no double plays
   let keepFocus = false; // a move was made from the hand: focus stays there
   let lastBid = null;
-  let turnSince = 0;
-  let turnKey = "";
   let held = null; // the trick just taken, kept in view for a moment
   let myTurn = false;
   // The level of the bot the page's buttons give a seat to, as last chosen.
@@ -212,12 +210,6 @@
     if (state.status === "finished" && !$("scoreboard-drawer").open) $("scoreboard-drawer").open = true;
     document.body.dataset.version = String(view.version);
     document.body.dataset.status = view.status;
-    const hand = view.hand;
-    const key = hand ? `${hand.number}:${hand.turn}:${view.phase}:${(hand.trick || {}).cards}` : "";
-    if (key !== turnKey) {
-      turnKey = key;
-      turnSince = Date.now();
-    }
     draw();
   }
 
@@ -361,7 +353,7 @@
         ),
         cards,
       ]);
-      if (toAct && state.turn_seconds && !replaying) name.append(ring());
+      if (toAct && state.turn_deadline && !replaying) name.append(ring());
       if (page.creator && !replaying && state.seats[seat].alias && state.status !== "finished") {
         const bot = state.bots[seat];
         element.append(
@@ -388,9 +380,10 @@
     return PLACES[count][(seat - first + count) % count];
   }
 
-  // The turn timer: a ring that empties as the seconds run out.
+  // The turn timer: a ring that empties as the seconds run out, to the server's
+  // deadline (a page loaded mid-turn shows the time really left).
   function ring() {
-    const left = Math.max(0, state.turn_seconds - Math.floor((Date.now() - turnSince) / 1000));
+    const left = Math.min(state.turn_seconds, Math.max(0, Math.ceil((Date.parse(state.turn_deadline) - Date.now()) / 1000)));
     const said = fmt(T.seconds_left, { seconds: left });
     const svgNS = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(svgNS, "svg");
@@ -912,7 +905,7 @@
 
   // The turn timer counts down between messages.
   setInterval(() => {
-    if (state && state.turn_seconds && acting()) drawSeats();
+    if (state && state.turn_deadline && acting()) drawSeats();
   }, 1000);
 
   // --- the replay of a finished game ---------------------------------------------------

@@ -223,7 +223,7 @@
     const rounds = live.rounds.slice().reverse().map((round) =>
       node("section", { class: "round", "data-round": round.number }, [
         node("h3", { text: fmt(T.round, { round: round.number }) }),
-        node("table", { class: "list" }, [
+        node("table", { class: "list", tabindex: "0" }, [
           node(
             "tbody",
             {},

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_game_rematch_of'),
+        ('games', '0008_model_names'),
     ]
 
     operations = [
