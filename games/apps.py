@@ -3,3 +3,11 @@ from django.apps import AppConfig
 
 class GamesConfig(AppConfig):
     name = "games"
+
+    def ready(self) -> None:
+        # Here, not at the top: the tasks import the models, which need the apps loaded.
+        from config.lifespan import on_startup
+        from games import tasks, turns
+
+        turns.move_with(tasks.play_automatic_move)
+        on_startup(turns.resume_at_startup)

@@ -440,8 +440,8 @@ class Watch:
         return shown
 
     def _refresh_viewer(self) -> None:
-        # The viewer as the table now makes them: a seat handed to a substitute, or a
-        # duplicate table's spectator unscreened once the whole deal set is over.
+        # The viewer as the table now makes them: a duplicate table's spectator is
+        # unscreened once the whole deal set is over.
         self.viewer = viewer_of(self.table, self.user_id)
 
     @property
@@ -479,16 +479,7 @@ class Watch:
             return None
         self._seat_new(records)
         self.table = self.table.clone()
-        views: list[dict[str, Any]] = []
-        start = 0
-        for index, record in enumerate(records):
-            if record.type == "SeatTaken":
-                # A seat changed hands: what follows is seen as the viewer is now (the
-                # player who left, as a spectator; the substitute, as the player).
-                views += event_views_from(self.table, records[start : index + 1], self.viewer)
-                self.viewer = viewer_of(self.table, self.user_id)
-                start = index + 1
-        views += event_views_from(self.table, records[start:], self.viewer)
+        views = event_views_from(self.table, records, self.viewer)
         self._refresh_viewer()
         return self._events(views)
 
@@ -502,8 +493,6 @@ class Watch:
             return None
         if not rows or rows[0][0] != self.version + 1:
             return None
-        if any(row[1] == "SeatTaken" for row in rows):
-            return None  # A seat changing hands changes the viewer: see catch_up.
         step = _step(self.game_id, self.table, rows, self.viewer)
         self.table = step.table
         return step.message(self.viewer, self.with_state)
@@ -518,8 +507,6 @@ class Watch:
         records = [eventstore.record_from_message(row) for row in rows]
         if not records or records[0].sequence != self.version + 1:
             return None
-        if any(record.type == "SeatTaken" for record in records):
-            return None  # A seat changing hands changes the viewer: see catch_up.
         self._seat_new(records)
         self.table = self.table.clone()
         return self._events(event_views_from(self.table, records, self.viewer))

@@ -94,8 +94,9 @@ class DealRevealed:
 
 @dataclass(frozen=True, slots=True)
 class SeatTaken:
-    """A substitute takes over a seat in play (the organizer's choice): they play it,
-    and see it, from now on; the player who left no longer does."""
+    """A substitute took over a seat in play: they play it, and see it, from then on;
+    the player who left no longer does. No command writes it any more (none was ever
+    offered on a page or the API); it is read still, as a log is kept for good."""
 
     seat: int
     user_id: int

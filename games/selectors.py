@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from cachetools import LRUCache
 from django.db import connection
 from django.db.models import QuerySet
 
@@ -66,10 +66,10 @@ class _Cached:
     trusted: bool
 
 
-_TABLE_CACHE: OrderedDict[uuid.UUID, _Cached] = OrderedDict()
-_TABLE_CACHE_LOCK = threading.Lock()
 # Above the tables a process serves at once: an evicted table is replayed whole.
 TABLE_CACHE_SIZE = 4096
+_TABLE_CACHE: LRUCache[uuid.UUID, _Cached] = LRUCache(maxsize=TABLE_CACHE_SIZE)
+_TABLE_CACHE_LOCK = threading.Lock()
 
 
 def load_table(game_id: uuid.UUID) -> Table:
@@ -108,7 +108,6 @@ def cached_table(game_id: uuid.UUID) -> Table | None:
         entry = _TABLE_CACHE.get(game_id)
         if entry is None or not entry.trusted:
             return None
-        _TABLE_CACHE.move_to_end(game_id)
     return entry.table.clone()
 
 
@@ -149,9 +148,6 @@ def _keep(game_id: uuid.UUID, entry: _Cached, *, replace: bool = False) -> None:
             cached.trusted = cached.trusted or entry.trusted
         elif replace or cached is None or cached.last.sequence < entry.last.sequence:
             _TABLE_CACHE[game_id] = entry
-        _TABLE_CACHE.move_to_end(game_id)
-        while len(_TABLE_CACHE) > TABLE_CACHE_SIZE:
-            _TABLE_CACHE.popitem(last=False)
 
 
 def forget_tables() -> None:

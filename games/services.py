@@ -12,7 +12,6 @@ import random
 import secrets
 import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from datetime import datetime
 from functools import lru_cache, partial
 from typing import Any
 
+from cachetools import LRUCache
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 
@@ -44,7 +44,6 @@ from games.domain import (
     PlayerLeft,
     PlayerSeated,
     SeatAutomated,
-    SeatTaken,
     Table,
     TableCancelled,
     fold,
@@ -576,37 +575,6 @@ def game_set_seat_bot(
     )
 
 
-def game_substitute(
-    *, game_id: uuid.UUID, actor: User, seat: int, user: User, alias: str
-) -> CommandResult:
-    """Hand a seat in play to a substitute (a player who had to leave): only the
-    game's creator may. The substitute plays and sees the seat from now on."""
-    alias = clean_alias(alias)
-
-    def decide(table: Table) -> list[AnyEvent]:
-        if actor.pk != table.creator_id:
-            raise NotYourSeat("only the game's creator may hand a seat to a substitute")
-        if table.status != "playing":
-            raise InvalidInput("only a seat of a game in play can be handed over")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-            raise InvalidInput(f"there is no seat {seat} at this table")
-        taken = table.seat_of(user.pk)
-        if taken is not None:
-            raise AlreadySeated(taken)
-        others = (s for number, s in enumerate(table.seats) if s is not None and number != seat)
-        require_free(alias, (other.alias for other in others))
-        return _fold_all(table, [SeatTaken(seat, user.pk, alias)])
-
-    return _execute(
-        game_id=game_id,
-        actor=actor,
-        expected_version=None,
-        idempotency_key=None,
-        command={"seat": seat, "substitute": user.pk, "alias": alias},
-        decide=decide,
-    )
-
-
 def game_pause(*, game_id: uuid.UUID, actor: User, reason: str = "") -> CommandResult:
     """Stop the game: no move is taken, no bot or turn timer acts, until it is resumed.
     Only the game's creator (a championship's organizer) may."""
@@ -809,9 +777,9 @@ def _server_moves(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
 # A vault is kept only once the transaction that read it committed (one that drew it
 # and was rolled back leaves nothing), and only a game's own: a deal set's vault is
 # shared by tables this process may not see, and read each time.
-_VAULTS: OrderedDict[str, dict[int, bytes]] = OrderedDict()
-_VAULTS_LOCK = threading.Lock()
 VAULTS_KEPT = 4096
+_VAULTS: LRUCache[str, dict[int, bytes]] = LRUCache(maxsize=VAULTS_KEPT)
+_VAULTS_LOCK = threading.Lock()
 
 
 def _secret(game_id: uuid.UUID, table: Table, hand: int) -> bytes:
@@ -833,9 +801,6 @@ def _secret(game_id: uuid.UUID, table: Table, hand: int) -> bytes:
 def _keep_vault(stream: str, vault: dict[int, bytes]) -> None:
     with _VAULTS_LOCK:
         _VAULTS[stream] = vault
-        _VAULTS.move_to_end(stream)
-        while len(_VAULTS) > VAULTS_KEPT:
-            _VAULTS.popitem(last=False)
 
 
 def _reveal_deal_set(deal_set: str, finished: uuid.UUID) -> None:

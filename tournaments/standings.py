@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 
+from cachetools import LRUCache
 from django.db import transaction
 from django.db.models import Count, Max
 
@@ -26,9 +27,11 @@ from games.domain import stream_of
 from games.models import Game, StoredEvent
 from games.rules import classic
 from tournaments import points, rating
-from tournaments.apps import SCORE_EVENTS
 from tournaments.domain import Championship, decode, event_stream, fold
 from tournaments.models import Entry, Event, RatingChange, SeasonStanding, Standing, TableResult
+
+# The events whose arrival changes an event's standings.
+SCORE_EVENTS = ("HandScored", "GameFinished", "classic.HandScored", "classic.MatchFinished")
 
 
 @dataclass(frozen=True)
@@ -179,10 +182,16 @@ def _fill(row: TableResult, figures: GameFigures | None) -> None:
         )
 
 
+# The events whose memos a process keeps: above the events in play at once; an event
+# evicted (or over) is read from its read models again.
+EVENTS_KEPT = 256
+
 # Each event's table rows as last read, by event, with the standings events they go
 # with (count, last sequence): a new round or correction reads them all again. Finished
 # tables never change; the others are checked against their game's version each time.
-_ROWS: dict[uuid.UUID, tuple[tuple[int, int], dict[uuid.UUID, TableResult]]] = {}
+_ROWS: LRUCache[uuid.UUID, tuple[tuple[int, int], dict[uuid.UUID, TableResult]]] = LRUCache(
+    maxsize=EVENTS_KEPT
+)
 _ROWS_LOCK = threading.Lock()
 
 
@@ -279,7 +288,7 @@ def write_standings(event_id: uuid.UUID, ranked: Sequence[points.Standing]) -> b
 STANDINGS_EVENTS = ("EventCreated", "RoundStarted", "ResultCorrected")
 
 
-_VIEWS: dict[uuid.UUID, tuple[tuple[int, int], Championship]] = {}
+_VIEWS: LRUCache[uuid.UUID, tuple[tuple[int, int], Championship]] = LRUCache(maxsize=EVENTS_KEPT)
 
 
 def _standings_view(event_id: uuid.UUID) -> tuple[Championship, tuple[int, int]]:

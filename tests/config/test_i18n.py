@@ -2,6 +2,10 @@
 
 import json
 import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.test import Client, RequestFactory
@@ -255,3 +259,44 @@ def test_a_server_error_is_told_in_romanian_without_the_database() -> None:
     assert '<html lang="ro">' in content
     assert "<h1>Ceva nu a mers bine</h1>" in content
     assert 'action="/i18n/setlang/"' not in content
+
+
+def _messages_in(tree: Path) -> Path:
+    """The Romanian catalogue of ``tree`` (a copy of the project) as makemessages
+    leaves it once it has gathered every string the code and templates mark."""
+    subprocess.run(
+        [sys.executable, "manage.py", "makemessages", "-l", "ro", "--no-obsolete", "--no-location"],
+        cwd=tree,
+        check=True,
+        capture_output=True,
+    )
+    return tree / "locale" / "ro" / "LC_MESSAGES" / "django.po"
+
+
+def _entries(po: Path, *flags: str) -> str:
+    return subprocess.run(
+        ["msgattrib", *flags, str(po)], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def test_every_string_the_site_marks_for_translation_has_its_romanian_text(
+    tmp_path: Path,
+) -> None:
+    # Given a copy of the project's source and its catalogue
+    root = Path(__file__).resolve().parents[2]
+    tree = tmp_path / "atu"
+    tree.mkdir()
+    kept = ("manage.py", "accounts", "config", "games", "tournaments", "locale")
+    for name in kept:
+        source = root / name
+        if source.is_dir():
+            shutil.copytree(source, tree / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, tree / name)
+
+    # When every marked string is gathered into it
+    po = _messages_in(tree)
+
+    # Then none is left untranslated or only guessed at (fuzzy)
+    assert _entries(po, "--untranslated", "--no-obsolete") == ""
+    assert _entries(po, "--only-fuzzy", "--no-obsolete") == ""

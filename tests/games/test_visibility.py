@@ -16,7 +16,7 @@ from games.errors import GameNotFound
 from games.eventstore import read
 from games.rules import classic
 from games.selectors import find_game, forget_tables, games_list, load_table
-from games.services import game_create, game_join, game_pause, game_substitute
+from games.services import game_create, game_join, game_pause
 from games.visibility import Viewer, event_views, event_views_from, may_see_game, state_view
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move, play_to_end, seated_game
@@ -120,16 +120,6 @@ def test_a_public_events_table_is_seen_by_anyone() -> None:
     assert may_see_game(table, None) is True
     assert may_see_game(table, UserFactory.create().pk) is True
     assert table.id in set(games_list(viewer_id=None).values_list("id", flat=True))
-
-
-def test_a_substitute_seated_at_a_private_table_sees_it_though_not_an_entrant() -> None:
-    _, organizer, _, (table, _) = private_event_round(8)
-    substitute = UserFactory.create()
-
-    game_substitute(game_id=table.id, actor=organizer, seat=0, user=substitute, alias="Rezervă")
-
-    table.refresh_from_db()
-    assert may_see_game(table, substitute.pk) is True
 
 
 def test_no_viewer_sees_the_creators_account_in_game_created() -> None:
