@@ -8,7 +8,7 @@ from rest_framework.authtoken import admin as token_admin
 
 from accounts.models import User
 
-ATU_FIELDS = ("display_name", "can_organize", "is_bot")
+ATU_FIELDS = ("display_name", "can_organize", "is_bot", "is_guest")
 
 # A token is a password that never expires: whoever reads one acts as its user, so no
 # page shows them. A user gets theirs by logging in; revoking it is logging out.
@@ -20,5 +20,5 @@ class UserAdmin(DjangoUserAdmin):
     fieldsets = (*(DjangoUserAdmin.fieldsets or ()), (_("Atu"), {"fields": ATU_FIELDS}))
     add_fieldsets = (*DjangoUserAdmin.add_fieldsets, (_("Atu"), {"fields": ATU_FIELDS}))
     list_display = (*DjangoUserAdmin.list_display, *ATU_FIELDS)
-    list_filter = (*DjangoUserAdmin.list_filter, "can_organize", "is_bot")
+    list_filter = (*DjangoUserAdmin.list_filter, "can_organize", "is_bot", "is_guest")
     search_fields = (*DjangoUserAdmin.search_fields, "display_name")

@@ -15,9 +15,22 @@ class User(AbstractUser):
         default=False,
         help_text=_("A bot plays this account's seats; nobody logs in as it."),
     )
+    is_guest = models.BooleanField(
+        _("guest"),
+        default=False,
+        help_text=_(
+            "Made for a visitor who played without an account, and tied to their browser "
+            "until they register."
+        ),
+    )
 
     def __str__(self) -> str:
         return self.display
+
+    @property
+    def may_organize(self) -> bool:
+        """Whether the user may create and run championships: never a guest."""
+        return not self.is_guest and (self.can_organize or self.is_superuser)
 
     @property
     def display(self) -> str:

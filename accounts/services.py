@@ -14,7 +14,11 @@ from accounts.models import User
 
 DEMO_ORGANIZER_USERNAME = "demo"
 DEMO_BOT_NAMES = ("Ana", "Bogdan", "Carmen", "Dorin")
+# Enough bots for every seat of the largest table.
+BOT_NAMES = (*DEMO_BOT_NAMES, "Elena", "Florin")
 USERNAME_TAKEN = _("this username is taken")
+# Guests' usernames: a prefix and random hex, never shown (their display name is).
+GUEST_PREFIX = "guest-"
 
 
 def user_ensure_demo_organizer(
@@ -61,34 +65,67 @@ def _bot_player(name: str) -> User:
         number += 1
 
 
-def user_register(*, username: str, password: str, display_name: str = "") -> User:
-    """Create a player account after the username and password checks.
+def user_register(
+    *, username: str, password: str, display_name: str = "", guest: User | None = None
+) -> User:
+    """Create a player account after the username and password checks; with
+    ``guest``, that guest becomes the account instead, keeping its games.
 
     Raises :class:`django.core.exceptions.ValidationError` by field (``username``,
     ``display_name``, ``password``) when any check fails.
     """
-    user = User(username=username.strip(), display_name=display_name.strip())
+    if guest is not None and not guest.is_guest:
+        raise ValueError("only a guest account is turned into a full one")
+    user = guest or User()
+    user.username, user.display_name = username.strip(), display_name.strip()
     errors: dict[str, list[str]] = {}
     try:
         user.full_clean(exclude=["password"], validate_unique=False)
     except ValidationError as error:
         errors.update(error.message_dict)
-    if "username" not in errors and User.objects.filter(username__iexact=user.username).exists():
+    taken = User.objects.filter(username__iexact=user.username).exclude(pk=user.pk)
+    if "username" not in errors and taken.exists():
         errors["username"] = [USERNAME_TAKEN]
     try:
         validate_password(password, user)
     except ValidationError as error:
         errors["password"] = list(error.messages)
     if errors:
+        if guest is not None:
+            guest.refresh_from_db()
         raise ValidationError(errors)
     user.set_password(password)
+    user.is_guest = False
     try:
         with transaction.atomic():
             user.save()
     except IntegrityError:
         # Someone took the name between the check and the save.
+        if guest is not None:
+            guest.refresh_from_db()
         raise ValidationError({"username": [USERNAME_TAKEN]}) from None
     return user
+
+
+def user_create_guest() -> User:
+    """An account for a visitor who plays without one: no password anyone can use,
+    a name like "Guest 4821" (in the visitor's language), organizing nothing. Logged
+    in, it lives in the browser's session; :func:`user_register` makes it a full one."""
+    while True:
+        username = f"{GUEST_PREFIX}{secrets.token_hex(6)}"
+        number = secrets.randbelow(9000) + 1000
+        guest = User(
+            username=username,
+            display_name=str(_("Guest %(number)s")) % {"number": number},
+            is_guest=True,
+        )
+        guest.set_unusable_password()
+        try:
+            with transaction.atomic():
+                guest.save()
+        except IntegrityError:
+            continue  # 48 random bits met another guest's: draw again
+        return guest
 
 
 def user_authenticate(

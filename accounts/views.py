@@ -1,5 +1,8 @@
 """Account pages: register, log in, log out (sessions; the API uses tokens).
 
+A guest (a visitor who pressed "Play now" without an account) registers on the same
+page, which turns their guest account into a full one, their games kept.
+
 Registering and signing in spend the sign-in budget the API's do
 (:mod:`config.throttling`): over it, a page says so with a 429 and ``Retry-After``."""
 
@@ -18,6 +21,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 
 from accounts.forms import RegisterForm
+from accounts.models import User
 from accounts.services import user_register
 from config.throttling import login_wait
 
@@ -27,21 +31,28 @@ def sign_in_throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpRe
     ``view`` (no password is checked)."""
 
     @wraps(view)
-    def throttled(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def counted(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         wait = login_wait(request) if request.method == "POST" else None
         if wait is None:
             return view(request, *args, **kwargs)
-        response = render(request, "accounts/throttled.html", {"wait": wait}, status=429)
-        response["Retry-After"] = str(wait)
-        return response
+        return throttled(request, wait)
 
-    return throttled
+    return counted
+
+
+def throttled(request: HttpRequest, wait: int) -> HttpResponse:
+    """The page that says the sign-in budget is spent: 429, and when to come back."""
+    response = render(request, "accounts/throttled.html", {"wait": wait}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 @sensitive_post_parameters("password", "password_again")
 @sign_in_throttled
 def register(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
+    """A new account; for a guest, their own account made full (their games kept)."""
+    guest = request.user if isinstance(request.user, User) and request.user.is_guest else None
+    if request.user.is_authenticated and guest is None:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = RegisterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -50,6 +61,7 @@ def register(request: HttpRequest) -> HttpResponse:
                 username=form.cleaned_data["username"],
                 password=form.cleaned_data["password"],
                 display_name=form.cleaned_data["display_name"],
+                guest=guest,
             )
         except ValidationError as error:
             for field, messages in error.message_dict.items():
@@ -57,7 +69,8 @@ def register(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user)
             return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
-    return render(request, "accounts/register.html", {"form": form, "next": _safe_next(request)})
+    context = {"form": form, "next": _safe_next(request), "guest": guest}
+    return render(request, "accounts/register.html", context)
 
 
 def _safe_next(request: HttpRequest) -> str:

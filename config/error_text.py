@@ -47,6 +47,10 @@ def error_texts() -> dict[str, str]:
         "not_a_player": _("Only the players of this game may ask for a rematch."),
         "event_game": _("A championship's organizer seats its tables: no rematch here."),
         "no_rematch": _("No rematch of this game has been asked for."),
+        "not_the_creator": _("Only the table's creator may do that."),
+        "game_started": _("The game has started: that can only be done before."),
+        "not_seated": _("You have no seat at this table."),
+        "table_cancelled": _("This table was cancelled by its creator."),
         # The rules.
         "invalid_card": _("That is not a card: write rank then suit, like AS, 10H or 7D."),
         "not_in_this_game": _("This game is not played that way."),

@@ -39,17 +39,20 @@ from games.serializers import (
     CommandResponseSerializer,
     EventsQuerySerializer,
     EventsResponseSerializer,
+    FillWithBotsSerializer,
     GameCreateSerializer,
     GameListQuerySerializer,
     GameStateSerializer,
     GameSummarySerializer,
     JoinSerializer,
     OneCardModeSerializer,
+    PlayNowSerializer,
     PlaySerializer,
     PresetSerializer,
     RecordQuerySerializer,
     SeatBotSerializer,
     StateQuerySerializer,
+    WaitingRoomSerializer,
     ZeroPlaySerializer,
 )
 from games.visibility import (
@@ -153,6 +156,28 @@ class GamesView(generics.ListAPIView):
     def post(self, request: Request) -> Response:
         data = _parse(GameCreateSerializer, request.data)
         game = services.game_create(creator=request.user, **data)
+        return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
+
+
+class PlayNowView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="games_play_now",
+        summary="Play now: a table of your own against bots",
+        description="Opens a Romanian Whist table under a preset (and options), seats "
+        "you under your display name and a bot of the chosen level in every other seat: "
+        "the game starts at once. All of it, or nothing.",
+        request=PlayNowSerializer,
+        responses={
+            201: GameSummarySerializer,
+            **errors(400, 401, codes={400: ["invalid_options", "invalid_player_count"]}),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = _parse(PlayNowSerializer, request.data)
+        game = services.game_play_now(user=request.user, **data)
         return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
 
 
@@ -419,6 +444,44 @@ class OneCardModeView(CommandView):
 class SeatBotView(CommandView):
     serializer_class = SeatBotSerializer
     command = staticmethod(services.game_set_seat_bot)
+
+
+@_command_schema(
+    "fill_with_bots",
+    "Fill the free seats with bots",
+    "The creator of a table waiting for players seats a bot of the chosen level in every "
+    "free seat, which starts the game.",
+    FillWithBotsSerializer,
+    {403: ["not_the_creator"], 409: ["game_started", "table_cancelled"]},
+)
+class FillWithBotsView(CommandView):
+    serializer_class = FillWithBotsSerializer
+    command = staticmethod(services.game_fill_with_bots)
+
+
+@_command_schema(
+    "cancel",
+    "Cancel a table before it starts",
+    "Only its creator may; nobody may sit at it or play it from then on, and its status "
+    "is `cancelled`.",
+    WaitingRoomSerializer,
+    {403: ["not_the_creator"], 409: ["game_started", "table_cancelled"]},
+)
+class CancelView(CommandView):
+    serializer_class = WaitingRoomSerializer
+    command = staticmethod(services.game_cancel)
+
+
+@_command_schema(
+    "leave",
+    "Leave your seat before the game starts",
+    "The seat is free again for the next player to join.",
+    WaitingRoomSerializer,
+    {409: ["not_seated", "game_started", "table_cancelled"]},
+)
+class LeaveView(CommandView):
+    serializer_class = WaitingRoomSerializer
+    command = staticmethod(services.game_leave)
 
 
 class RematchView(APIView):

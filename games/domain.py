@@ -115,6 +115,19 @@ class GameResumed:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerLeft:
+    """The player of ``seat`` got up before the game started: the seat is free again,
+    and no bot plays it."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableCancelled:
+    """The creator called the table off before it started: nobody may sit or play."""
+
+
 TableEvent = (
     GameCreated
     | PlayerSeated
@@ -124,6 +137,8 @@ TableEvent = (
     | GamePaused
     | GameResumed
     | SeatTaken
+    | PlayerLeft
+    | TableCancelled
 )
 AnyEvent = TableEvent | rules.Event | classic.ClassicEvent
 
@@ -181,6 +196,7 @@ class Table:
     deal_set: str | None = None
     rematch_of: str | None = None
     paused: bool = False
+    cancelled: bool = False
     seats: tuple[Seat | None, ...] = ()
     # The bot playing each seat, if any.
     bots: tuple[str | None, ...] = ()
@@ -201,6 +217,8 @@ class Table:
 
     @property
     def status(self) -> str:
+        if self.cancelled:
+            return "cancelled"
         # Both games name their phases alike.
         phase = self.game.phase.value
         if phase == "not-started":
@@ -268,6 +286,12 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
             table.seats = tuple(seats)
         elif isinstance(event, GamePaused | GameResumed):
             table.paused = isinstance(event, GamePaused)
+        elif isinstance(event, PlayerLeft):
+            seats, bots = list(table.seats), list(table.bots)
+            seats[event.seat], bots[event.seat] = None, None
+            table.seats, table.bots = tuple(seats), tuple(bots)
+        elif isinstance(event, TableCancelled):
+            table.cancelled = True
         else:
             if isinstance(event, rules.HandDealt | classic.HandDealt):
                 table.played = ()

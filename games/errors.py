@@ -133,6 +133,38 @@ class GamePausedError(GameError):
         super().__init__("the game is paused by its organizer; wait until it is resumed")
 
 
+class NotTheCreator(GameError):
+    code = "not_the_creator"
+    status = 403
+
+
+class GameAlreadyStarted(GameError):
+    """A change only a table waiting for its players allows (seats filled, the table
+    cancelled, a player getting up), asked of a game that has started."""
+
+    code = "game_started"
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("the game has started: that can only be done before")
+
+
+class NotSeated(GameError):
+    code = "not_seated"
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("you have no seat at this table")
+
+
+class TableCancelledError(GameError):
+    code = "table_cancelled"
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("this table was cancelled by its creator")
+
+
 class NotAPlayer(GameError):
     code = "not_a_player"
     status = 403

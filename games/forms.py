@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, ClassVar
 
 from django import forms
@@ -9,8 +10,10 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from games.aliases import MAX_ALIAS_LENGTH
+from games.bots import DEFAULT_LEVEL, LEVEL_NAMES
 from games.domain import CLASSIC, ROMANIAN
-from games.rules import PRESETS, OneCardMode, Schedule, Scoring, classic
+from games.rules import PRESETS, OneCardMode, Schedule, Scoring, classic, options_from_dict
+from games.rules import preset as rules_preset
 from games.services import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
 # The presets' titles, as people read them in each language.
@@ -45,10 +48,39 @@ def _yes_no(label: Promise) -> forms.ChoiceField:
     return forms.ChoiceField(label=label, required=False, choices=YES_NO)
 
 
-def preset_label(kind: str, preset: str) -> str:
-    """A table's rules as a reader names them: its preset's title, or "custom rules"."""
+# The levels a bot plays at, as a player chooses them.
+LEVEL_LABELS = {"easy": _("easy"), "medium": _("medium"), "strong": _("strong")}
+
+
+def preset_label(kind: str, preset: str, options: dict[str, Any] | None = None) -> str:
+    """A table's rules as a reader names them: its preset's title, "customised" when
+    ``options`` (the table's) differ from the preset's, or "custom rules"."""
     labels = CLASSIC_PRESET_LABELS if kind == CLASSIC else PRESET_LABELS
-    return str(labels.get(preset, _("custom rules")))
+    if preset not in labels:
+        return str(_("custom rules"))
+    if options is not None and options != _preset_options(kind, preset):
+        return str(_("%(preset)s, customised") % {"preset": labels[preset]})
+    return str(labels[preset])
+
+
+def _preset_options(kind: str, preset: str) -> dict[str, Any]:
+    """The preset's options as a table stores them (JSON: tuples read back as lists)."""
+    if kind == CLASSIC:
+        options = classic.preset(preset).to_dict()
+    else:
+        options = options_from_dict({}, rules_preset(preset)).to_dict()
+    loaded: dict[str, Any] = json.loads(json.dumps(options))
+    return loaded
+
+
+def level_field() -> forms.ChoiceField:
+    """The level of the bots a player seats."""
+    return forms.ChoiceField(
+        label=_("Bot level"),
+        choices=[(name, LEVEL_LABELS[name]) for name in LEVEL_NAMES],
+        initial=DEFAULT_LEVEL,
+        required=False,
+    )
 
 
 class TableForm(forms.Form):
@@ -206,6 +238,34 @@ class ClassicGameForm(TableForm):
             numbers=("target", "deals"),
             flags=("rubber", "honours", "no_trump_every_fifth"),
         )
+
+
+class PlayNowForm(NewGameForm):
+    """A table of one's own against bots: the rules and the bots' level; the player
+    sits down under their own name, and the game starts at once."""
+
+    panel = "play-now"
+    title = _("Play now")
+    main_fields = 3
+    ids = "id_play_%s"
+    field_order = ["preset", "player_count", "level"]
+
+    alias = None  # type: ignore[assignment]
+    turn_seconds = None  # type: ignore[assignment]
+    level = level_field()
+
+    def play(self) -> dict[str, Any]:
+        """The table, as :func:`games.services.game_play_now` takes it."""
+        return {
+            "preset": self.cleaned_data["preset"],
+            "options": self.options(),
+            "player_count": self.seats(),
+            "level": self.cleaned_data["level"] or DEFAULT_LEVEL,
+        }
+
+
+class BotLevelForm(forms.Form):
+    level = level_field()
 
 
 # The forms that open a table, by the game it plays.

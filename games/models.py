@@ -97,6 +97,7 @@ class Game(models.Model):
         OPEN = "open"
         PLAYING = "playing"
         FINISHED = "finished"
+        CANCELLED = "cancelled"
 
     id = models.UUIDField(primary_key=True)
     code = models.CharField(max_length=8, unique=True)

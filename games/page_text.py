@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.error_text import error_texts
+from games.forms import LEVEL_LABELS
 from games.rules import OneCardMode, RuleOptions, Schedule, Scoring, build_schedule
 from games.rules.classic import ClassicOptions, TrumpMethod
 
@@ -55,6 +56,9 @@ def table_text() -> dict[str, Any]:
         "bot": _("bot"),
         "empty_seat": _("free seat"),
         "bot_for_me": _("Let a bot play for me"),
+        "bot_level": _("Bot level"),
+        "levels": {name: str(label) for name, label in LEVEL_LABELS.items()},
+        "cancelled": _("This table was cancelled by its creator."),
         "seat_back": _("Take my seat back"),
         "bot_seat": _("Bot"),
         "unbot_seat": _("Remove bot"),

@@ -18,6 +18,7 @@ from games import eventstore
 from games.domain import (
     DealRevealed,
     DealsCommitted,
+    PlayerLeft,
     PlayerSeated,
     Table,
     fold,
@@ -91,6 +92,8 @@ def build_record(game_id: uuid.UUID, records: Sequence[eventstore.Recorded]) -> 
     for event in events:
         if isinstance(event, PlayerSeated):
             players.append({"seat": event.seat, "alias": event.alias})
+        elif isinstance(event, PlayerLeft):
+            players = [player for player in players if player["seat"] != event.seat]
         elif isinstance(event, DealsCommitted):
             seed, commitments = event.seed, event.commitments
         elif isinstance(event, DealRevealed):

@@ -13,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.aliases import MAX_ALIAS_LENGTH
-from games.bots import BOTS
+from games.bots import BOTS, DEFAULT_LEVEL, LEVEL_NAMES
 from games.domain import CLASSIC, CLASSIC_STORED_TYPES, GAME_KINDS, ROMANIAN, TABLE_EVENT_TYPES
 from games.models import Game
 from games.rules import EVENT_TYPES, PRESETS, Phase, Visibility, classic
@@ -121,6 +121,26 @@ class GameCreateSerializer(serializers.Serializer):
         max_value=MAX_TURN_SECONDS,
         help_text="Seconds a seat has to act before a bot acts for it; none if left out.",
     )
+
+
+def _level_field(what: str) -> serializers.ChoiceField:
+    return serializers.ChoiceField(
+        list(LEVEL_NAMES), default=DEFAULT_LEVEL, help_text=f"The level of the bots {what}."
+    )
+
+
+class PlayNowSerializer(serializers.Serializer):
+    player_count = serializers.IntegerField(
+        default=4, help_text="3 to 6 (otherwise `invalid_player_count`)."
+    )
+    preset = serializers.ChoiceField(
+        list(PRESETS),
+        required=False,
+        allow_null=True,
+        help_text="The Romanian Whist rules to start from; romanian-standard if left out.",
+    )
+    options = RuleOptionsField(required=False, help_text="Options changed from the preset.")
+    level = _level_field("in the other seats")
 
 
 class GameListQuerySerializer(serializers.Serializer):
@@ -241,6 +261,14 @@ class SeatBotSerializer(CommandSerializer):
     bot = serializers.ChoiceField(
         sorted(BOTS), allow_null=True, help_text="The bot; null hands the seat back."
     )
+
+
+class FillWithBotsSerializer(CommandSerializer):
+    level = _level_field("seated")
+
+
+class WaitingRoomSerializer(CommandSerializer):
+    """Cancelling a table, or leaving one's seat: nothing but the command itself."""
 
 
 class OneCardModeSerializer(MoveSerializer):

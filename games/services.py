@@ -24,11 +24,12 @@ from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
+from accounts.services import BOT_NAMES, user_ensure_bot_players
 from config.errors import DomainError
 from config.lifespan import run_on_server_loop
 from games import eventstore, rules
-from games.aliases import clean_alias, require_free
-from games.bots import BOTS, choose_command
+from games.aliases import clean_alias, fitting_alias, require_free
+from games.bots import BOTS, DEFAULT_LEVEL, LEVEL_NAMES, choose_command
 from games.bots.classic import choose_classic_command
 from games.domain import (
     CLASSIC,
@@ -40,22 +41,28 @@ from games.domain import (
     GameCreated,
     GamePaused,
     GameResumed,
+    PlayerLeft,
     PlayerSeated,
     SeatAutomated,
     Table,
+    TableCancelled,
     fold,
     stream_of,
 )
 from games.errors import (
     AlreadySeated,
     EventGameNoRematch,
+    GameAlreadyStarted,
     GameIsOver,
     GameNotFinished,
     GamePausedError,
     IdempotencyKeyReused,
     InvalidInput,
     NotAPlayer,
+    NotSeated,
+    NotTheCreator,
     NotYourSeat,
+    TableCancelledError,
     TableFull,
     VersionConflict,
 )
@@ -219,23 +226,145 @@ def game_join(
             events += _start(game_id, table)
         return events
 
-    attempt = partial(
-        _execute,
-        game_id=game_id,
-        actor=user,
-        expected_version=None,
-        idempotency_key=idempotency_key,
-        command={"join": alias, "zero_play": zero_play},
-        decide=decide,
+    return _seating(
+        partial(
+            _execute,
+            game_id=game_id,
+            actor=user,
+            expected_version=None,
+            idempotency_key=idempotency_key,
+            command={"join": alias, "zero_play": zero_play},
+            decide=decide,
+        )
     )
-    # A join names no version: losing the append to another command (a racer taking
-    # the same seat) is no reason to refuse it. It is decided again on the log as it
-    # is now, which seats it in the next free seat or answers that the table is full.
-    # Each lost race is another event appended, so a few attempts are enough.
+
+
+def _seating(attempt: Callable[[], CommandResult]) -> CommandResult:
+    """Run a command that seats players, which names no version: losing the append to
+    another command (a racer taking the same seat) is no reason to refuse it. It is
+    decided again on the log as it is now, which seats it in the next free seat or
+    answers that the table is full. Each lost race is another event appended, so a few
+    attempts are enough."""
     for _ in range(JOIN_ATTEMPTS - 1):
         with suppress(VersionConflict):
             return attempt()
     return attempt()
+
+
+def game_fill_with_bots(
+    *,
+    game_id: uuid.UUID,
+    actor: User,
+    level: str = DEFAULT_LEVEL,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    """Seat a bot of ``level`` (one of :data:`games.bots.LEVEL_NAMES`) in every free
+    seat of a table waiting for players, which starts it: only its creator may."""
+    _require_level(level)
+    bots = user_ensure_bot_players(names=BOT_NAMES)
+
+    def decide(table: Table) -> list[AnyEvent]:
+        _require_waiting(table, actor)
+        seated = {seat.user_id for seat in table.seats if seat is not None}
+        taken = {seat.alias for seat in table.seats if seat is not None}
+        free = [number for number, seat in enumerate(table.seats) if seat is None]
+        events: list[AnyEvent] = []
+        # Enough bots for every seat of the largest table, even one with no person.
+        for seat, bot in zip(free, (bot for bot in bots if bot.pk not in seated), strict=False):
+            alias = fitting_alias(bot.display.split()[0], taken)
+            events += _fold_all(
+                table, [SeatAutomated(seat, level), PlayerSeated(seat, bot.pk, alias)]
+            )
+        return events + _start(game_id, table)
+
+    return _seating(
+        partial(
+            _execute,
+            game_id=game_id,
+            actor=actor,
+            expected_version=None,
+            idempotency_key=idempotency_key,
+            command={"fill_with_bots": level},
+            decide=decide,
+        )
+    )
+
+
+def game_play_now(
+    *,
+    user: User,
+    preset: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    player_count: int = 4,
+    level: str = DEFAULT_LEVEL,
+) -> Game:
+    """A table of Romanian Whist for ``user`` alone: opened under ``preset`` (and
+    ``options``), ``user`` seated, a bot of ``level`` in every other seat; it starts
+    at once. All of it, or nothing."""
+    _require_level(level)
+    with transaction.atomic():
+        game = game_create(creator=user, player_count=player_count, preset=preset, options=options)
+        game_join(game_id=game.id, user=user, alias=fitting_alias(user.display, set()))
+        game_fill_with_bots(game_id=game.id, actor=user, level=level)
+    return Game.objects.get(pk=game.id)
+
+
+def game_cancel(
+    *, game_id: uuid.UUID, actor: User, idempotency_key: str | None = None
+) -> CommandResult:
+    """Call off a table before it starts: only its creator may. Nobody may sit at it
+    or play it from then on; it leaves the lobby's lists."""
+
+    def decide(table: Table) -> list[AnyEvent]:
+        _require_waiting(table, actor)
+        return _fold_all(table, [TableCancelled()])
+
+    return _execute(
+        game_id=game_id,
+        actor=actor,
+        expected_version=None,
+        idempotency_key=idempotency_key,
+        command={"cancel": True},
+        decide=decide,
+    )
+
+
+def game_leave(
+    *, game_id: uuid.UUID, actor: User, idempotency_key: str | None = None
+) -> CommandResult:
+    """Get up from one's seat before the game starts: the seat is free again."""
+
+    def decide(table: Table) -> list[AnyEvent]:
+        seat = table.seat_of(actor.pk)
+        if seat is None:
+            raise NotSeated()
+        if table.status != "open":
+            raise GameAlreadyStarted()
+        return _fold_all(table, [PlayerLeft(seat)])
+
+    return _execute(
+        game_id=game_id,
+        actor=actor,
+        expected_version=None,
+        idempotency_key=idempotency_key,
+        command={"leave": True},
+        decide=decide,
+    )
+
+
+def _require_level(level: str) -> None:
+    if level not in LEVEL_NAMES:
+        raise InvalidInput(
+            f"there is no bot level {level!r}; choose one of {', '.join(LEVEL_NAMES)}"
+        )
+
+
+def _require_waiting(table: Table, actor: User) -> None:
+    """Only the creator changes a table waiting for players, and only while it waits."""
+    if actor.pk != table.creator_id:
+        raise NotTheCreator("only the table's creator may do that")
+    if table.status != "open":
+        raise GameAlreadyStarted()
 
 
 def game_rematch(*, game_id: uuid.UUID, actor: User) -> Game:
@@ -793,6 +922,8 @@ def _execute_once(
                 # No account's command changes a published record; only the server
                 # still writes to it, revealing a deal set's secrets once the set is over.
                 raise GameIsOver()
+            if table.cancelled:
+                raise TableCancelledError()
             events = decide(table)
         except (DomainError, RuleError) as error:
             if trusted:

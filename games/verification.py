@@ -33,9 +33,11 @@ from games.domain import (
     DealRevealed,
     DealsCommitted,
     GameCreated,
+    PlayerLeft,
     PlayerSeated,
     SeatAutomated,
     Table,
+    TableCancelled,
     TableEvent,
     fold,
     stream_of,
@@ -301,6 +303,14 @@ class _Verifier:
                 return
             if game.phase is not Phase.NOT_STARTED:
                 self.problem("order", "a player is seated after the game started", sequence)
+        elif isinstance(event, PlayerLeft | TableCancelled):
+            if isinstance(event, PlayerLeft) and not (
+                0 <= event.seat < table.player_count and table.seats[event.seat] is not None
+            ):
+                self.problem("table", f"nobody sits in seat {event.seat} to leave it", sequence)
+                return
+            if game.phase is not Phase.NOT_STARTED or table.cancelled:
+                self.problem("order", f"{type(event).__name__} after the table closed", sequence)
         elif isinstance(event, DealsCommitted):
             self._committed(sequence, event)
         elif isinstance(event, DealRevealed):

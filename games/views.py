@@ -6,9 +6,12 @@ browser from what the table's WebSocket sends (games/static/games/table.js).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,13 +20,26 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts.models import User
+from accounts.services import user_create_guest
+from accounts.views import throttled
 from config.error_text import refusal
 from config.errors import DomainError
+from config.throttling import login_wait
 from games import services
 from games.aliases import fitting_alias
+from games.bots import DEFAULT_LEVEL, LEVEL_NAMES
 from games.domain import CLASSIC, ROMANIAN
 from games.errors import GameNotFound
-from games.forms import KIND_LABELS, TABLE_FORMS, JoinForm, TableForm, preset_label
+from games.forms import (
+    KIND_LABELS,
+    TABLE_FORMS,
+    BotLevelForm,
+    JoinForm,
+    PlayNowForm,
+    TableForm,
+    preset_label,
+)
 from games.models import Game
 from games.page_text import rules_summary, table_text
 from games.rules import RuleError, classic, options_from_dict
@@ -64,6 +80,7 @@ def _lobby(
     *,
     new_form: TableForm | None = None,
     join_form: JoinForm | None = None,
+    play_form: PlayNowForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     alias = _alias(request)
@@ -75,6 +92,7 @@ def _lobby(
         for kind, form in TABLE_FORMS.items()
     ]
     context = {
+        "play_form": play_form or PlayNowForm(),
         "table_forms": table_forms,
         "join_form": join_form or JoinForm(initial={"alias": alias}),
         "open_games": _listed(Game.Status.OPEN, _user_id(request)),
@@ -87,7 +105,7 @@ def _listed(status: str, viewer_id: int | None) -> list[Game]:
     games = list(games_list(status, viewer_id=viewer_id)[:LOBBY_LIST_LENGTH])
     for game in games:
         game.kind_label = KIND_LABELS.get(game.kind, game.kind)  # type: ignore[attr-defined]
-        game.rules_label = preset_label(game.kind, game.preset)  # type: ignore[attr-defined]
+        game.rules_label = preset_label(game.kind, game.preset, game.options)  # type: ignore[attr-defined]
     return games
 
 
@@ -95,7 +113,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return _lobby(request)
 
 
-def _refused(form: TableForm | JoinForm, error: DomainError | RuleError) -> int:
+def _refused(form: forms.Form, error: DomainError | RuleError) -> int:
     form.add_error(None, refusal(error))
     return error.status if isinstance(error, DomainError) else 400
 
@@ -141,12 +159,87 @@ def game_join(request: HttpRequest) -> HttpResponse:
     return redirect(_table_url(game))
 
 
-def table(request: HttpRequest, ref: str) -> HttpResponse:
-    user_id = _user_id(request)
+@require_http_methods(["POST"])
+def play_now(request: HttpRequest) -> HttpResponse:
+    """A table against bots, at once; a visitor without an account plays as a guest,
+    made now and signed in (counted against the sign-in budget: each is an account)."""
+    form = PlayNowForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, play_form=form, status=400)
+    user = request.user if isinstance(request.user, User) else None
+    if user is None:
+        wait = login_wait(request)
+        if wait is not None:
+            return throttled(request, wait)
     try:
-        game = find_game(ref, viewer_id=user_id)
+        # A table refused leaves no guest behind.
+        with transaction.atomic():
+            player = user or user_create_guest()
+            game = services.game_play_now(user=player, **form.play())
+    except (DomainError, RuleError) as error:
+        return _lobby(request, play_form=form, status=_refused(form, error))
+    if user is None:
+        login(request, player)
+    return redirect(_table_url(game))
+
+
+def _waiting_room_action(
+    request: HttpRequest, ref: str, act: Callable[[Game, User], object]
+) -> HttpResponse:
+    """Run ``act`` on the table for the signed-in user and go back to it; a refusal
+    is said on the table page, with its status."""
+    game = _visible_game(request, ref)
+    assert isinstance(request.user, User)
+    try:
+        act(game, request.user)
+    except DomainError as error:
+        return _table_page(request, game, refused=refusal(error), status=error.status)
+    return redirect(_table_url(game))
+
+
+@require_http_methods(["POST"])
+@login_required
+def fill_with_bots(request: HttpRequest, ref: str) -> HttpResponse:
+    # The service names the levels there are.
+    level = request.POST.get("level", DEFAULT_LEVEL)
+    return _waiting_room_action(
+        request,
+        ref,
+        lambda game, user: services.game_fill_with_bots(game_id=game.id, actor=user, level=level),
+    )
+
+
+@require_http_methods(["POST"])
+@login_required
+def cancel(request: HttpRequest, ref: str) -> HttpResponse:
+    return _waiting_room_action(
+        request, ref, lambda game, user: services.game_cancel(game_id=game.id, actor=user)
+    )
+
+
+@require_http_methods(["POST"])
+@login_required
+def leave(request: HttpRequest, ref: str) -> HttpResponse:
+    return _waiting_room_action(
+        request, ref, lambda game, user: services.game_leave(game_id=game.id, actor=user)
+    )
+
+
+def _visible_game(request: HttpRequest, ref: str) -> Game:
+    try:
+        return find_game(ref, viewer_id=_user_id(request))
     except GameNotFound as error:
         raise Http404(error.message) from None
+
+
+def table(request: HttpRequest, ref: str) -> HttpResponse:
+    return _table_page(request, _visible_game(request, ref))
+
+
+def _table_page(
+    request: HttpRequest, game: Game, *, refused: str = "", status: int = 200
+) -> HttpResponse:
+    user_id = _user_id(request)
     seated = _seated(game, user_id)
     home = table_home(game.id)
     rematch = rematch_game(game.id) if game.status == Game.Status.FINISHED else None
@@ -156,6 +249,8 @@ def table(request: HttpRequest, ref: str) -> HttpResponse:
         "socket": f"/ws/games/{game.id}/",
         "creator": user_id is not None and user_id == game.creator_id,
         "text": table_text(),
+        "levels": list(LEVEL_NAMES),
+        "level": DEFAULT_LEVEL,
         # Where a player's end screen hears of a rematch another player opened.
         "rematch": reverse("api-game-rematch", args=[game.id]) if seated and home is None else None,
     }
@@ -169,6 +264,7 @@ def table(request: HttpRequest, ref: str) -> HttpResponse:
         "game": game,
         "page": page,
         "seated": seated,
+        "creator": page["creator"],
         "join_form": JoinForm(initial={"reference": game.code, "alias": _alias(request)}),
         "home": home,
         "rematch": rematch,
@@ -183,9 +279,12 @@ def table(request: HttpRequest, ref: str) -> HttpResponse:
             turn_seconds=turn_seconds,
             timer=True,
         ),
-        "rules_title": preset_label(game.kind, game.preset),
+        "rules_title": preset_label(game.kind, game.preset, game.options),
+        "level_form": BotLevelForm(auto_id="id_fill_%s"),
+        "share_url": request.build_absolute_uri(_table_url(game)),
+        "refusal": refused,
     }
-    return render(request, "games/table.html", context)
+    return render(request, "games/table.html", context, status=status)
 
 
 def _seated(game: Game, user_id: int | None) -> bool:
@@ -197,10 +296,7 @@ def _seated(game: Game, user_id: int | None) -> bool:
 def game_rematch(request: HttpRequest, ref: str) -> HttpResponse:
     """The end screen's Rematch (and Join rematch): the new table, or the finished
     one again with the reason it was refused."""
-    try:
-        game = find_game(ref, viewer_id=request.user.pk)
-    except GameNotFound as error:
-        raise Http404(error.message) from None
+    game = _visible_game(request, ref)
     try:
         rematch = services.game_rematch(game_id=game.id, actor=request.user)
     except DomainError as error:

@@ -144,7 +144,15 @@ def spectator_lag(table: Table, viewer: Viewer) -> int:
 
 # Who sits where, and the game's start: never held back from a delayed spectator.
 SETUP_EVENTS = frozenset(
-    {"GameCreated", "PlayerSeated", "SeatAutomated", "DealsCommitted", "GameStarted"}
+    {
+        "GameCreated",
+        "PlayerSeated",
+        "SeatAutomated",
+        "PlayerLeft",
+        "TableCancelled",
+        "DealsCommitted",
+        "GameStarted",
+    }
 )
 
 

@@ -617,7 +617,7 @@ def _ratings(settings: EventCreated, players: list[int]) -> dict[int, float]:
 
 
 def _require_organizer_account(user: User) -> None:
-    if not (user.can_organize or user.is_superuser):
+    if not user.may_organize:
         raise NotOrganizer("this account may not organize events")
 
 

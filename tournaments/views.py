@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.models import User
 from config.error_text import refusal
 from config.errors import DomainError
 from games import services as games
@@ -52,7 +53,7 @@ def _user_id(request: HttpRequest) -> int | None:
 
 def _may_organize(request: HttpRequest) -> bool:
     user = request.user
-    return bool(user.is_authenticated and (user.can_organize or user.is_superuser))
+    return isinstance(user, User) and user.may_organize
 
 
 # --- The words the pages and their script show ----------------------------------------

@@ -6,6 +6,7 @@ from accounts.errors import InvalidCredentials
 from accounts.models import User
 from accounts.services import (
     user_authenticate,
+    user_create_guest,
     user_ensure_bot_players,
     user_ensure_demo_organizer,
     user_register,
@@ -15,6 +16,8 @@ from accounts.services import (
 from tests.accounts.factories import DEFAULT_PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
+
+STRONG_PASSWORD = "walnut-orbit-harbor"
 
 
 def test_creates_an_organizer_named_demo_who_is_no_admin_when_missing() -> None:
@@ -159,3 +162,38 @@ def test_a_token_for_credentials_is_the_users_token() -> None:
 
     assert found == user
     assert token == user_token(user=user)
+
+
+def test_a_guest_has_a_generated_name_no_usable_password_and_may_not_organize() -> None:
+    guest = user_create_guest()
+
+    assert guest.is_guest
+    assert guest.username.startswith("guest-")
+    assert guest.display_name[: len("Guest ")] == "Guest "
+    assert 1000 <= int(guest.display_name.removeprefix("Guest ")) <= 9999
+    assert not guest.has_usable_password()
+    guest.can_organize = True
+    assert not guest.may_organize
+
+
+def test_a_guest_turned_into_a_full_account_keeps_its_id() -> None:
+    guest = user_create_guest()
+
+    user = user_register(username="ion", password=STRONG_PASSWORD, guest=guest)
+
+    assert user.pk == guest.pk
+    assert (user.username, user.is_guest, user.display) == ("ion", False, "ion")
+    assert user.check_password(STRONG_PASSWORD)
+
+
+def test_a_guest_refused_a_taken_username_stays_a_guest() -> None:
+    UserFactory(username="ion")
+    guest = user_create_guest()
+
+    with pytest.raises(ValidationError) as refused:
+        user_register(username="ION", password=STRONG_PASSWORD, guest=guest)
+
+    assert refused.value.message_dict == {"username": ["this username is taken"]}
+    guest.refresh_from_db()
+    assert guest.is_guest
+    assert guest.username.startswith("guest-")

@@ -187,3 +187,15 @@ def test_without_a_sign_in_rate_nothing_is_throttled(settings: Any, user: User) 
     answers = [client.post("/api/auth/login/", wrong) for _ in range(ATTEMPTS)]
 
     assert set(statuses(answers)) == {400}
+
+
+def test_playing_as_a_guest_spends_the_sign_in_budget_and_over_it_makes_no_guest() -> None:
+    limit = login_limit()
+    play = {"preset": "championship", "player_count": "3"}
+
+    # Each guest is a new browser: a client of its own, from the one address
+    answers = [Client().post("/games/play-now/", play) for _ in range(limit + 1)]
+
+    assert statuses(answers) == [302] * limit + [429]
+    assert 1 <= int(answers[-1]["Retry-After"]) <= 60
+    assert User.objects.filter(is_guest=True).count() == limit

@@ -9,6 +9,7 @@ from django.shortcuts import resolve_url
 from django.test import Client
 
 from accounts.models import User
+from games.models import Game
 from tests.accounts.factories import DEFAULT_PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -143,3 +144,34 @@ def test_logging_out_by_get_is_not_allowed(client: Client, user: User) -> None:
 def test_pages_that_need_a_user_send_visitors_to_the_login_page() -> None:
     assert resolve_url(settings.LOGIN_URL) == "/accounts/login/"
     assert resolve_url(settings.LOGIN_REDIRECT_URL) == "/"
+
+
+# --- Guests ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_guest_registers_and_keeps_their_account_and_games(client: Client) -> None:
+    # Given a guest who played a table
+    client.post("/games/play-now/", {"preset": "championship", "player_count": "3"})
+    guest = User.objects.get(is_guest=True)
+    assert "You play as the guest" in client.get("/accounts/register/").content.decode()
+
+    # When they register
+    response = client.post(
+        "/accounts/register/",
+        {
+            "username": "maria",
+            "display_name": "Maria",
+            "password": "walnut-orbit-harbor",
+            "password_again": "walnut-orbit-harbor",
+        },
+    )
+
+    # Then the same account is now a full one, still signed in, with its game
+    assert response.status_code == 302
+    user = User.objects.get(pk=guest.pk)
+    assert (user.username, user.display_name, user.is_guest) == ("maria", "Maria", False)
+    assert user.check_password("walnut-orbit-harbor")
+    assert User.objects.count() == 1 + User.objects.filter(is_bot=True).count()
+    assert int(client.session[SESSION_KEY]) == user.pk
+    assert Game.objects.get().seats[0]["user_id"] == user.pk

@@ -631,7 +631,7 @@ def test_the_schema_declares_the_idempotency_key_header_as_the_server_checks_it(
         if method == "post" and path.startswith("/api/games/{ref}/") and "rematch" not in path
     ]
 
-    assert len(commands) == 6
+    assert len(commands) == 9
     for operation in commands:
         [header] = [p for p in operation["parameters"] if p["name"] == "Idempotency-Key"]
         assert header["in"] == "header"
@@ -990,6 +990,10 @@ def test_the_schema_is_served_and_documents_every_endpoint() -> None:
         "/api/games/{ref}/zero-play/",
         "/api/games/{ref}/one-card-mode/",
         "/api/games/{ref}/seat-bot/",
+        "/api/games/play-now/",
+        "/api/games/{ref}/fill-with-bots/",
+        "/api/games/{ref}/cancel/",
+        "/api/games/{ref}/leave/",
         "/api/games/{ref}/rematch/",
         "/api/presets/",
     }
@@ -1220,6 +1224,84 @@ def test_a_game_in_play_cannot_be_replayed() -> None:
 
     assert response.status_code == 409
     assert response.json()["code"] == "game_not_finished"
+
+
+# --- Play now, and the waiting room ------------------------------------------------------
+
+
+def test_play_now_answers_201_with_a_started_table_of_bots_around_the_player(
+    openapi: dict[str, Any], user: User
+) -> None:
+    response = token_client(user).post(
+        "/api/games/play-now/",
+        {"preset": "romanian-standard", "player_count": 3, "options": SHORT, "level": "easy"},
+        format="json",
+    )
+
+    assert response.status_code == 201
+    body = response.json()
+    assert body["status"] == "playing"
+    assert [seat["alias"] for seat in body["seats"]] == [user.display, "Ana", "Bogdan"]
+    table = load_table(uuid.UUID(body["id"]))
+    assert table.bots == (None, "easy", "easy")
+    assert len(table.game.schedule) == 9
+    assert_documented(openapi, "/api/games/play-now/", "post", response)
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [({"level": "grandmaster"}, "invalid_input"), ({"player_count": 9}, "invalid_player_count")],
+)
+def test_play_now_refused_is_a_400_and_opens_nothing(
+    user: User, body: dict[str, Any], code: str
+) -> None:
+    response = token_client(user).post("/api/games/play-now/", body, format="json")
+
+    assert (response.status_code, response.json()["code"]) == (400, code)
+    assert not Game.objects.exists()
+
+
+def test_play_now_without_signing_in_is_401() -> None:
+    assert APIClient().post("/api/games/play-now/", {}, format="json").status_code == 401
+
+
+def test_the_creator_fills_cancels_and_a_player_leaves_through_the_api(
+    openapi: dict[str, Any], user: User
+) -> None:
+    ion = UserFactory()
+    creator, player, stranger = token_client(user), token_client(ion), token_client(UserFactory())
+    filled = game_create(creator=user, player_count=3, preset="championship")
+    waiting = game_create(creator=user, player_count=3, preset="championship")
+    game_join(game_id=waiting.id, user=ion, alias="Ion")
+
+    def post(client: APIClient, game: Game, action: str, body: dict[str, Any]) -> Any:
+        return action, client.post(f"/api/games/{game.code}/{action}/", body, format="json")
+
+    checks = [
+        post(stranger, waiting, "leave", {}),
+        post(player, waiting, "cancel", {}),
+        post(player, waiting, "leave", {}),
+        post(creator, filled, "fill-with-bots", {"level": "strong"}),
+        post(creator, filled, "fill-with-bots", {}),
+        post(creator, waiting, "cancel", {}),
+        post(player, waiting, "leave", {}),
+    ]
+
+    assert [(response.status_code, response.json().get("code")) for _, response in checks] == [
+        (409, "not_seated"),
+        (403, "not_the_creator"),
+        (200, None),
+        (200, None),
+        (409, "game_started"),
+        (200, None),
+        (409, "table_cancelled"),
+    ]
+    assert [event["type"] for event in checks[2][1].json()["events"]] == ["PlayerLeft"]
+    assert load_table(filled.id).bots == ("strong", "strong", "strong")
+    assert load_table(filled.id).status == "playing"
+    assert APIClient().get(f"/api/games/{waiting.code}/").json()["status"] == "cancelled"
+    for action, response in checks:
+        assert_documented(openapi, f"/api/games/{{ref}}/{action}/", "post", response)
 
 
 def test_a_player_asks_for_a_rematch_and_the_others_get_the_same_table() -> None:

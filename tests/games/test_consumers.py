@@ -795,6 +795,43 @@ async def test_a_user_watching_an_open_table_sees_their_cards_once_they_sit_down
     assert (await last.ask({"type": "resync"}))["state"]["you"] == 3
 
 
+async def test_the_waiting_room_sees_a_player_get_up_and_the_table_cancelled(
+    open_socket: Opener,
+) -> None:
+    creator, leaver = await database_sync_to_async(UserFactory.create_batch)(2)
+
+    @database_sync_to_async
+    def open_table() -> uuid.UUID:
+        game = services.game_create(creator=creator, player_count=3, preset="championship")
+        for number, user in enumerate((creator, leaver)):
+            services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+        return game.id
+
+    game_id = await open_table()
+    sockets = [
+        await open_socket(game_id, user, query="?with_state=changes", track=False)
+        for user in (leaver, None)
+    ]
+    assert sockets[0].messages[0]["state"]["you"] == 1
+
+    # When the second player gets up
+    await database_sync_to_async(services.game_leave)(game_id=game_id, actor=leaver)
+
+    # Then the player who left, now a spectator, and a spectator see the seat free again
+    for socket in sockets:
+        message = await socket.receive()
+        assert [event["type"] for event in message["events"]] == ["PlayerLeft"]
+        assert message["state"]["seats"][1] == {"seat": 1, "alias": None}
+        assert message["state"]["you"] is None
+
+    # And when the creator cancels the table, they see it cancelled
+    await database_sync_to_async(services.game_cancel)(game_id=game_id, actor=creator)
+    for socket in sockets:
+        message = await socket.receive()
+        assert [event["type"] for event in message["events"]] == ["TableCancelled"]
+        assert message["state"]["status"] == "cancelled"
+
+
 async def test_an_idle_socket_still_receives_the_next_event(open_socket: Opener) -> None:
     """With redis-py 8 the core Redis layer drops consumers idle for about 5 s
     (channels_redis issue 422); the pub/sub layer must not."""

@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from accounts.models import User
 from games import services
 from games.domain import stream_of
 from games.errors import GameNotFound, RecordNotKept, RecordNotReady
@@ -13,6 +14,7 @@ from games.eventstore import read
 from games.models import Game
 from games.record import dump_record, game_record, record_filename
 from games.rules import parse_card
+from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end, seated_game
 
 pytestmark = pytest.mark.django_db
@@ -260,3 +262,22 @@ def test_the_dumped_record_is_indented_json_that_reads_back_as_the_record(finish
     assert json.loads(text) == record
     assert text.startswith('{\n  "format": "atu-game-record/1",\n  "id": ')
     assert text.endswith("}\n")
+
+
+def test_the_record_names_only_the_players_who_kept_their_seats() -> None:
+    creator, leaver = UserFactory.create_batch(2)
+    game = services.game_create(
+        creator=creator, player_count=3, preset="romanian-standard", options=SHORT
+    )
+    services.game_join(game_id=game.id, user=creator, alias="Ana")
+    services.game_join(game_id=game.id, user=leaver, alias="Ion")
+    services.game_leave(game_id=game.id, actor=leaver)
+    services.game_fill_with_bots(game_id=game.id, actor=creator, level="easy")
+    seated = [seat["user_id"] for seat in Game.objects.get(pk=game.id).seats]
+    play_to_end(game.id, list(User.objects.filter(pk__in=seated)), seed=5)
+
+    assert game_record(game.id)["players"] == [
+        {"seat": 0, "alias": "Ana"},
+        {"seat": 1, "alias": "Ana 2"},
+        {"seat": 2, "alias": "Bogdan"},
+    ]

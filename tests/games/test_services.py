@@ -636,6 +636,169 @@ def test_a_start_that_was_rolled_back_leaves_no_secret_behind() -> None:
     assert verify_game(game.id).ok
 
 
+# --- The waiting room: bots to fill it, cancelling, leaving, and Play now -------------
+
+
+def waiting_table(players: int = 4, seated: int = 1) -> tuple[Game, list[User]]:
+    """An open table whose first ``seated`` seats are taken, the first by its creator."""
+    users = UserFactory.create_batch(seated)
+    game = services.game_create(creator=users[0], player_count=players, preset="championship")
+    for number, user in enumerate(users):
+        services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+    return game, users
+
+
+def test_the_creator_fills_every_free_seat_with_a_bot_of_the_level_chosen_and_the_game_starts() -> (
+    None
+):
+    game, (creator, _) = waiting_table(players=5, seated=2)
+
+    services.game_fill_with_bots(game_id=game.id, actor=creator, level="strong")
+
+    table = load_table(game.id)
+    bot_users = User.objects.in_bulk([seat.user_id for seat in table.seats[2:] if seat])
+    assert table.status == "playing"
+    assert table.bots == (None, None, "strong", "strong", "strong")
+    assert [seat.alias for seat in table.seats if seat] == [
+        "Player 1",
+        "Player 2",
+        "Ana",
+        "Bogdan",
+        "Carmen",
+    ]
+    assert [user.is_bot for user in bot_users.values()] == [True, True, True]
+    assert Game.objects.get(pk=game.id).status == "playing"
+
+
+def test_bots_fill_a_table_whose_creator_took_no_seat_and_their_aliases_stay_apart() -> None:
+    creator = UserFactory()
+    game = services.game_create(creator=creator, player_count=6, preset="championship")
+    services.game_join(game_id=game.id, user=UserFactory(), alias="ana")
+
+    services.game_fill_with_bots(game_id=game.id, actor=creator, level="easy")
+
+    table = load_table(game.id)
+    assert [seat.alias for seat in table.seats if seat] == [
+        "ana",
+        "Ana 2",
+        "Bogdan",
+        "Carmen",
+        "Dorin",
+        "Elena",
+    ]
+    assert table.bots == (None, "easy", "easy", "easy", "easy", "easy")
+
+
+@pytest.mark.parametrize(
+    ("who", "level", "error"),
+    [("player", "medium", "not_the_creator"), ("creator", "grandmaster", "invalid_input")],
+)
+def test_only_the_creator_fills_a_table_and_only_with_a_level_there_is(
+    who: str, level: str, error: str
+) -> None:
+    game, (creator, player) = waiting_table(seated=2)
+
+    with pytest.raises(GameError) as refused:
+        services.game_fill_with_bots(
+            game_id=game.id, actor=creator if who == "creator" else player, level=level
+        )
+
+    assert refused.value.code == error
+    assert load_table(game.id).status == "open"
+
+
+def test_a_started_table_is_not_filled_cancelled_or_left() -> None:
+    game_id, users = seated_game(players=3)
+
+    for command in (
+        lambda: services.game_fill_with_bots(game_id=game_id, actor=users[0]),
+        lambda: services.game_cancel(game_id=game_id, actor=users[0]),
+        lambda: services.game_leave(game_id=game_id, actor=users[1]),
+    ):
+        with pytest.raises(GameError) as refused:
+            command()
+        assert (refused.value.code, refused.value.status) == ("game_started", 409)
+    assert load_table(game_id).status == "playing"
+
+
+def test_play_now_seats_the_player_and_bots_of_the_level_and_starts_at_once() -> None:
+    user = UserFactory(display_name="Maria Popescu")
+
+    game = services.game_play_now(
+        user=user, preset="romanian-standard", player_count=3, level="easy", options={"step": 2}
+    )
+
+    table = load_table(game.id)
+    assert game.status == "playing"
+    assert game.creator_id == user.pk
+    assert table.seat_of(user.pk) == 0
+    assert [seat.alias for seat in table.seats if seat] == ["Maria Popescu", "Ana", "Bogdan"]
+    assert table.bots == (None, "easy", "easy")
+    assert table.options.step == 2
+
+
+def test_play_now_refused_leaves_no_table_behind() -> None:
+    user = UserFactory()
+
+    with pytest.raises(InvalidInput):
+        services.game_play_now(user=user, preset="championship", player_count=3, level="godlike")
+    with pytest.raises(RuleError):
+        services.game_play_now(user=user, preset="nonesuch", player_count=3)
+
+    assert Game.objects.count() == 0
+
+
+def test_the_creator_cancels_an_open_table_which_then_takes_no_one() -> None:
+    game, (creator,) = waiting_table()
+
+    services.game_cancel(game_id=game.id, actor=creator)
+
+    assert load_table(game.id).status == "cancelled"
+    assert Game.objects.get(pk=game.id).status == "cancelled"
+    assert list(Game.objects.filter(status="open")) == []
+    with pytest.raises(GameError) as refused:
+        services.game_join(game_id=game.id, user=UserFactory(), alias="Late")
+    assert (refused.value.code, refused.value.status) == ("table_cancelled", 409)
+    assert verify_game(game.id).ok
+
+
+def test_only_the_creator_cancels_a_table() -> None:
+    game, (_, player) = waiting_table(seated=2)
+
+    with pytest.raises(GameError) as refused:
+        services.game_cancel(game_id=game.id, actor=player)
+
+    assert (refused.value.code, refused.value.status) == ("not_the_creator", 403)
+    assert load_table(game.id).status == "open"
+
+
+def test_a_player_who_leaves_frees_the_seat_for_the_next_to_sit_down() -> None:
+    game, (creator, leaver) = waiting_table(seated=2)
+    services.game_set_seat_bot(game_id=game.id, actor=creator, seat=1, bot="easy")
+
+    services.game_leave(game_id=game.id, actor=leaver)
+
+    table = load_table(game.id)
+    assert table.seats[1] is None
+    assert table.bots[1] is None
+    assert Game.objects.get(pk=game.id).seats == [
+        {"seat": 0, "alias": "Player 1", "user_id": creator.pk}
+    ]
+    newcomer = UserFactory()
+    services.game_join(game_id=game.id, user=newcomer, alias="Player 2")
+    assert load_table(game.id).seat_of(newcomer.pk) == 1
+    assert verify_game(game.id).ok
+
+
+def test_who_has_no_seat_cannot_leave_one() -> None:
+    game, _ = waiting_table()
+
+    with pytest.raises(GameError) as refused:
+        services.game_leave(game_id=game.id, actor=UserFactory())
+
+    assert (refused.value.code, refused.value.status) == ("not_seated", 409)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_move_on_a_game_this_process_knows_is_one_write_and_no_read(
     django_assert_num_queries: Any,

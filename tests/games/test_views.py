@@ -3,6 +3,7 @@ import json
 from typing import Any
 
 import pytest
+from django.contrib.auth import SESSION_KEY
 from django.http import HttpResponse
 from django.test import Client
 
@@ -595,7 +596,8 @@ def test_the_table_page_sums_up_its_rules_with_the_deal_sequence_and_timer(clien
             "</details>", content.index('<details id="rules-summary"')
         )
     ]
-    assert '<p class="rules-title">Online room</p>' in summary
+    # Its options are not the preset's own: the title says so
+    assert '<p class="rules-title">Online room, customised</p>' in summary
     assert "<dt>Deals</dt><dd>1 to 8 and back to 1, increment 2</dd>" in summary
     assert "<dt>Cards dealt, hand by hand</dt><dd>1 3 5 7 8 7 5 3 1 (9 deals)</dd>" in summary
     assert "<dt>One-card deals</dt><dd>played normally</dd>" in summary
@@ -608,6 +610,7 @@ def test_the_table_page_sums_up_its_rules_with_the_deal_sequence_and_timer(clien
     )
     assert "<dt>Turn timer</dt><dd>30 s a move; then a bot plays it</dd>" in summary
     assert "<dt>Cronometru</dt><dd>30 s pe mutare; apoi joacă un bot</dd>" in ro
+    assert '<p class="rules-title">Sală online, modificat</p>' in ro
 
 
 @pytest.mark.django_db
@@ -622,3 +625,162 @@ def test_a_classic_table_sums_up_its_match_and_trumps(client: Client) -> None:
     assert "<dt>Trumps</dt><dd>the dealer's last card, turned</dd>" in content
     assert "<dt>Honours scored (A K Q J of trumps)</dt><dd>yes</dd>" in content
     assert "<dt>Turn timer</dt><dd>no timer</dd>" in content
+
+
+# --- Play now, and the waiting room ------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_visitor_without_an_account_plays_now_as_a_guest_against_bots(client: Client) -> None:
+    # Given a visitor who is not signed in
+    # When they press "Play now" with a preset, three players and strong bots
+    response = client.post(
+        "/games/play-now/",
+        {"preset": "romanian-standard", "player_count": "3", "level": "strong", "step": "2"},
+    )
+
+    # Then a guest account is made and signed in, and seated at a table that has started
+    guest = User.objects.get(is_guest=True)
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/games/{game.code}/"
+    assert int(client.session[SESSION_KEY]) == guest.pk
+    assert guest.display_name.startswith("Guest ")
+    assert not guest.has_usable_password()
+    assert game.status == "playing"
+    assert game.seats[0]["user_id"] == guest.pk
+    table = load_table(game.id)
+    assert table.bots == (None, "strong", "strong")
+    assert table.options.step == 2
+    # and the lobby lists it as customised, not as its preset
+    assert "Romanian standard, customised" in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_signed_in_player_plays_now_under_their_own_account(player: Client, user: User) -> None:
+    player.post("/games/play-now/", {"preset": "championship", "player_count": "4"})
+
+    game = Game.objects.get()
+    assert game.creator_id == user.pk
+    assert load_table(game.id).bots == (None, "medium", "medium", "medium")
+    assert not User.objects.filter(is_guest=True).exists()
+
+
+@pytest.mark.django_db
+def test_play_now_with_an_unknown_level_is_refused_on_the_lobby_and_makes_no_guest(
+    client: Client,
+) -> None:
+    response = client.post(
+        "/games/play-now/", {"preset": "championship", "player_count": "4", "level": "god"}
+    )
+
+    assert response.status_code == 400
+    assert 'id="play-now"' in response.content.decode()
+    assert not User.objects.exists()
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_lobby_offers_play_now_to_everyone_in_both_languages(client: Client) -> None:
+    content = client.get("/").content.decode()
+    ro = client.get("/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()
+
+    assert 'action="/games/play-now/"' in content
+    assert "No account needed: you play as a guest" in content
+    assert '<option value="medium" selected>medium</option>' in content
+    assert "Joacă acum" in ro
+    assert '<option value="strong">puternic</option>' in ro
+
+
+@pytest.mark.django_db
+def test_the_waiting_room_shows_the_share_link_the_rules_and_the_creators_controls(
+    player: Client, user: User
+) -> None:
+    short = {"step": 2, "repeat_one_card_deals": False, "repeat_eight_card_deals": False}
+    game = game_create(creator=user, player_count=3, preset="romanian-standard", options=short)
+    game_join(game_id=game.id, user=user, alias="Ana")
+
+    content = player.get(f"/games/{game.code}/").content.decode()
+
+    assert f'value="http://testserver/games/{game.code}/"' in content
+    assert 'id="copy-link"' in content
+    assert f'action="/games/{game.code}/fill-with-bots/"' in content
+    assert f'action="/games/{game.code}/cancel/"' in content
+    assert f'action="/games/{game.code}/leave/"' in content
+    assert "Romanian standard, customised" in content
+    assert "1 3 5 7 8 7 5 3 1 (9 deals)" in content
+
+
+@pytest.mark.django_db
+def test_the_creator_fills_the_table_with_bots_from_its_page(player: Client, user: User) -> None:
+    game = game_create(creator=user, player_count=4, preset="championship")
+    game_join(game_id=game.id, user=user, alias="Ana")
+
+    response = player.post(f"/games/{game.code}/fill-with-bots/", {"level": "easy"})
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/games/{game.code}/"
+    assert load_table(game.id).bots == (None, "easy", "easy", "easy")
+    assert Game.objects.get(pk=game.id).status == "playing"
+
+
+@pytest.mark.django_db
+def test_the_creator_cancels_the_table_and_the_lobby_no_longer_lists_it(
+    player: Client, user: User
+) -> None:
+    game = game_create(creator=user, player_count=4, preset="championship")
+
+    player.post(f"/games/{game.code}/cancel/")
+
+    assert Game.objects.get(pk=game.id).status == "cancelled"
+    assert f'data-code="{game.code}"' not in player.get("/").content.decode()
+    page = player.get(f"/games/{game.code}/").content.decode()
+    assert 'id="waiting-room"' not in page
+    assert 'id="sit-down"' not in page
+
+
+@pytest.mark.django_db
+def test_a_player_leaves_the_table_and_its_seat_is_free_again(player: Client, user: User) -> None:
+    game = game_create(creator=UserFactory.create(), player_count=4, preset="championship")
+    game_join(game_id=game.id, user=user, alias="Ana")
+
+    response = player.post(f"/games/{game.code}/leave/")
+
+    assert response.status_code == 302
+    assert Game.objects.get(pk=game.id).seats == []
+    assert 'id="sit-down"' in player.get(f"/games/{game.code}/").content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "status", "said"),
+    [
+        ("cancel", 403, "Only the table&#x27;s creator may do that."),
+        ("fill-with-bots", 403, "Only the table&#x27;s creator may do that."),
+        ("leave", 409, "You have no seat at this table."),
+    ],
+)
+def test_a_waiting_room_action_refused_is_said_on_the_table_page(
+    player: Client, path: str, status: int, said: str
+) -> None:
+    game = game_create(creator=UserFactory.create(), player_count=4, preset="championship")
+
+    response = player.post(f"/games/{game.code}/{path}/")
+
+    assert response.status_code == status
+    assert said in response.content.decode()
+    assert Game.objects.get(pk=game.id).status == "open"
+
+
+@pytest.mark.django_db
+def test_a_started_game_cannot_be_cancelled_from_its_page_said_in_romanian(
+    player: Client, user: User
+) -> None:
+    game_id, _ = seated_game(3, users=[user, *UserFactory.create_batch(2)])
+    code = Game.objects.get(pk=game_id).code
+
+    response = player.post(f"/games/{code}/cancel/", HTTP_ACCEPT_LANGUAGE="ro")
+
+    assert response.status_code == 409
+    assert "Jocul a început" in response.content.decode()
+    assert Game.objects.get(pk=game_id).status == "playing"

@@ -31,6 +31,8 @@
   let lastBid = null;
   let held = null; // the trick just taken, kept in view for a moment
   let myTurn = false;
+  // The level of the bot the page's buttons give a seat to, as last chosen.
+  let botLevel = page.level;
   const replaying = new URLSearchParams(location.search).has("replay");
   const pageTitle = document.title;
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
@@ -229,7 +231,9 @@
   function drawStatus() {
     const hand = state.hand;
     let text;
-    if (state.status === "open") {
+    if (state.status === "cancelled") {
+      text = T.cancelled;
+    } else if (state.status === "open") {
       const seated = state.seats.filter((seat) => seat.alias).length;
       text = fmt(T.waiting, { seated, total: state.player_count });
     } else if (state.status === "finished" || !hand) {
@@ -360,7 +364,7 @@
             text: bot ? T.unbot_seat : T.bot_seat,
             onclick: () => {
               if (bot) send({ type: "seat_bot", seat, bot: null });
-              else confirmThen(fmt(T.confirm_bot_seat, { alias: alias(seat) }), () => send({ type: "seat_bot", seat, bot: "heuristic" }));
+              else confirmThen(fmt(T.confirm_bot_seat, { alias: alias(seat) }), () => send({ type: "seat_bot", seat, bot: botLevel }));
             },
           }),
         );
@@ -558,7 +562,9 @@
     const controls = $("seat-controls");
     controls.replaceChildren();
     const you = state.you;
-    if (replaying || you === null || state.status !== "playing" || page.creator) return;
+    if (state.status !== "playing" || replaying || (you === null && !page.creator)) return;
+    controls.append(levelChoice());
+    if (you === null || page.creator) return;
     const bot = state.bots[you];
     controls.append(
       node("button", {
@@ -567,10 +573,23 @@
         text: bot ? T.seat_back : T.bot_for_me,
         onclick: () => {
           if (bot) send({ type: "seat_bot", seat: you, bot: null });
-          else confirmThen(T.confirm_bot_for_me, () => send({ type: "seat_bot", seat: you, bot: "heuristic" }));
+          else confirmThen(T.confirm_bot_for_me, () => send({ type: "seat_bot", seat: you, bot: botLevel }));
         },
       }),
     );
+  }
+
+  // The level of the bots this page's buttons seat.
+  function levelChoice() {
+    const select = node(
+      "select",
+      { id: "bot-level" },
+      page.levels.map((level) => node("option", { value: level, selected: level === botLevel, text: T.levels[level] })),
+    );
+    select.addEventListener("change", () => {
+      botLevel = select.value;
+    });
+    return node("label", { class: "bot-level" }, [node("span", { text: `${T.bot_level} ` }), select]);
   }
 
   // A bot taking a seat is asked first: the player loses their turns to it.
