@@ -53,7 +53,7 @@ def finished_game() -> tuple[Game, User]:
     return game, User.objects.get(pk=game.creator_id)
 
 
-async def test_a_visitor_without_an_account_plays_now_against_bots_to_the_final_ranking(
+async def test_a_visitor_without_an_account_plays_now_against_bots_to_the_ranking_and_a_rematch(
     bots_play: None,
 ) -> None:
     errors: list[str] = []
@@ -91,6 +91,7 @@ async def test_a_visitor_without_an_account_plays_now_against_bots_to_the_final_
             # And see the final ranking with everyone's score
             game, guest = await finished_game()
             assert guest.is_guest
+            load_bots = (await sync_to_async(load_table)(game.id)).bots
             aliases = {seat["seat"]: seat["alias"] for seat in game.seats}
             order = sorted(range(3), key=lambda seat: (game.places[seat], seat))
             ranking = page.locator("#ranking ol.ranking li")
@@ -98,7 +99,28 @@ async def test_a_visitor_without_an_account_plays_now_against_bots_to_the_final_
                 [f"{aliases[seat]} — {game.scores[seat]} Points" for seat in order]
             )
             await expect(page.locator("#status")).to_have_text("Game over")
+            await expect(page.locator("#game-end")).to_be_visible()
             await page.screenshot(path=screenshot_path("play-now-finished.png"), full_page=True)
+
+            # When they ask for a rematch from the end of the game
+            await page.locator("#game-end").scroll_into_view_if_needed()
+            await page.locator("#rematch").click()
+
+            # Then the same players, the bots at the same level, start a new game at once
+            rematch = await sync_to_async(Game.objects.get)(rematch_of=game.id)
+            await expect(page).to_have_url(f"{base}/games/{rematch.code}/")
+            await expect(page.locator("body")).to_have_attribute("data-status", "playing")
+            table = await sync_to_async(load_table)(rematch.id)
+            players = sorted(seat.user_id for seat in table.seats if seat is not None)
+            assert players == sorted(seat["user_id"] for seat in game.seats)
+            assert (
+                sorted(filter(None, table.bots))
+                == sorted(filter(None, load_bots))
+                == [
+                    "easy",
+                    "easy",
+                ]
+            )
     assert errors == []
 
 
