@@ -261,10 +261,12 @@ def game_fill_with_bots(
     """Seat a bot of ``level`` (one of :data:`games.bots.LEVEL_NAMES`) in every free
     seat of a table waiting for players, which starts it: only its creator may."""
     _require_level(level)
-    bots = user_ensure_bot_players(names=BOT_NAMES)
 
     def decide(table: Table) -> list[AnyEvent]:
         _require_waiting(table, actor)
+        # Only now: a refused request creates no account. The bots' accounts outlive
+        # a command that then fails; they are the site's, made once.
+        bots = user_ensure_bot_players(names=BOT_NAMES)
         seated = {seat.user_id for seat in table.seats if seat is not None}
         taken = {seat.alias for seat in table.seats if seat is not None}
         free = [number for number, seat in enumerate(table.seats) if seat is None]
