@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 from config.errors import DomainError
 from games import services
 from games.aliases import fitting_alias
+from games.bots import DEFAULT_LEVEL
 from games.domain import ROMANIAN
 from games.errors import GameNotFound
 from games.forms import KIND_LABELS, TABLE_FORMS, JoinForm, TableForm, preset_label
@@ -162,6 +163,8 @@ def table(request: HttpRequest, ref: str) -> HttpResponse:
         "code": game.code,
         "socket": f"/ws/games/{game.id}/",
         "creator": user_id is not None and user_id == game.creator_id,
+        # The level of the bot a seat is handed to from this page.
+        "bot": DEFAULT_LEVEL,
         "text": table_text(),
     }
     context = {

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
+from functools import partial
 
 from django.db import transaction
 from django.db.models import Count, Max
@@ -27,6 +28,7 @@ from tournaments import points, rating
 from tournaments.apps import SCORE_EVENTS
 from tournaments.domain import Championship, decode, event_stream, fold
 from tournaments.models import Entry, Event, RatingChange, SeasonStanding, Standing, TableResult
+from tournaments.signals import event_finished
 
 
 @dataclass(frozen=True)
@@ -332,6 +334,9 @@ def update_event_standings(event_id: uuid.UUID) -> bool:
             )
         ):
             changed = True
+            transaction.on_commit(
+                partial(event_finished.send, sender=Event, event_id=event_id), robust=True
+            )
     return changed
 
 

@@ -61,3 +61,11 @@ def play_to_end(game_id: uuid.UUID, users: Sequence[User], seed: int = 0) -> Non
     rng = random.Random(seed)
     while next_move(game_id, users, rng):
         pass
+
+
+def play_bots_to_end(game_id: uuid.UUID) -> None:
+    """Make the game's automatic moves one after the other, as its bots' timers would,
+    without waiting for them, until the game is over."""
+    while (table := load_table(game_id)).status != "finished":
+        made = services.game_play_automatically(game_id=game_id, expected_version=table.version)
+        assert made is not None, f"nobody plays seat {table.to_act} by itself"

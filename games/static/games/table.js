@@ -364,7 +364,7 @@
             class: "seat-bot",
             "aria-label": `${bot ? T.unbot_seat : T.bot_seat}: ${alias(seat)}`,
             text: bot ? T.unbot_seat : T.bot_seat,
-            onclick: () => send({ type: "seat_bot", seat, bot: bot ? null : "heuristic" }),
+            onclick: () => send({ type: "seat_bot", seat, bot: bot ? null : page.bot }),
           }),
         );
       }
@@ -566,7 +566,7 @@
         type: "button",
         id: "my-bot",
         text: bot ? T.seat_back : T.bot_for_me,
-        onclick: () => send({ type: "seat_bot", seat: you, bot: bot ? null : "heuristic" }),
+        onclick: () => send({ type: "seat_bot", seat: you, bot: bot ? null : page.bot }),
       }),
     );
   }
