@@ -42,9 +42,15 @@ def test_a_demo_championship_that_finishes_is_followed_by_one_new_demo_champions
             play_bots_to_end(game.id)
 
     # Then a new demo championship runs, its first round in play, and only one
-    wait_until(lambda: len(running_demo_events(demo_organizer)) == 1, 60, "the next demo")
+    wait_until(
+        lambda: (
+            Event.objects.get(pk=demo.id).status == Event.Status.FINISHED
+            and len(running_demo_events(demo_organizer)) == 1
+        ),
+        60,
+        "the next demo",
+    )
     (following,) = running_demo_events(demo_organizer)
-    assert Event.objects.get(pk=demo.id).status == Event.Status.FINISHED
     assert following.id != demo.id
     assert following.rounds_started == 1
     tables = round_games(following.id, 1)
