@@ -20,14 +20,16 @@ $(VENV)/.installed-dev: pyproject.toml | $(PYTHON)
 	touch $@
 
 # The page tests drive Debian's chromium with Playwright; the front's test runs
-# docker/nginx.conf in Debian's nginx.
+# docker/nginx.conf in Debian's nginx; the translations' test gathers the marked
+# strings with Django's makemessages, which runs GNU gettext.
 CHROMIUM := /usr/bin/chromium
 NGINX := /usr/sbin/nginx
+GETTEXT := /usr/bin/msgattrib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-$(CHROMIUM) $(NGINX) &:
+$(CHROMIUM) $(NGINX) $(GETTEXT) &:
 	$(SUDO) apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium nginx
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium nginx gettext
 
 run: $(VENV)/.installed
 	$(PYTHON) manage.py migrate_as_owner
@@ -37,7 +39,7 @@ run: $(VENV)/.installed
 
 # Production mode serves static files by hashed names from STATIC_ROOT (whitenoise's
 # manifest), so the pages under test need them collected, as `make serve` does.
-test: lint $(CHROMIUM) $(NGINX)
+test: lint $(CHROMIUM) $(NGINX) $(GETTEXT)
 	$(PYTHON) manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/pytest
 
@@ -61,6 +63,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 fmt: $(VENV)/.installed-dev
 	$(BIN)/ruff format .

@@ -9,7 +9,7 @@ there, and, owning no table, no ALTER (so no disabling of their triggers) or DRO
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -17,8 +17,6 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-
-from games.appendonly import GUARDS
 
 ORDINARY = "SELECT, INSERT, UPDATE, DELETE"
 APPEND_ONLY = "SELECT, INSERT"
@@ -65,14 +63,17 @@ def as_owner(connection: BaseDatabaseWrapper) -> Iterator[str]:
         switch_role(connection, kept)
 
 
-def grant_app_role(connection: BaseDatabaseWrapper, role: str) -> list[str]:
+def grant_app_role(
+    connection: BaseDatabaseWrapper, role: str, *, append_only: Collection[str]
+) -> list[str]:
     """Give ``role`` exactly what the application may do on every table and sequence
-    of the schema, as their owner (run after each migration); the tables granted."""
+    of the schema, as their owner (run after each migration), only reading and
+    appending to the tables ``append_only`` names; the tables granted."""
     quote = connection.ops.quote_name
     tables = sorted(connection.introspection.table_names(include_views=False))
     with connection.cursor() as cursor:
         for table in tables:
-            allowed = APPEND_ONLY if table in GUARDS else ORDINARY
+            allowed = APPEND_ONLY if table in append_only else ORDINARY
             # Revoked first, so that a grant of an earlier version (or by hand) goes.
             cursor.execute(f"REVOKE ALL ON {quote(table)} FROM {quote(role)}")
             cursor.execute(f"GRANT {allowed} ON {quote(table)} TO {quote(role)}")

@@ -1,26 +1,24 @@
 """The ASGI lifespan of a server process: on startup it notes the event loop that
-serves the sockets, resumes in the background the automatic moves (bot seats, turn
-timers) that a restart would otherwise leave waiting, and hands the garbage collector
-to that loop's clock (:mod:`config.collector`).
+serves the sockets, starts in the background what the apps asked to run at startup
+(the games resume their automatic moves, :func:`games.turns.resume_at_startup`),
+watches how long that loop is held (:mod:`config.looplag`), and hands the garbage
+collector to that loop's clock (:mod:`config.collector`).
 
-The resume never holds up the startup: a database that is down or does not answer
-would otherwise keep the process from serving at all (its health checks included),
-and Celery beat resumes the same moves every minute anyway."""
+Nothing started holds up the startup: a database that is down or does not answer
+would otherwise keep the process from serving at all (its health checks included)."""
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from asgiref.sync import async_to_sync, sync_to_async
-from django.db import connections
+from asgiref.sync import async_to_sync
+from django.conf import settings
 
-from config import collector
-
-logger = logging.getLogger("atu.lifespan")
+from config import collector, looplag
 
 _server_loop: asyncio.AbstractEventLoop | None = None
+_startup_hooks: list[Callable[[], Awaitable[None]]] = []
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -44,28 +42,11 @@ def run_on_server_loop(make: Callable[[], Awaitable[Any]]) -> None:
         async_to_sync(make)()
 
 
-def _resume_in_thread() -> int:
-    from games.turns import resume_automatic_moves
-
-    try:
-        return resume_automatic_moves()
-    finally:
-        # The thread ends with the loop's executor: a connection it kept would never
-        # go back to the pool.
-        connections.close_all()
-
-
-async def _resume_automatic_moves() -> None:
-    logger.info("resuming automatic moves")
-    try:
-        # Not thread-sensitive: a database that does not answer must not hold the
-        # one thread that serves every request's synchronous code.
-        resumed = await sync_to_async(_resume_in_thread, thread_sensitive=False)()
-    except Exception:
-        # A server that cannot resume bots (say, before migrating) still serves.
-        logger.exception("could not resume automatic moves; Celery beat resumes them later")
-    else:
-        logger.info("resumed automatic moves in %d games", resumed)
+def on_startup(hook: Callable[[], Awaitable[None]]) -> None:
+    """Have every server process run ``hook()`` in the background as it starts, until
+    it shuts down. Apps add theirs from their ``AppConfig.ready``: config knows no app."""
+    if hook not in _startup_hooks:
+        _startup_hooks.append(hook)
 
 
 async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -75,7 +56,10 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
         message = await receive()
         if message["type"] == "lifespan.startup":
             _server_loop = asyncio.get_running_loop()
-            running.append(asyncio.ensure_future(_resume_automatic_moves()))
+            running.extend(asyncio.ensure_future(hook()) for hook in _startup_hooks)
+            running.append(
+                asyncio.ensure_future(looplag.watch(record_to=settings.ATU_LOOP_LAG_LOG))
+            )
             # Last: what starting up made stays alive, and is frozen.
             running.append(asyncio.ensure_future(collector.pace()))
             await send({"type": "lifespan.startup.complete"})

@@ -33,6 +33,17 @@ class ContextFilter(logging.Filter):
         return True
 
 
+class ClientFault(logging.Filter):
+    """Logs a client's fault that Django reports as an error (a body over the size
+    limit, answered 413) as a warning: nothing is wrong with the site, and an error
+    would page whoever watches its errors."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.WARNING:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 class JsonFormatter(logging.Formatter):
     """A record as one line of JSON: time, level, logger, message, the context's ids,
     any ``extra`` fields, and the traceback of an error."""
@@ -65,7 +76,7 @@ def logging_config(level: str = "INFO") -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": ContextFilter}},
+        "filters": {"context": {"()": ContextFilter}, "client_fault": {"()": ClientFault}},
         "formatters": {"json": {"()": JsonFormatter}},
         "handlers": {
             "stdout": {
@@ -84,5 +95,11 @@ def logging_config(level: str = "INFO") -> dict[str, Any]:
             # Django's own handlers print only under DEBUG, in another format: its
             # records go to the root's instead.
             "django": {"handlers": [], "level": level, "propagate": True},
+            "django.security.RequestDataTooBig": {
+                "handlers": [],
+                "level": level,
+                "propagate": True,
+                "filters": ["client_fault"],
+            },
         },
     }

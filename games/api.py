@@ -29,10 +29,9 @@ from accounts.models import User
 from config.api_docs import errors
 from games import eventstore, services
 from games.domain import CLASSIC, ROMANIAN, Table, fold, stream_of
-from games.errors import DealSetInPlay, RecordNotReady
-from games.models import Game
+from games.errors import NoRematch
 from games.record import game_record, record_filename
-from games.selectors import find_game, games_list, load_table, rule_presets
+from games.selectors import find_game, games_list, load_table, rematch_game, rule_presets
 from games.serializers import (
     MAX_IDEMPOTENCY_KEY_LENGTH,
     BidSerializer,
@@ -55,10 +54,11 @@ from games.serializers import (
 )
 from games.visibility import (
     Viewer,
-    deal_set_over,
     event_views,
-    released,
-    spectator_lag,
+    event_views_from,
+    require_public_record,
+    seen_records,
+    seen_table,
     state_view,
     viewer_of,
 )
@@ -156,16 +156,6 @@ class GamesView(generics.ListAPIView):
         return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
 
 
-def _require_public_record(game: Game) -> None:
-    """A game's whole record is public once it is over; a duplicate table's, once its
-    whole deal set is (it would show the deals still in play elsewhere). The read model
-    and the log are written in one transaction: no need to read the log."""
-    if game.status != Game.Status.FINISHED:
-        raise RecordNotReady()
-    if game.deal_set and not deal_set_over(game.deal_set):
-        raise DealSetInPlay()
-
-
 class GameView(APIView):
     permission_classes = [AllowAny]
 
@@ -193,16 +183,13 @@ class GameView(APIView):
         game = find_game(ref, viewer_id=_user_id(request))
         game_id = game.id
         if at is not None:
-            _require_public_record(game)
+            require_public_record(game)
             shown = eventstore.read(stream_of(game_id))[:at]
             table = fold(Table(), [record.event for record in shown])
             return Response(state_view(game_id, table, Viewer(None, replay=True)))
         table = load_table(game_id)
         viewer = viewer_of(table, _user_id(request))
-        lag = spectator_lag(table, viewer)
-        if lag:
-            shown, _ = released(eventstore.read(stream_of(game_id)), lag, timezone.now())
-            table = fold(Table(), [record.event for record in shown])
+        table, _ = seen_table(game_id, table, viewer, timezone.now())
         return Response(state_view(game_id, table, viewer))
 
 
@@ -220,10 +207,9 @@ class GameEventsView(APIView):
         after = _parse(EventsQuerySerializer, request.query_params)["after"]
         game_id = find_game(ref, viewer_id=_user_id(request)).id
         table = load_table(game_id)
-        # The whole log up to the table's version: visibility depends on all before.
-        records = eventstore.read(stream_of(game_id))[: table.version]
         viewer = viewer_of(table, _user_id(request))
-        records, _ = released(records, spectator_lag(table, viewer), timezone.now())
+        # The whole log up to the table's version: visibility depends on all before.
+        records, _ = seen_records(game_id, table, viewer, timezone.now())
         return Response(
             {"version": len(records), "events": event_views(records, viewer, after=after)}
         )
@@ -255,7 +241,7 @@ class GameRecordView(APIView):
     def get(self, request: Request, ref: str) -> Response:
         query = _parse(RecordQuerySerializer, request.query_params)
         game = find_game(ref, viewer_id=_user_id(request))
-        _require_public_record(game)
+        require_public_record(game)
         response = Response(game_record(game.id))
         if self.download or query["download"]:
             response["Content-Disposition"] = f'attachment; filename="{record_filename(game.code)}"'
@@ -321,9 +307,18 @@ class CommandView(APIView):
 
 
 def _command_answer(result: services.CommandResult, user: User) -> dict[str, Any]:
-    table = load_table(result.game_id)
-    records = eventstore.read(stream_of(result.game_id))[: result.last_sequence]
-    events = event_views(records, viewer_of(table, user.pk), after=result.first_sequence - 1)
+    """The events the command appended as ``user`` may see them: shown from the table
+    the command decided on, without reading the log again; a retry answered from its
+    receipt reads them from the log."""
+    if result.before is not None and result.table is not None:
+        viewer = viewer_of(result.table, user.pk)
+        events = event_views_from(result.before, result.records, viewer)
+    elif result.last_sequence < result.first_sequence:
+        events = []
+    else:
+        table = load_table(result.game_id)
+        records = eventstore.read(stream_of(result.game_id))[: result.last_sequence]
+        events = event_views(records, viewer_of(table, user.pk), after=result.first_sequence - 1)
     return {"version": result.version, "events": events, "replayed": result.replayed}
 
 
@@ -424,3 +419,50 @@ class OneCardModeView(CommandView):
 class SeatBotView(CommandView):
     serializer_class = SeatBotSerializer
     command = staticmethod(services.game_set_seat_bot)
+
+
+class RematchView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="games_rematch_retrieve",
+        summary="The rematch of a finished game",
+        description="The table where its players play it again, once one of them asked.",
+        parameters=[REF_PARAMETER],
+        responses={200: GameSummarySerializer, **errors(401, 404, codes={404: ["no_rematch"]})},
+    )
+    def get(self, request: Request, ref: str) -> Response:
+        game = rematch_game(find_game(ref, viewer_id=_user_id(request)).id)
+        if game is None:
+            raise NoRematch()
+        return Response(GameSummarySerializer(game).data)
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="games_rematch",
+        summary="Play a finished game again",
+        description="A player of the finished game gets a new table with the same rules, "
+        "seated at it, its bots' seats taken by the same bots. The first player to ask "
+        "opens it; whoever asks after is seated at that same table. An event's table has "
+        "no rematch.",
+        parameters=[REF_PARAMETER],
+        request=None,
+        responses={
+            200: GameSummarySerializer,
+            **errors(
+                401,
+                403,
+                404,
+                409,
+                codes={
+                    403: ["not_a_player"],
+                    409: ["game_not_finished", "event_game", "table_full"],
+                },
+            ),
+        },
+    )
+    def post(self, request: Request, ref: str) -> Response:
+        game_id = find_game(ref, viewer_id=_user_id(request)).id
+        game = services.game_rematch(game_id=game_id, actor=request.user)
+        return Response(GameSummarySerializer(game).data)

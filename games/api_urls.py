@@ -22,5 +22,6 @@ urlpatterns = [
         name="api-game-one-card-mode",
     ),
     path("games/<str:ref>/seat-bot/", api.SeatBotView.as_view(), name="api-game-seat-bot"),
+    path("games/<str:ref>/rematch/", api.RematchView.as_view(), name="api-game-rematch"),
     path("presets/", api.PresetsView.as_view(), name="api-presets"),
 ]

@@ -1,5 +1,3 @@
-from typing import Any
-
 from django.apps import AppConfig
 
 
@@ -7,16 +5,11 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
+        # Here, not at the top: the tasks import the models, which need the apps loaded.
+        from config.lifespan import on_startup
+        from games import receivers, tasks, turns
         from games.signals import game_recorded
 
-        game_recorded.connect(_game_recorded, dispatch_uid="games-demo")
-
-
-def _game_recorded(*, game_id: Any, types: list[str], **kwargs: Any) -> None:
-    """A demo table that finished is followed by a new one, so that a visitor at any
-    hour finds one in play; the task finds out whether the game was one."""
-    from games.signals import FINISH_EVENTS
-    from games.tasks import follow_demo_table
-
-    if any(kind in FINISH_EVENTS for kind in types):
-        follow_demo_table.delay(str(game_id))
+        turns.move_with(tasks.play_automatic_move)
+        on_startup(turns.resume_at_startup)
+        game_recorded.connect(receivers.game_recorded, dispatch_uid="games-demo")

@@ -80,6 +80,7 @@ from games.visibility import (
     event_views_for,
     event_views_from,
     released,
+    seen_table,
     shared_state_view,
     spectator_lag,
     state_view,
@@ -430,10 +431,8 @@ class Watch:
     def open(cls, reference: str, user_id: int | None, *, with_state: str = "") -> Watch:
         game_id = find_game(reference, viewer_id=user_id).id
         watch = cls(game_id, user_id, load_table(game_id), with_state)
-        if watch.lag:
-            # A delayed spectator starts where the delay puts them, not at the end.
-            shown = watch._released(eventstore.read(watch.stream))
-            watch.table = fold(Table(), [record.event for record in shown])
+        # A delayed spectator starts where the delay puts them, not at the end.
+        watch.table, watch.due = seen_table(game_id, watch.table, watch.viewer, timezone.now())
         return watch
 
     def _released(self, records: Sequence[eventstore.Recorded]) -> list[eventstore.Recorded]:
@@ -441,8 +440,8 @@ class Watch:
         return shown
 
     def _refresh_viewer(self) -> None:
-        # The viewer as the table now makes them: a seat handed to a substitute, or a
-        # duplicate table's spectator unscreened once the whole deal set is over.
+        # The viewer as the table now makes them: a duplicate table's spectator is
+        # unscreened once the whole deal set is over.
         self.viewer = viewer_of(self.table, self.user_id)
 
     @property
@@ -480,16 +479,7 @@ class Watch:
             return None
         self._seat_new(records)
         self.table = self.table.clone()
-        views: list[dict[str, Any]] = []
-        start = 0
-        for index, record in enumerate(records):
-            if record.type == "SeatTaken":
-                # A seat changed hands: what follows is seen as the viewer is now (the
-                # player who left, as a spectator; the substitute, as the player).
-                views += event_views_from(self.table, records[start : index + 1], self.viewer)
-                self.viewer = viewer_of(self.table, self.user_id)
-                start = index + 1
-        views += event_views_from(self.table, records[start:], self.viewer)
+        views = event_views_from(self.table, records, self.viewer)
         self._refresh_viewer()
         return self._events(views)
 
@@ -503,8 +493,6 @@ class Watch:
             return None
         if not rows or rows[0][0] != self.version + 1:
             return None
-        if any(row[1] == "SeatTaken" for row in rows):
-            return None  # A seat changing hands changes the viewer: see catch_up.
         step = _step(self.game_id, self.table, rows, self.viewer)
         self.table = step.table
         return step.message(self.viewer, self.with_state)
@@ -519,8 +507,6 @@ class Watch:
         records = [eventstore.record_from_message(row) for row in rows]
         if not records or records[0].sequence != self.version + 1:
             return None
-        if any(record.type == "SeatTaken" for record in records):
-            return None  # A seat changing hands changes the viewer: see catch_up.
         self._seat_new(records)
         self.table = self.table.clone()
         return self._events(event_views_from(self.table, records, self.viewer))
@@ -529,7 +515,7 @@ class Watch:
         """The whole state as the log has it now (a lost broadcast is caught up too)."""
         records = self._released(eventstore.read(self.stream, after=self.version))
         self._seat_new(records)
-        self.table = fold(self.table.clone(), [record.event for record in records])
+        self.table = eventstore.fold_records(self.table.clone(), records)
         self._refresh_viewer()
         return self.state()
 
@@ -540,7 +526,7 @@ class Watch:
         # A stream is numbered from 1 without gaps: what the socket has not sent yet.
         new = records[self.version :]
         self._seat_new(new)
-        self.table = fold(self.table.clone(), [record.event for record in new])
+        self.table = eventstore.fold_records(self.table.clone(), new)
         self._refresh_viewer()
         if after > self.version:
             return self.state()

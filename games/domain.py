@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import typing
 from dataclasses import asdict, dataclass, field, fields
+from datetime import datetime
 from typing import Any
 
 from games import rules
@@ -52,6 +53,8 @@ class GameCreated:
     deal_set: str | None = None
     # Which game the table plays: ROMANIAN or CLASSIC.
     kind: str = ROMANIAN
+    # The finished game whose players asked to play again here (its id, as text).
+    rematch_of: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +94,9 @@ class DealRevealed:
 
 @dataclass(frozen=True, slots=True)
 class SeatTaken:
-    """A substitute takes over a seat in play (the organizer's choice): they play it,
-    and see it, from now on; the player who left no longer does."""
+    """A substitute took over a seat in play: they play it, and see it, from then on;
+    the player who left no longer does. No command writes it any more (none was ever
+    offered on a page or the API); it is read still, as a log is kept for good."""
 
     seat: int
     user_id: int
@@ -175,6 +179,7 @@ class Table:
     turn_seconds: int | None = None
     spectator_delay: int = 0
     deal_set: str | None = None
+    rematch_of: str | None = None
     paused: bool = False
     seats: tuple[Seat | None, ...] = ()
     # The bot playing each seat, if any.
@@ -186,6 +191,9 @@ class Table:
     # The cards played so far in the current hand, in order (what bots may know).
     played: tuple[Card, ...] = ()
     version: int = 0
+    # When the log recorded the event at ``version`` (None: folded from events alone):
+    # the turn timer of the seat to act runs from it.
+    moved_at: datetime | None = None
 
     @property
     def is_full(self) -> bool:
@@ -237,6 +245,7 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
             table.turn_seconds = event.turn_seconds
             table.spectator_delay = event.spectator_delay
             table.deal_set = event.deal_set
+            table.rematch_of = event.rematch_of
             table.seats = (None,) * event.player_count
             table.bots = (None,) * event.player_count
         elif isinstance(event, PlayerSeated):

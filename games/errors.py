@@ -140,3 +140,37 @@ class GamePausedError(GameError):
 
     def __init__(self) -> None:
         super().__init__("the game is paused by its organizer; wait until it is resumed")
+
+
+class NotAPlayer(GameError):
+    code = "not_a_player"
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__("only a player of the game may ask for a rematch")
+
+
+class GameNotFinished(GameError):
+    code = "game_not_finished"
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("a rematch is played once the game is finished")
+
+
+class EventGameNoRematch(GameError):
+    """An event's table: its organizer seats the next round, not its players."""
+
+    code = "event_game"
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("a championship's table has no rematch: its organizer seats the rounds")
+
+
+class NoRematch(GameError):
+    code = "no_rematch"
+    status = 404
+
+    def __init__(self) -> None:
+        super().__init__("no player of this game has asked for a rematch yet")

@@ -18,7 +18,7 @@ from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.domain import SCHEMA_VERSION, AnyEvent, decode, encode
+from games.domain import SCHEMA_VERSION, AnyEvent, Table, decode, encode, fold
 from games.errors import VersionConflict
 from games.models import StoredEvent
 
@@ -52,6 +52,15 @@ def record_from_message(values: list[Any]) -> Recorded:
     return Recorded(sequence, type_name, payload, actor_id, datetime.fromisoformat(recorded_at))
 
 
+def fold_records(table: Table, records: Sequence[Recorded]) -> Table:
+    """``table`` after ``records``, changed in place, stamped with when the last was
+    recorded."""
+    fold(table, [record.event for record in records])
+    if records:
+        table.moved_at = records[-1].recorded_at
+    return table
+
+
 def read(stream: str, after: int = 0) -> list[Recorded]:
     rows = (
         StoredEvent.objects.filter(stream=stream, sequence__gt=after)
@@ -59,6 +68,20 @@ def read(stream: str, after: int = 0) -> list[Recorded]:
         .values_list("sequence", "type", "payload", "actor_id", "recorded_at")
     )
     return [Recorded(*row) for row in rows]
+
+
+def read_streams(
+    streams: Sequence[str], *, types: Sequence[str], until: datetime | None = None
+) -> list[tuple[str, Recorded]]:
+    """The records of ``types`` in ``streams`` (recorded by ``until``, if given), each
+    with its stream, by stream and sequence, in one query."""
+    rows = StoredEvent.objects.filter(stream__in=list(streams), type__in=list(types))
+    if until is not None:
+        rows = rows.filter(recorded_at__lte=until)
+    values = rows.order_by("stream", "sequence").values_list(
+        "stream", "sequence", "type", "payload", "actor_id", "recorded_at"
+    )
+    return [(stream, Recorded(*rest)) for stream, *rest in values]
 
 
 def version(stream: str) -> int:

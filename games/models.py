@@ -7,6 +7,7 @@ or remove them (see ``migrations/0002_append_only``).
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class StoredEvent(models.Model):
@@ -27,6 +28,8 @@ class StoredEvent(models.Model):
     recorded_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("stored event")
+        verbose_name_plural = _("stored events")
         constraints = [
             # Optimistic concurrency: of two writers appending at the same version,
             # exactly one gets the next number.
@@ -58,6 +61,8 @@ class CommandReceipt(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("command receipt")
+        verbose_name_plural = _("command receipts")
         constraints = [
             models.UniqueConstraint(fields=["stream", "key"], name="receipt_stream_key"),
         ]
@@ -75,6 +80,8 @@ class DealSecret(models.Model):
     secret = models.BinaryField(max_length=32)
 
     class Meta:
+        verbose_name = _("deal secret")
+        verbose_name_plural = _("deal secrets")
         constraints = [
             models.UniqueConstraint(fields=["stream", "hand"], name="deal_secret_stream_hand"),
         ]
@@ -110,10 +117,15 @@ class Game(models.Model):
     # The duplicate deal set the game plays, if any (see games.services._may_reveal).
     deal_set = models.CharField(max_length=80, blank=True, db_index=True)
     paused = models.BooleanField(default=False)
+    # The finished game this one plays again (same players, same rules), if any; a
+    # finished game has at most one rematch.
+    rematch_of = models.UUIDField(null=True, blank=True, unique=True)
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:

@@ -1,7 +1,7 @@
 """The words the table page's script shows, in the reader's language.
 
-Rule errors keep the rules library's English message for the API; the page shows
-these instead, picked by the error's stable code.
+Errors keep the services' English message for the API; the page shows its code's
+text (config.error_text) instead.
 """
 
 from __future__ import annotations
@@ -9,6 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from config.error_text import error_texts
+from games.rules import OneCardMode, RuleOptions, Schedule, Scoring, build_schedule
+from games.rules.classic import ClassicOptions, TrumpMethod
 
 
 def table_text() -> dict[str, Any]:
@@ -25,6 +30,8 @@ def table_text() -> dict[str, Any]:
         "to_play": _("%(alias)s to play"),
         "to_choose": _("%(alias)s chooses how the one-card deal is played"),
         "game_over": _("Game over"),
+        "winner": _("Winner: %(names)s"),
+        "shared_win": _("Shared win: %(names)s"),
         "paused": _("Paused by the organizer"),
         "replay_at": _("Replay: event %(at)s of %(last)s"),
         "replay": _("Replay the game, move by move"),
@@ -51,6 +58,12 @@ def table_text() -> dict[str, Any]:
         "seat_back": _("Take my seat back"),
         "bot_seat": _("Bot"),
         "unbot_seat": _("Remove bot"),
+        "confirm_bot_seat": _(
+            "Give %(alias)s's seat to a bot? It plays their turns until the seat is handed back."
+        ),
+        "confirm_bot_for_me": _(
+            "Let a bot play your seat? It plays your turns until you take your seat back."
+        ),
         "seconds_left": _("%(seconds)s s left"),
         "scoreboard": _("Scoreboard"),
         "cards": _("Cards"),
@@ -69,21 +82,12 @@ def table_text() -> dict[str, Any]:
         "bid_label": _("Bid %(bid)s"),
         "classic": classic_text(),
         "errors": {
-            "must_follow_suit": _("You must follow suit."),
-            "must_trump": _("You have none of the suit led: you must trump."),
+            **error_texts(),
+            # The page knows the bid refused and the cards dealt.
             "dealer_bid_forbidden": _(
                 "The dealer may not bid %(bid)s: "
                 "the bids would add up to the %(cards)s cards dealt."
             ),
-            "not_your_turn": _("It is not your turn."),
-            "version_conflict": _("The table moved on before your move arrived; look again."),
-            "not_authenticated": _("Sign in to play."),
-            "card_not_in_hand": _("That card is not in your hand."),
-            "game_over": _("The game is over."),
-            "wrong_phase": _("That cannot be done now."),
-            "game_paused": _("The game is paused by its organizer."),
-            "too_many_messages": _("Too many messages at once: the connection was closed."),
-            "message_too_large": _("That message is too large: the connection was closed."),
         },
     }
 
@@ -128,3 +132,106 @@ def classic_text() -> dict[str, Any]:
         "winner": _("Winners: %(side)s"),
         "tie": _("A tie: both sides scored %(points)s."),
     }
+
+
+def rules_summary(
+    kind: str,
+    options: RuleOptions | ClassicOptions,
+    *,
+    player_count: int | None = None,
+    turn_seconds: int | None = None,
+    timer: bool = False,
+) -> list[tuple[str, str]]:
+    """A table's rules as (term, description) pairs, in the reader's language: the
+    deals (their sequence, for ``player_count`` players), one-card deals, trumping,
+    scoring and streaks, or classic Whist's match and trumps; with ``timer``, the
+    turn timer of ``turn_seconds`` too."""
+    if isinstance(options, ClassicOptions):
+        rows = _classic_rules(options)
+    else:
+        rows = _romanian_rules(options, player_count)
+    if timer:
+        rows.append(
+            (
+                _("Turn timer"),
+                _("%(seconds)s s a move; then a bot plays it") % {"seconds": turn_seconds}
+                if turn_seconds
+                else _("no timer"),
+            )
+        )
+    return rows
+
+
+def _romanian_rules(options: RuleOptions, player_count: int | None) -> list[tuple[str, str]]:
+    schedules = {
+        Schedule.ONE_EIGHT_ONE: _("1 to 8 and back to 1"),
+        Schedule.EIGHT_ONE_EIGHT: _("8 to 1 and back to 8"),
+        Schedule.EACH_DEALER_ONCE: _("each dealer deals each number once"),
+    }
+    deals = schedules[options.schedule]
+    if options.step == 2:
+        deals += ", " + _("increment 2")
+    rows = [(_("Deals"), deals)]
+    if player_count is not None:
+        cards = [str(spec.cards) for spec in build_schedule(options, player_count)]
+        count = ngettext("(%(count)s deal)", "(%(count)s deals)", len(cards)) % {
+            "count": len(cards)
+        }
+        rows.append((_("Cards dealt, hand by hand"), f"{' '.join(cards)} {count}"))
+    modes = {
+        OneCardMode.NORMAL: _("played normally"),
+        OneCardMode.FOREHEAD: _("on the forehead"),
+        OneCardMode.BLIND: _("blind"),
+        OneCardMode.DEALER_CHOICE: _("the dealer chooses"),
+    }
+    scorings = {
+        Scoring.FIVE_PLUS_BID: _("5 + bid"),
+        Scoring.ONE_PLUS_BID: _("1 + bid"),
+        Scoring.BID_PLUS_CARDS: _("bid + cards"),
+        Scoring.TRIANGULAR: _("triangular"),
+    }
+    rows += [
+        (_("One-card deals"), modes[options.one_card_mode]),
+        (_("When void"), _("must trump") if options.must_trump else _("may discard")),
+        (_("Scoring"), scorings[options.scoring]),
+    ]
+    if options.streak_bonus:
+        bonus = options.streak_bonus
+        rows.append(
+            (
+                _("Streak bonus"),
+                _("+%(points)s for %(length)s exact bids in a row")
+                % {"points": bonus.points, "length": bonus.length},
+            )
+        )
+    if options.streak_penalty:
+        penalty = options.streak_penalty
+        text = _("%(points)s for %(length)s missed bids in a row") % {
+            "points": penalty.points,
+            "length": penalty.length,
+        }
+        if not options.streaks_count_one_card_deals:
+            text += " " + _("(one-card deals not counted)")
+        rows.append((_("Streak penalty"), text))
+    return rows
+
+
+def _classic_rules(options: ClassicOptions) -> list[tuple[str, str]]:
+    words = classic_text()
+    if options.deals is not None:
+        match = words["match_deals"] % {"deals": options.deals}
+    elif options.rubber:
+        match = words["match_rubber"] % {"target": options.target}
+    else:
+        match = words["match_game"] % {"target": options.target}
+    trumps = {
+        TrumpMethod.TURNED: _("the dealer's last card, turned"),
+        TrumpMethod.ROTATION: _("in turn: hearts, diamonds, spades, clubs"),
+    }[options.trumps]
+    if options.no_trump_every_fifth:
+        trumps += "; " + _("every fifth hand without trumps")
+    return [
+        (_("Match"), match),
+        (_("Trumps"), trumps),
+        (_("Honours scored (A K Q J of trumps)"), _("yes") if options.honours else _("no")),
+    ]

@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 import threading
 import uuid
-from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from cachetools import LRUCache
 from django.db import connection
 from django.db.models import QuerySet
 
 from games import eventstore
-from games.domain import Table, fold, stream_of
+from games.domain import Table, stream_of
 from games.errors import GameNotFound
 from games.models import Game
 from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule
@@ -65,10 +66,10 @@ class _Cached:
     trusted: bool
 
 
-_TABLE_CACHE: OrderedDict[uuid.UUID, _Cached] = OrderedDict()
-_TABLE_CACHE_LOCK = threading.Lock()
 # Above the tables a process serves at once: an evicted table is replayed whole.
 TABLE_CACHE_SIZE = 4096
+_TABLE_CACHE: LRUCache[uuid.UUID, _Cached] = LRUCache(maxsize=TABLE_CACHE_SIZE)
+_TABLE_CACHE_LOCK = threading.Lock()
 
 
 def load_table(game_id: uuid.UUID) -> Table:
@@ -89,7 +90,7 @@ def load_table(game_id: uuid.UUID) -> Table:
         records = eventstore.read(stream)
         if not records:
             raise GameNotFound(game_id)
-    fold(table, [record.event for record in records])
+    eventstore.fold_records(table, records)
     if records:
         # Read outside a transaction, the log is what others committed. What was
         # read replaces what was cached: it may be a write that was rolled back.
@@ -107,7 +108,6 @@ def cached_table(game_id: uuid.UUID) -> Table | None:
         entry = _TABLE_CACHE.get(game_id)
         if entry is None or not entry.trusted:
             return None
-        _TABLE_CACHE.move_to_end(game_id)
     return entry.table.clone()
 
 
@@ -148,9 +148,6 @@ def _keep(game_id: uuid.UUID, entry: _Cached, *, replace: bool = False) -> None:
             cached.trusted = cached.trusted or entry.trusted
         elif replace or cached is None or cached.last.sequence < entry.last.sequence:
             _TABLE_CACHE[game_id] = entry
-        _TABLE_CACHE.move_to_end(game_id)
-        while len(_TABLE_CACHE) > TABLE_CACHE_SIZE:
-            _TABLE_CACHE.popitem(last=False)
 
 
 def forget_tables() -> None:
@@ -163,7 +160,7 @@ def replay_table(game_id: uuid.UUID) -> tuple[Table, list[eventstore.Recorded]]:
     records = eventstore.read(stream_of(game_id))
     if not records:
         raise GameNotFound(game_id)
-    return fold(Table(), [record.event for record in records]), records
+    return eventstore.fold_records(Table(), records), records
 
 
 # A game id (UUID) or share code; anything else is no game of ours.
@@ -182,6 +179,41 @@ def find_game(reference: str, *, viewer_id: int | None) -> Game:
     if game is None or not may_see_game(game, viewer_id):
         raise GameNotFound(reference)
     return game
+
+
+def rematch_game(game_id: uuid.UUID) -> Game | None:
+    """The table where the players of the finished game ``game_id`` play again, if
+    one of them asked for it."""
+    return Game.objects.filter(rematch_of=game_id).first()
+
+
+@dataclass(frozen=True)
+class TableHome:
+    """Where another app seats a game: a championship's event, round and table."""
+
+    event: str
+    round: int
+    table: int
+    url: str
+
+
+# Registered by the apps that seat games (see :func:`add_table_home`): the games app
+# knows no app that uses it.
+_HOMES: list[Callable[[uuid.UUID], TableHome | None]] = []
+
+
+def add_table_home(finder: Callable[[uuid.UUID], TableHome | None]) -> None:
+    if finder not in _HOMES:
+        _HOMES.append(finder)
+
+
+def table_home(game_id: uuid.UUID) -> TableHome | None:
+    """The event table ``game_id`` is played at; None for a table of its own."""
+    for finder in _HOMES:
+        home = finder(game_id)
+        if home is not None:
+            return home
+    return None
 
 
 def games_list(status: str | None = None, *, viewer_id: int | None) -> QuerySet[Game]:

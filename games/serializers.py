@@ -41,6 +41,10 @@ def _choices(enum: Any) -> list[str]:
 
 VISIBILITY_CHOICES = _choices(Visibility)
 STATUS_CHOICES = _choices(Game.Status)
+TURN_DEADLINE_HELP = (
+    "When the seat to act is played by a bot if it has not acted; null when no turn "
+    "timer runs (no timer, nobody to act, a bot's seat, a paused game)."
+)
 
 # --- Rule options -------------------------------------------------------------------
 
@@ -272,6 +276,9 @@ class GameSummarySerializer(serializers.Serializer):
     scores = serializers.ListField(child=serializers.IntegerField())
     places = serializers.ListField(child=serializers.IntegerField())
     version = serializers.IntegerField()
+    rematch_of = serializers.UUIDField(
+        allow_null=True, help_text="The finished game this one plays again, if any."
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
@@ -370,6 +377,7 @@ class GameStateSerializer(serializers.Serializer):
     turn_seconds = serializers.IntegerField(
         allow_null=True, help_text="The turn timer, in seconds; null when there is none."
     )
+    turn_deadline = serializers.DateTimeField(allow_null=True, help_text=TURN_DEADLINE_HELP)
     bots = serializers.ListField(
         child=serializers.CharField(allow_null=True),
         help_text="The bot playing each seat; null where a person plays.",
@@ -462,6 +470,7 @@ class ClassicGameStateSerializer(serializers.Serializer):
     you = serializers.IntegerField(allow_null=True)
     phase = serializers.ChoiceField(_choices(classic.Phase))
     turn_seconds = serializers.IntegerField(allow_null=True)
+    turn_deadline = serializers.DateTimeField(allow_null=True, help_text=TURN_DEADLINE_HELP)
     paused = serializers.BooleanField()
     spectator_delay = serializers.IntegerField()
     screened = serializers.BooleanField()

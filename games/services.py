@@ -12,16 +12,16 @@ import random
 import secrets
 import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache, partial
 from typing import Any
 
+from cachetools import LRUCache
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from accounts.services import user_demo_lock, user_demo_organizer, user_ensure_bot_players
@@ -30,6 +30,11 @@ from config.lifespan import run_on_server_loop
 from games import eventstore, rules
 from games.aliases import clean_alias, require_free
 from games.bots import BOTS, choose_command
+
+# The levels of bot to offer, weakest first, and the one a seat gets unless another is
+# chosen: named here too for the championships, which use the games through their services.
+from games.bots import DEFAULT_LEVEL as DEFAULT_LEVEL
+from games.bots import LEVEL_NAMES as LEVEL_NAMES
 from games.bots.classic import choose_classic_command
 from games.domain import (
     CLASSIC,
@@ -43,17 +48,19 @@ from games.domain import (
     GameResumed,
     PlayerSeated,
     SeatAutomated,
-    SeatTaken,
     Table,
     fold,
     stream_of,
 )
 from games.errors import (
     AlreadySeated,
+    EventGameNoRematch,
     GameIsOver,
+    GameNotFinished,
     GamePausedError,
     IdempotencyKeyReused,
     InvalidInput,
+    NotAPlayer,
     NotYourSeat,
     TableFull,
     UnknownBot,
@@ -70,9 +77,17 @@ from games.rules import (
 )
 from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
 from games.rules.shuffle import commitment
-from games.selectors import cached_table, load_table, remember_table, trust_table
+from games.selectors import (
+    cached_table,
+    load_table,
+    rematch_game,
+    remember_table,
+    table_home,
+    trust_table,
+)
 from games.signals import game_recorded
 from games.turns import automatic_bot, automatic_move_delay, schedule_automatic_move
+from games.visibility import deal_set_over
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -96,6 +111,13 @@ class CommandResult:
     last_sequence: int
     version: int
     replayed: bool = False
+    # What the command appended, the table just before it (the caller's own) and the
+    # one it brought the game to (shared with the table cache: never changed): enough
+    # to show the new events to a viewer without reading the log again. Empty for a
+    # retry answered from its receipt.
+    records: tuple[eventstore.Recorded, ...] = field(default=(), compare=False, repr=False)
+    before: Table | None = field(default=None, compare=False, repr=False)
+    table: Table | None = field(default=None, compare=False, repr=False)
 
 
 def group_name(game_id: uuid.UUID) -> str:
@@ -112,6 +134,7 @@ def game_create(
     spectator_delay: int = 0,
     deal_set: str | None = None,
     kind: str = ROMANIAN,
+    rematch_of: uuid.UUID | None = None,
 ) -> Game:
     """Open a table of ``player_count`` seats under a preset and/or explicit options;
     with ``turn_seconds``, a seat that has not acted by then is played by a bot.
@@ -121,7 +144,8 @@ def game_create(
 
     ``spectator_delay``: seconds spectators lag behind the play. ``deal_set``: every
     table of the set plays the same deals, seat by seat (a duplicate round); their
-    secrets are revealed once every table of the set has finished."""
+    secrets are revealed once every table of the set has finished. ``rematch_of``: the
+    finished game whose players play again here (see :func:`game_rematch`)."""
     if kind not in GAME_KINDS:
         raise InvalidInput(f"there is no game {kind!r}; choose one of {', '.join(GAME_KINDS)}")
     if isinstance(player_count, bool) or not isinstance(player_count, int):
@@ -160,6 +184,7 @@ def game_create(
         spectator_delay,
         deal_set,
         kind,
+        str(rematch_of) if rematch_of else None,
     )
     _execute(
         game_id=game_id,
@@ -220,6 +245,62 @@ def game_join(
         with suppress(VersionConflict):
             return attempt()
     return attempt()
+
+
+def game_rematch(*, game_id: uuid.UUID, actor: User) -> Game:
+    """A new table for the players of the finished game ``game_id``: same game, rules,
+    table size and turn timer, with ``actor`` seated and its bots' seats taken by the
+    same bots, playing as well as they did; the other players join it when they ask.
+
+    A game has one rematch: whoever asks after the first gets that table, seated at
+    it. An event's table has none (its organizer seats the rounds). The finished
+    game's log is not touched."""
+    old = load_table(game_id)
+    seat = old.seat_of(actor.pk)
+    if seat is None:
+        raise NotAPlayer()
+    if old.status != "finished":
+        raise GameNotFinished()
+    if table_home(game_id) is not None:
+        raise EventGameNoRematch()
+    alias = old.seats[seat].alias  # type: ignore[union-attr]
+    existing = rematch_game(game_id)
+    if existing is None:
+        try:
+            with transaction.atomic():
+                return _open_rematch(game_id, old, actor, alias)
+        except IntegrityError:
+            # Another player's request opened it first (one rematch per game).
+            existing = rematch_game(game_id)
+            if existing is None:
+                raise
+    if not any(taken["user_id"] == actor.pk for taken in existing.seats):
+        game_join(game_id=existing.id, user=actor, alias=alias)
+    return Game.objects.get(pk=existing.id)
+
+
+def _open_rematch(game_id: uuid.UUID, old: Table, actor: User, alias: str) -> Game:
+    game = game_create(
+        creator=actor,
+        player_count=old.player_count,
+        preset=old.preset or None,
+        options=old.options.to_dict(),
+        turn_seconds=old.turn_seconds,
+        spectator_delay=old.spectator_delay,
+        kind=old.kind,
+        rematch_of=game_id,
+    )
+    game_join(game_id=game.id, user=actor, alias=alias)
+    players = User.objects.in_bulk(seat.user_id for seat in old.seats if seat is not None)
+    seat = 1
+    for number, taken in enumerate(old.seats):
+        if taken is None or not players[taken.user_id].is_bot:
+            continue
+        bot = old.bots[number] or DEFAULT_LEVEL
+        game_set_seat_bot(game_id=game.id, actor=actor, seat=seat, bot=bot)
+        game_join(game_id=game.id, user=players[taken.user_id], alias=taken.alias)
+        seat += 1
+    return Game.objects.get(pk=game.id)
 
 
 def game_place_bid(
@@ -387,37 +468,6 @@ def game_set_seat_bot(
         expected_version=None,
         idempotency_key=idempotency_key,
         command={"seat": seat, "bot": bot},
-        decide=decide,
-    )
-
-
-def game_substitute(
-    *, game_id: uuid.UUID, actor: User, seat: int, user: User, alias: str
-) -> CommandResult:
-    """Hand a seat in play to a substitute (a player who had to leave): only the
-    game's creator may. The substitute plays and sees the seat from now on."""
-    alias = clean_alias(alias)
-
-    def decide(table: Table) -> list[AnyEvent]:
-        if actor.pk != table.creator_id:
-            raise NotYourSeat("only the game's creator may hand a seat to a substitute")
-        if table.status != "playing":
-            raise InvalidInput("only a seat of a game in play can be handed over")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-            raise InvalidInput(f"there is no seat {seat} at this table")
-        taken = table.seat_of(user.pk)
-        if taken is not None:
-            raise AlreadySeated(taken)
-        others = (s for number, s in enumerate(table.seats) if s is not None and number != seat)
-        require_free(alias, (other.alias for other in others))
-        return _fold_all(table, [SeatTaken(seat, user.pk, alias)])
-
-    return _execute(
-        game_id=game_id,
-        actor=actor,
-        expected_version=None,
-        idempotency_key=None,
-        command={"seat": seat, "substitute": user.pk, "alias": alias},
         decide=decide,
     )
 
@@ -601,10 +651,7 @@ def _may_reveal(game_id: uuid.UUID, table: Table) -> bool:
     once every table of the set is over, since it would tell the others their cards."""
     if not table.deal_set:
         return True
-    if table.status != "finished":
-        return False
-    others = Game.objects.filter(deal_set=table.deal_set).exclude(pk=game_id)
-    return not others.exclude(status=Game.Status.FINISHED).exists()
+    return table.status == "finished" and deal_set_over(table.deal_set, finishing=game_id)
 
 
 def _server_moves(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
@@ -627,9 +674,9 @@ def _server_moves(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
 # A vault is kept only once the transaction that read it committed (one that drew it
 # and was rolled back leaves nothing), and only a game's own: a deal set's vault is
 # shared by tables this process may not see, and read each time.
-_VAULTS: OrderedDict[str, dict[int, bytes]] = OrderedDict()
-_VAULTS_LOCK = threading.Lock()
 VAULTS_KEPT = 4096
+_VAULTS: LRUCache[str, dict[int, bytes]] = LRUCache(maxsize=VAULTS_KEPT)
+_VAULTS_LOCK = threading.Lock()
 
 
 def _secret(game_id: uuid.UUID, table: Table, hand: int) -> bytes:
@@ -651,9 +698,6 @@ def _secret(game_id: uuid.UUID, table: Table, hand: int) -> bytes:
 def _keep_vault(stream: str, vault: dict[int, bytes]) -> None:
     with _VAULTS_LOCK:
         _VAULTS[stream] = vault
-        _VAULTS.move_to_end(stream)
-        while len(_VAULTS) > VAULTS_KEPT:
-            _VAULTS.popitem(last=False)
 
 
 def _reveal_deal_set(deal_set: str, finished: uuid.UUID) -> None:
@@ -769,6 +813,7 @@ def _execute_once(
                 raise _Stale()
             raise VersionConflict(expected_version, base)
         before = projected(table)
+        start = table.clone()
         try:
             if actor is not None and table.status == "finished":
                 # No account's command changes a published record; only the server
@@ -805,6 +850,7 @@ def _execute_once(
             )
         if not single:
             project_game(game_id, table, updated_at=recorded[-1].recorded_at, since=before)
+        table.moved_at = recorded[-1].recorded_at
         # The table is not changed from here on: the cache may keep it as it is.
         remember_table(game_id, table, recorded[-1], copy=False)
         finished = any(
@@ -824,7 +870,15 @@ def _execute_once(
             ),
             robust=True,
         )
-    return CommandResult(game_id, base + 1, table.version, table.version)
+    return CommandResult(
+        game_id,
+        base + 1,
+        table.version,
+        table.version,
+        records=tuple(recorded),
+        before=start,
+        table=table,
+    )
 
 
 def _committed(game_id: uuid.UUID, version: int, recorded: list[eventstore.Recorded]) -> None:
@@ -864,6 +918,7 @@ def projected(table: Table) -> dict[str, Any]:
         "version": table.version,
         "deal_set": table.deal_set or "",
         "paused": table.paused,
+        "rematch_of": uuid.UUID(table.rematch_of) if table.rematch_of else None,
     }
 
 

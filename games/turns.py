@@ -8,21 +8,47 @@ does nothing. With a broker the delay is a Celery countdown, never longer than
 itself again), because a message held longer than the broker's visibility timeout
 would be handed out again. Embedded, where Celery runs tasks eagerly, a timer thread
 of the server process waits instead.
+
+The task that makes the move acts through the write path, which schedules here: it is
+handed to this module (:func:`move_with`) when the games app is ready, not imported.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import uuid
 
+from asgiref.sync import sync_to_async
+from celery import Task
 from django.conf import settings
+from django.db import connections
 
 from config.celery import VISIBILITY_TIMEOUT
 from games.bots import DEFAULT_LEVEL
 from games.domain import Table
+from games.models import Game
+from games.selectors import load_table
 
 MAX_COUNTDOWN = VISIBILITY_TIMEOUT / 2
+
+# The lifespan's: these lines tell what a server process did as it started.
+logger = logging.getLogger("atu.lifespan")
+
+_move_task: Task | None = None
+
+
+def move_with(task: Task) -> None:
+    """The task that makes a scheduled move (``games.tasks.play_automatic_move``)."""
+    global _move_task
+    _move_task = task
+
+
+def _task() -> Task:
+    if _move_task is None:
+        raise RuntimeError("the games app is not ready: no task makes the automatic moves")
+    return _move_task
 
 
 def automatic_move_delay(table: Table) -> float | None:
@@ -55,24 +81,18 @@ def schedule_automatic_move(game_id: uuid.UUID, table: Table, since: float | Non
 def schedule_task(game_id: str, version: int, due: float) -> None:
     """Have the move's task run at ``due`` (a time.time()): a timer thread's, embedded;
     with a broker, a message that runs then or on its way there."""
-    from games.tasks import play_automatic_move
-
     wait = max(0.0, due - time.time())
     if settings.CELERY_TASK_ALWAYS_EAGER:
         timer = threading.Timer(wait, _run_in_thread, (game_id, version))
         timer.daemon = True
         timer.start()
     else:
-        play_automatic_move.apply_async((game_id, version, due), countdown=min(wait, MAX_COUNTDOWN))
+        _task().apply_async((game_id, version, due), countdown=min(wait, MAX_COUNTDOWN))
 
 
 def _run_in_thread(game_id: str, version: int) -> None:
-    from django.db import connections
-
-    from games.tasks import play_automatic_move
-
     try:
-        play_automatic_move(game_id, version)
+        _task()(game_id, version)
     finally:
         connections.close_all()
 
@@ -82,8 +102,6 @@ def resume_automatic_moves() -> int:
     restart (timer threads die with their process) or as a periodic safety net (a
     worker killed, a broker that lost its messages). Returns how many games were
     scheduled; a move scheduled twice is made once."""
-    from games.models import Game
-
     games = Game.objects.filter(status=Game.Status.PLAYING).values_list("id", flat=True)
     return sum(reschedule_automatic_move(game_id) for game_id in games)
 
@@ -92,17 +110,34 @@ def reschedule_automatic_move(game_id: uuid.UUID) -> bool:
     """Schedule the game's automatic move, if it waits for one, due when it was due
     first (counted from the event that began the turn): one overdue is made at once.
     Whether one was scheduled."""
-    from games.domain import stream_of
-    from games.models import StoredEvent
-    from games.selectors import load_table
-
     table = load_table(game_id)
     if automatic_move_delay(table) is None:
         return False
-    began = (
-        StoredEvent.objects.filter(stream=stream_of(game_id), sequence=table.version)
-        .values_list("recorded_at", flat=True)
-        .first()
-    )
+    began = table.moved_at
     schedule_automatic_move(game_id, table, None if began is None else began.timestamp())
     return True
+
+
+def _resume_in_thread() -> int:
+    try:
+        return resume_automatic_moves()
+    finally:
+        # The thread ends with the loop's executor: a connection it kept would never
+        # go back to the pool.
+        connections.close_all()
+
+
+async def resume_at_startup() -> None:
+    """A server process's startup resumes the automatic moves (bot seats, turn timers)
+    that its restart would otherwise leave waiting. Run in the background: Celery
+    beat resumes the same moves every minute anyway."""
+    logger.info("resuming automatic moves")
+    try:
+        # Not thread-sensitive: a database that does not answer must not hold the
+        # one thread that serves every request's synchronous code.
+        resumed = await sync_to_async(_resume_in_thread, thread_sensitive=False)()
+    except Exception:
+        # A server that cannot resume bots (say, before migrating) still serves.
+        logger.exception("could not resume automatic moves; Celery beat resumes them later")
+    else:
+        logger.info("resumed automatic moves in %d games", resumed)

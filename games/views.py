@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -16,23 +17,33 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from config.error_text import refusal
 from config.errors import DomainError
 from games import services
 from games.aliases import fitting_alias
 from games.bots import DEFAULT_LEVEL
-from games.domain import ROMANIAN
+from games.domain import CLASSIC, ROMANIAN
 from games.errors import GameNotFound
 from games.forms import KIND_LABELS, TABLE_FORMS, JoinForm, TableForm, preset_label
 from games.models import Game
-from games.page_text import table_text
-from games.rules import RuleError
-from games.selectors import find_game, games_list, rule_presets
+from games.page_text import rules_summary, table_text
+from games.rules import RuleError, classic, options_from_dict
+from games.selectors import (
+    find_game,
+    games_list,
+    load_table,
+    rematch_game,
+    rule_presets,
+    table_home,
+)
+from games.visibility import deal_set_over
 
 LOBBY_LIST_LENGTH = 20
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/rules.html", {"presets": rule_presets()})
+    presets = [(preset, rules_summary(ROMANIAN, preset.options)) for preset in rule_presets()]
+    return render(request, "games/rules.html", {"presets": presets})
 
 
 def _user_id(request: HttpRequest) -> int | None:
@@ -85,28 +96,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return _lobby(request)
 
 
-def _refusal_text() -> dict[str, str]:
-    # The services word their refusals in English for the API; the lobby says them in
-    # the reader's language where it knows the code.
-    return {
-        "game_not_found": _("There is no table with that code or id."),
-        "table_full": _("Every seat at this table is taken."),
-        "already_seated": _("You already sit at this table."),
-        "alias_taken": _("A player at this table has this alias, or one that looks like it."),
-        "alias_invalid": _(
-            "An alias is 1 to 24 characters of one alphabet, with no invisible or control "
-            "characters."
-        ),
-    }
-
-
 def _refused(form: TableForm | JoinForm, error: DomainError | RuleError) -> int:
-    if error.code == "invalid_options":
-        # The rules library names the rule the chosen options break.
-        text = _("These rules do not go together: %(reason)s") % {"reason": error.message}
-    else:
-        text = _refusal_text().get(error.code, error.message)
-    form.add_error(None, text)
+    form.add_error(None, refusal(error))
     return error.status if isinstance(error, DomainError) else 400
 
 
@@ -157,7 +148,9 @@ def table(request: HttpRequest, ref: str) -> HttpResponse:
         game = find_game(ref, viewer_id=user_id)
     except GameNotFound as error:
         raise Http404(error.message) from None
-    seated = any(seat.get("user_id") == user_id for seat in game.seats) if user_id else False
+    seated = _seated(game, user_id)
+    home = table_home(game.id)
+    rematch = rematch_game(game.id) if game.status == Game.Status.FINISHED else None
     page: dict[str, Any] = {
         "game": str(game.id),
         "code": game.code,
@@ -166,11 +159,55 @@ def table(request: HttpRequest, ref: str) -> HttpResponse:
         # The level of the bot a seat is handed to from this page.
         "bot": DEFAULT_LEVEL,
         "text": table_text(),
+        # Where a player's end screen hears of a rematch another player opened.
+        "rematch": reverse("api-game-rematch", args=[game.id]) if seated and home is None else None,
     }
+    options = (
+        classic.options_from_dict(game.options)
+        if game.kind == CLASSIC
+        else options_from_dict(game.options)
+    )
+    turn_seconds = load_table(game.id).turn_seconds
     context = {
         "game": game,
         "page": page,
         "seated": seated,
         "join_form": JoinForm(initial={"reference": game.code, "alias": _alias(request)}),
+        "home": home,
+        "rematch": rematch,
+        "in_rematch": rematch is not None and _seated(rematch, user_id),
+        # A classic game's log is read through its events; a duplicate table's record
+        # waits for its deal set.
+        "record": game.kind == ROMANIAN and (not game.deal_set or deal_set_over(game.deal_set)),
+        "rules": rules_summary(
+            game.kind,
+            options,
+            player_count=game.player_count,
+            turn_seconds=turn_seconds,
+            timer=True,
+        ),
+        "rules_title": preset_label(game.kind, game.preset),
     }
     return render(request, "games/table.html", context)
+
+
+def _seated(game: Game, user_id: int | None) -> bool:
+    return user_id is not None and any(seat.get("user_id") == user_id for seat in game.seats)
+
+
+@require_http_methods(["POST"])
+@login_required
+def game_rematch(request: HttpRequest, ref: str) -> HttpResponse:
+    """The end screen's Rematch (and Join rematch): the new table, or the finished
+    one again with the reason it was refused."""
+    try:
+        game = find_game(ref, viewer_id=request.user.pk)
+    except GameNotFound as error:
+        raise Http404(error.message) from None
+    try:
+        rematch = services.game_rematch(game_id=game.id, actor=request.user)
+    except DomainError as error:
+        rematch_words = {"game_not_finished": _("A rematch is played once the game is over.")}
+        messages.error(request, refusal(error, rematch_words))
+        return redirect(_table_url(game))
+    return redirect(_table_url(rematch))

@@ -24,8 +24,9 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from games import rules
-from games.domain import GameCreated, PlayerSeated, SeatTaken, Table, fold
+from games import eventstore, rules
+from games.domain import GameCreated, PlayerSeated, SeatTaken, Table, fold, stream_of
+from games.errors import DealSetInPlay, RecordNotReady
 from games.eventstore import Recorded
 from games.rules import (
     Card,
@@ -100,10 +101,33 @@ class Viewer:
     replay: bool = False
 
 
-def deal_set_over(deal_set: str) -> bool:
+def deal_set_over(deal_set: str, *, finishing: uuid.UUID | None = None) -> bool:
+    """Whether every table of ``deal_set`` has finished; ``finishing``, a table whose
+    finish is being written (its row does not say so yet), counts as finished."""
     from games.models import Game
 
-    return not Game.objects.filter(deal_set=deal_set).exclude(status=Game.Status.FINISHED).exists()
+    playing = Game.objects.filter(deal_set=deal_set).exclude(status=Game.Status.FINISHED)
+    if finishing is not None:
+        playing = playing.exclude(pk=finishing)
+    return not playing.exists()
+
+
+def record_public(*, finished: bool, deal_set_playing: bool) -> bool:
+    """Whether a game's whole record (every hand as dealt) may be read: once it is
+    over, and a duplicate table's once its whole deal set is, since it would show
+    the deals still in play at the other tables."""
+    return finished and not deal_set_playing
+
+
+def require_public_record(game: Game) -> None:
+    """:func:`record_public` for a game's read model (written in one transaction with
+    its log: no need to read the log), raising what keeps the record back."""
+    from games.models import Game
+
+    finished = game.status == Game.Status.FINISHED
+    playing = bool(game.deal_set) and finished and not deal_set_over(game.deal_set)
+    if not record_public(finished=finished, deal_set_playing=playing):
+        raise DealSetInPlay() if finished else RecordNotReady()
 
 
 def viewer_of(table: Table, user_id: int | None) -> Viewer:
@@ -122,6 +146,28 @@ def spectator_lag(table: Table, viewer: Viewer) -> int:
 SETUP_EVENTS = frozenset(
     {"GameCreated", "PlayerSeated", "SeatAutomated", "DealsCommitted", "GameStarted"}
 )
+
+
+def seen_table(
+    game_id: uuid.UUID, table: Table, viewer: Viewer, now: datetime
+) -> tuple[Table, datetime | None]:
+    """``table`` (the game as the log has it) as ``viewer`` sees it at ``now``: the
+    same, or for a delayed spectator the table as the delay has released it, and
+    when the next event held back becomes visible (None: none is)."""
+    lag = spectator_lag(table, viewer)
+    if not lag:
+        return table, None
+    shown, due = seen_records(game_id, table, viewer, now)
+    return eventstore.fold_records(Table(), shown), due
+
+
+def seen_records(
+    game_id: uuid.UUID, table: Table, viewer: Viewer, now: datetime
+) -> tuple[list[Recorded], datetime | None]:
+    """The log up to ``table``'s version as ``viewer`` sees it at ``now`` (see
+    :func:`seen_table`)."""
+    records = eventstore.read(stream_of(game_id))[: table.version]
+    return released(records, spectator_lag(table, viewer), now)
 
 
 def released(
@@ -212,6 +258,7 @@ def event_views_for(
             else None
         )
         fold(table, [event])
+        table.moved_at = record.recorded_at
         recorded_at = record.recorded_at.isoformat()
         for number, viewer in enumerate(viewers):
             seen = None if before is None else before[number]
@@ -287,6 +334,18 @@ def _copied(value: Any) -> Any:
     return value
 
 
+def _turn_deadline(table: Table) -> str | None:
+    """When the seat to act is played by a bot if it has not acted (ISO 8601), while
+    a turn timer runs: counted from the event that began the turn, as the automatic
+    move is (games.turns), so a page loaded mid-turn shows the time really left."""
+    seat = table.to_act
+    if seat is None or table.paused or not table.turn_seconds or table.moved_at is None:
+        return None
+    if table.bots and table.bots[seat] is not None:
+        return None  # A bot's seat: played after the bots' delay, not on a timer.
+    return (table.moved_at + timedelta(seconds=table.turn_seconds)).isoformat()
+
+
 def _table_view(game_id: uuid.UUID, table: Table) -> dict[str, Any]:
     """What every viewer of either game sees of the table around the cards."""
     return {
@@ -304,6 +363,7 @@ def _table_view(game_id: uuid.UUID, table: Table) -> dict[str, Any]:
         ],
         "phase": table.game.phase.value,
         "turn_seconds": table.turn_seconds,
+        "turn_deadline": _turn_deadline(table),
         "paused": table.paused,
         "spectator_delay": table.spectator_delay,
         "bots": list(table.bots),

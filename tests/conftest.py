@@ -65,7 +65,7 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
         return
     default = connections[DEFAULT_DB_ALIAS]
     with django_db_blocker.unblock():
-        grant_app_role(default, _app_credentials["USER"])
+        grant_app_role(default, _app_credentials["USER"], append_only=appendonly.GUARDS)
     owner = switch_role(default, _app_credentials)
     yield
     _close_every_connection()

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from django.db import connection
 
 from config.database_roles import as_owner, grant_app_role, owner_configured
+from games.appendonly import GUARDS
 
 
 @contextmanager
@@ -15,4 +16,4 @@ def as_the_migrations_run() -> Iterator[None]:
     with as_owner(connection) as app:
         yield
         if owner_configured():
-            grant_app_role(connection, app)
+            grant_app_role(connection, app, append_only=GUARDS)

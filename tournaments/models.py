@@ -4,6 +4,7 @@ from their games' streams; ``rebuild_standings`` drops and rebuilds them all."""
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Season(models.Model):
@@ -13,6 +14,8 @@ class Season(models.Model):
     created_at = models.DateTimeField()
 
     class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -48,6 +51,8 @@ class Event(models.Model):
     updated_at = models.DateTimeField()
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -62,6 +67,8 @@ class Entry(models.Model):
     withdrawn = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
         constraints = [
             models.UniqueConstraint(fields=["event_id", "player_id"], name="one_entry_per_player")
         ]
@@ -90,6 +97,8 @@ class TableResult(models.Model):
     version = models.PositiveIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("table result")
+        verbose_name_plural = _("table results")
         ordering = ["round", "number"]
 
     def __str__(self) -> str:
@@ -107,6 +116,8 @@ class Standing(models.Model):
     games = models.PositiveSmallIntegerField()
 
     class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
         constraints = [
             models.UniqueConstraint(
                 fields=["event_id", "player_id"], name="one_standing_per_player"
@@ -128,6 +139,8 @@ class SeasonStanding(models.Model):
     events = models.PositiveSmallIntegerField()
 
     class Meta:
+        verbose_name = _("season standing")
+        verbose_name_plural = _("season standings")
         constraints = [
             models.UniqueConstraint(
                 fields=["season_id", "player_id"], name="one_season_standing_per_player"
@@ -151,6 +164,8 @@ class RatingChange(models.Model):
     after = models.FloatField()
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["order", "player_id"]
 
     def __str__(self) -> str:

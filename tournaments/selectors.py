@@ -17,12 +17,14 @@ from functools import lru_cache
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 
 from games.domain import CLASSIC
 from games.errors import GameNotFound
 from games.models import Game
-from games.selectors import load_table
+from games.selectors import TableHome, load_table
+from games.visibility import record_public
 from tournaments import points, standings
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.models import (
@@ -118,6 +120,18 @@ def may_view_table(game_id: uuid.UUID, user_id: int | None) -> bool:
     return event is not None and may_view(event, user_id)
 
 
+def table_home(game_id: uuid.UUID) -> TableHome | None:
+    """The event, round and table of the game ``game_id``; None for a game of no event."""
+    event_id = event_of_game(game_id)
+    if event_id is None:
+        return None
+    row = TableResult.objects.get(game_id=game_id)
+    event = Event.objects.get(pk=event_id)
+    game = Game.objects.get(pk=game_id)
+    url = reverse("tournaments:event", args=[event.code])
+    return TableHome(event.name, row.round, row.number, f"{url}#table-{game.code}")
+
+
 def hidden_tables(user_id: int | None) -> QuerySet[TableResult]:
     """The game ids of the private events' tables this viewer may not see."""
     events = Event.objects.filter(public=False)
@@ -202,8 +216,8 @@ def _table(
         "hands_total": total,
         "hands_scored": row.hands_scored,
         "finished": status == Game.Status.FINISHED,
-        # Whether the game's record may be read (a duplicate deal set's, once it is
-        # over); classic Whist keeps none (games.record).
+        # Whether the game's record may be read: classic Whist keeps none
+        # (games.record); see live_event for a duplicate round's.
         "record": status == Game.Status.FINISHED and (game is None or game.kind != CLASSIC),
         "screened": False,
         "players": [
@@ -344,8 +358,9 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
     round_playing = any(not table["finished"] for table in current_tables)
     screened = event.duplicate and round_playing and not organizer
     for table in current_tables:
-        if event.duplicate and round_playing:
-            table["record"] = False
+        table["record"] = table["record"] and record_public(
+            finished=table["finished"], deal_set_playing=event.duplicate and round_playing
+        )
         if screened:
             _screen(table)
     live = {

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from channels.layers import get_channel_layer
 from django.db import transaction
 
 from accounts.models import User
@@ -25,12 +26,12 @@ from config.lifespan import run_on_server_loop
 from games import eventstore
 from games import services as games
 from games.aliases import fitting_alias
-from games.bots import DEFAULT_LEVEL, LEVEL_NAMES
 from games.domain import CLASSIC, GAME_KINDS, ROMANIAN
 from games.errors import UnknownBot, VersionConflict
 from games.models import Game
 from games.rules import RuleOptions, build_schedule, classic, options_from_dict, preset
 from games.rules.errors import RuleError
+from games.services import DEFAULT_LEVEL, LEVEL_NAMES
 from tournaments import domain, seating
 from tournaments.domain import (
     Championship,
@@ -59,8 +60,10 @@ from tournaments.errors import (
     RoundInProgress,
     SeasonNotFound,
 )
-from tournaments.models import Entry, Event, Season, TableResult
+from tournaments.models import Entry, Event, Season, SeasonStanding, TableResult
 from tournaments.points import PointsMethod
+from tournaments.signals import event_recorded
+from tournaments.standings import event_standings, read_figures
 
 DEFAULT_TIE_BREAKS = ("exact_bids", "head_to_head", "best_game")
 FIRST_ROUND_METHODS = ("random", "rating")
@@ -295,7 +298,6 @@ def event_start_round(
     """Seat every checked-in player at tables of 3 to 6 and open their games: round 1
     at random (or by rating), later rounds Swiss, avoiding repeated tablemates. A
     whist drive seats fours, and its later rounds follow the event's movement."""
-    from tournaments.standings import event_standings
 
     def decide(championship: Championship) -> list[TournamentEvent]:
         _require_organizer(championship, actor)
@@ -489,10 +491,16 @@ def _execute(
         domain.fold(championship, events)
         project_event(event_id, championship, updated_at=recorded[-1].recorded_at)
         transaction.on_commit(partial(publish_event, event_id, championship.version), robust=True)
-        if any(isinstance(event, RoundStarted | ResultCorrected) for event in events):
-            from tournaments.tasks import schedule_standings
-
-            transaction.on_commit(partial(schedule_standings, event_id), robust=True)
+        transaction.on_commit(
+            partial(
+                event_recorded.send,
+                sender=Event,
+                event_id=event_id,
+                version=championship.version,
+                events=events,
+            ),
+            robust=True,
+        )
     return EventResult(event_id, championship.version)
 
 
@@ -565,8 +573,6 @@ def _status(championship: Championship) -> str:
 def publish_event(event_id: uuid.UUID, version: int) -> None:
     """Tell the event page's sockets that the event changed (entries, a round, the
     standings): each reads the projection again."""
-    from channels.layers import get_channel_layer
-
     layer = get_channel_layer()
     if layer is not None:
         run_on_server_loop(
@@ -627,8 +633,6 @@ def _unfinished_tables(championship: Championship) -> int:
 
 
 def _ratings(settings: EventCreated, players: list[int]) -> dict[int, float]:
-    from tournaments.models import SeasonStanding
-
     if settings.season_id is None:
         return {}
     rows = SeasonStanding.objects.filter(season_id=settings.season_id, player_id__in=players)
@@ -677,8 +681,6 @@ def _require_seatable(settings: EventCreated, present: list[int]) -> None:
 def _winning_sides(played: Round, rng: random.Random) -> list[int]:
     """The side that won each table of a drive's round (0: seats 0 and 2), from the
     games' logs; a tie is settled by lot, as by cutting cards."""
-    from tournaments.standings import read_figures
-
     figures = read_figures(uuid.UUID(game_id) for game_id in played.games)
     sides = []
     for game_id in played.games:

@@ -19,16 +19,21 @@ from datetime import datetime
 from fractions import Fraction
 from functools import partial
 
+from cachetools import LRUCache
 from django.db import transaction
 from django.db.models import Count, Max
 
+from games import eventstore, rules
 from games.domain import stream_of
 from games.models import Game, StoredEvent
+from games.rules import classic
 from tournaments import points, rating
-from tournaments.apps import SCORE_EVENTS
 from tournaments.domain import Championship, decode, event_stream, fold
 from tournaments.models import Entry, Event, RatingChange, SeasonStanding, Standing, TableResult
 from tournaments.signals import event_finished
+
+# The events whose arrival changes an event's standings.
+SCORE_EVENTS = ("HandScored", "GameFinished", "classic.HandScored", "classic.MatchFinished")
 
 
 @dataclass(frozen=True)
@@ -48,38 +53,33 @@ def read_figures(
     by_stream = {stream_of(game_id): game_id for game_id in game_ids}
     if not by_stream:
         return {}
-    scored = StoredEvent.objects.filter(stream__in=list(by_stream), type__in=SCORE_EVENTS)
-    if until is not None:
-        scored = scored.filter(recorded_at__lte=until)
-    rows = scored.order_by("stream", "sequence").values_list(
-        "stream", "sequence", "type", "payload"
-    )
+    scored = eventstore.read_streams(list(by_stream), types=SCORE_EVENTS, until=until)
     figures: dict[uuid.UUID, GameFigures] = {}
     scores: dict[uuid.UUID, tuple[int, ...]] = {}
     exact: dict[uuid.UUID, list[int]] = {}
     hands: dict[uuid.UUID, int] = defaultdict(int)
     finished: set[uuid.UUID] = set()
     last: dict[uuid.UUID, int] = {}
-    for stream, sequence, kind, payload in rows:
+    for stream, record in scored:
         game_id = by_stream[stream]
-        last[game_id] = sequence
-        if kind == "HandScored":
-            bids, tricks = payload["bids"], payload["tricks"]
-            made = exact.setdefault(game_id, [0] * len(bids))
-            for seat, (bid, won) in enumerate(zip(bids, tricks, strict=True)):
+        last[game_id] = record.sequence
+        event = record.event
+        if isinstance(event, rules.HandScored):
+            made = exact.setdefault(game_id, [0] * len(event.bids))
+            for seat, (bid, won) in enumerate(zip(event.bids, event.tricks, strict=True)):
                 made[seat] += bid == won
-            scores[game_id] = tuple(payload["totals"])
+            scores[game_id] = event.totals
             hands[game_id] += 1
-        elif kind == "GameFinished":
-            scores[game_id] = tuple(payload["scores"])
+        elif isinstance(event, rules.GameFinished):
+            scores[game_id] = event.scores
             finished.add(game_id)
         else:
             # Classic Whist's tournament form: each player scores their side's odd
             # tricks (sides by seat: 0 and 2, 1 and 3); there are no bids.
-            a, b = payload["totals" if kind == "classic.HandScored" else "points"]
+            a, b = event.totals if isinstance(event, classic.HandScored) else event.points
             scores[game_id] = (a, b, a, b)
             exact.setdefault(game_id, [0] * 4)
-            if kind == "classic.HandScored":
+            if isinstance(event, classic.HandScored):
                 hands[game_id] += 1
             else:
                 finished.add(game_id)
@@ -184,10 +184,16 @@ def _fill(row: TableResult, figures: GameFigures | None) -> None:
         )
 
 
+# The events whose memos a process keeps: above the events in play at once; an event
+# evicted (or over) is read from its read models again.
+EVENTS_KEPT = 256
+
 # Each event's table rows as last read, by event, with the standings events they go
 # with (count, last sequence): a new round or correction reads them all again. Finished
 # tables never change; the others are checked against their game's version each time.
-_ROWS: dict[uuid.UUID, tuple[tuple[int, int], dict[uuid.UUID, TableResult]]] = {}
+_ROWS: LRUCache[uuid.UUID, tuple[tuple[int, int], dict[uuid.UUID, TableResult]]] = LRUCache(
+    maxsize=EVENTS_KEPT
+)
 _ROWS_LOCK = threading.Lock()
 
 
@@ -284,7 +290,7 @@ def write_standings(event_id: uuid.UUID, ranked: Sequence[points.Standing]) -> b
 STANDINGS_EVENTS = ("EventCreated", "RoundStarted", "ResultCorrected")
 
 
-_VIEWS: dict[uuid.UUID, tuple[tuple[int, int], Championship]] = {}
+_VIEWS: LRUCache[uuid.UUID, tuple[tuple[int, int], Championship]] = LRUCache(maxsize=EVENTS_KEPT)
 
 
 def _standings_view(event_id: uuid.UUID) -> tuple[Championship, tuple[int, int]]:

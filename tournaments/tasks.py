@@ -13,6 +13,7 @@ from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
 from tournaments import standings
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
+from tournaments.services import event_advance, publish_event
 
 DUE_SLACK_SECONDS = 5
 
@@ -41,8 +42,6 @@ def schedule_standings(event_id: uuid.UUID) -> None:
 def update_standings(event_id: str) -> bool:
     """Re-read the event's tables that moved on and rewrite its standings; publish if
     they changed. Run twice or late, it finds nothing more to do."""
-    from tournaments.services import publish_event
-
     # Cleared before reading, so a hand scored while this runs asks for another run.
     cache.delete(_due_key(event_id))
     try:
@@ -78,8 +77,6 @@ def check_standings() -> int:
 def advance_event(event_id: str) -> int | None:
     """Start an auto-advancing event's next round once its last is over; the round
     started, or None. Idempotent: the round is started at the version read."""
-    from tournaments.services import event_advance
-
     try:
         result = event_advance(event_id=uuid.UUID(event_id))
     except EventNotFound:

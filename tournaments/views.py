@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from config.error_text import refusal
 from config.errors import DomainError
 from games import services as games
 from games.forms import PRESET_LABELS
@@ -95,6 +96,8 @@ def event_text() -> dict[str, Any]:
         "registered": _("registered"),
         "check_in": _("Check in"),
         "withdraw": _("Withdraw"),
+        "withdraw_question": _("Withdraw %(name)s from the rounds to come?"),
+        "withdraw_confirm": _("Yes, withdraw"),
         "pause": _("Pause"),
         "resume": _("Resume"),
         "reconnecting": _("Connection lost; reconnecting…"),
@@ -109,27 +112,19 @@ def event_text() -> dict[str, Any]:
 
 
 def _refusal(error: DomainError, overrides: dict[str, str] | None = None) -> str:
-    """A refusal in the reader's language; the services word theirs in English for
-    the API, so the pages say them again by their stable code."""
-    text = {
-        "event_not_found": _("There is no such championship event."),
-        "season_not_found": _("There is no such season."),
-        "not_organizer": _("Only the event's organizer may do that."),
-        "not_entered": _("That player is not entered in this event."),
-        "already_entered": _("That player is already entered in this event."),
-        "round_in_progress": _("The current round is still being played."),
-        "event_over": _("Every round of this event has started: entries are closed."),
-        "not_enough_players": _("A round needs at least 3 checked-in players."),
-        "version_conflict": _(
-            "The event changed since this page was loaded: check it and try again."
-        ),
-        "game_not_found": _("There is no such table in this event."),
-        "not_your_seat": _("Only the organizer may pause or resume a table."),
-        **(overrides or {}),
-    }
-    if error.code in text:
-        return text[error.code]
-    return _("Not accepted: %(reason)s") % {"reason": error.message}
+    """A refusal in the reader's language, said as an event's page says it."""
+    return refusal(
+        error,
+        {
+            "event_over": _("Every round of this event has started: entries are closed."),
+            "version_conflict": _(
+                "The event changed since this page was loaded: check it and try again."
+            ),
+            "game_not_found": _("There is no such table in this event."),
+            "not_your_seat": _("Only the organizer may pause or resume a table."),
+            **(overrides or {}),
+        },
+    )
 
 
 def _refused(request: HttpRequest, error: DomainError) -> HttpResponse:
@@ -392,6 +387,8 @@ def _manage_page(
         "entries": Entry.objects.filter(event_id=event.id),
         "error": error,
         "can_pause": CAN_PAUSE,
+        # No results are published while a table plays (the service refuses it too).
+        "tables_playing": any(not table["finished"] for table in live["tables"]),
         "bots_form": forms.get("bots_form") or BotsForm(),
         "register_form": forms.get("register_form") or RegisterPlayerForm(),
         "correction_form": forms.get("correction_form")

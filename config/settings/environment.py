@@ -57,6 +57,9 @@ class Environment:
     csrf_trusted_origins: tuple[str, ...] = ()
     https: bool = False
     sentry_dsn: str | None = None
+    # A file a server process appends its event loop's largest hold to, each second
+    # (config/looplag.py): for benchmarks and diagnosis; None: only stalls are logged.
+    loop_lag_log: Path | None = None
 
 
 def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -> Environment:
@@ -84,6 +87,7 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
         csrf_trusted_origins=origins,
         https=_https(environ.get("ATU_HTTPS"), origins),
         sentry_dsn=environ.get("SENTRY_DSN") or None,
+        loop_lag_log=Path(environ["ATU_LOOP_LAG_LOG"]) if environ.get("ATU_LOOP_LAG_LOG") else None,
     )
 
 

@@ -2,11 +2,18 @@
 
 import json
 import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
+from django.utils import translation
 
 from accounts.models import User
+from config.api_errors import server_error
+from config.error_text import error_texts
 from games import services
 
 
@@ -173,25 +180,22 @@ def test_table_page_gives_its_script_romanian_words(client: Client, user: User) 
     assert text["bids_total"] == "licitat %(bids)s din %(cards)s"
     assert text["trick_taken"] == "%(alias)s ia levata."
     assert text["bid_label"] == "Licitează %(bid)s"
-    assert text["errors"] == {
+    errors = text["errors"]
+    assert isinstance(errors, dict)
+    assert {
+        code: errors[code]
+        for code in ("must_follow_suit", "dealer_bid_forbidden", "not_authenticated", "table_full")
+    } == {
         "must_follow_suit": "Trebuie să răspunzi la culoare.",
-        "must_trump": "Nu ai culoarea cerută: trebuie să tai cu atu.",
         "dealer_bid_forbidden": (
             "Dealerul nu poate licita %(bid)s: totalul licitațiilor ar fi egal "
             "cu numărul de cărți împărțite (%(cards)s)."
         ),
-        "not_your_turn": "Nu este rândul tău.",
-        "version_conflict": (
-            "Jocul a mers mai departe înainte să ajungă mutarea ta; mai uită-te o dată."
-        ),
         "not_authenticated": "Intră în cont ca să joci.",
-        "card_not_in_hand": "Nu ai cartea aceasta în mână.",
-        "game_over": "Jocul s-a încheiat.",
-        "wrong_phase": "Asta nu se poate face acum.",
-        "game_paused": "Jocul este pus în pauză de organizator.",
-        "too_many_messages": "Prea multe mesaje deodată: conexiunea a fost închisă.",
-        "message_too_large": "Mesajul este prea mare: conexiunea a fost închisă.",
+        "table_full": "Toate locurile de la această masă sunt ocupate.",
     }
+    # and so has every error code (config.error_text), none left in English
+    assert set(error_texts()) <= set(errors)
 
 
 @pytest.mark.django_db
@@ -225,3 +229,74 @@ def test_rules_page_is_in_romanian(client: Client) -> None:
         content
     )
     assert "1 2 3 4 5 6 7 8 8 8 8 7 6 5 4 3 2 1 (18 împărțiri)" in content
+
+
+@pytest.mark.django_db
+def test_a_missing_page_is_told_in_romanian(client: Client) -> None:
+    # given a browser that prefers Romanian
+    # when it asks for an address that leads nowhere
+    response = client.get("/nowhere/", HTTP_ACCEPT_LANGUAGE="ro")
+
+    # then the site's page says so in Romanian
+    content = response.content.decode()
+    assert response.status_code == 404
+    assert '<html lang="ro">' in content
+    assert "<h1>Pagina nu există</h1>" in content
+    assert "Înapoi la lobby" in content
+
+
+def test_a_server_error_is_told_in_romanian_without_the_database() -> None:
+    # given a Romanian reader's request that failed (no database access is allowed here)
+    request = RequestFactory().get("/rules/")
+
+    # when the server-error page is made for it
+    with translation.override("ro"):
+        response = server_error(request)
+
+    # then it is the site's page, in Romanian, and has no form needing a session
+    content = response.content.decode()
+    assert response.status_code == 500
+    assert '<html lang="ro">' in content
+    assert "<h1>Ceva nu a mers bine</h1>" in content
+    assert 'action="/i18n/setlang/"' not in content
+
+
+def _messages_in(tree: Path) -> Path:
+    """The Romanian catalogue of ``tree`` (a copy of the project) as makemessages
+    leaves it once it has gathered every string the code and templates mark."""
+    subprocess.run(
+        [sys.executable, "manage.py", "makemessages", "-l", "ro", "--no-obsolete", "--no-location"],
+        cwd=tree,
+        check=True,
+        capture_output=True,
+    )
+    return tree / "locale" / "ro" / "LC_MESSAGES" / "django.po"
+
+
+def _entries(po: Path, *flags: str) -> str:
+    return subprocess.run(
+        ["msgattrib", *flags, str(po)], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def test_every_string_the_site_marks_for_translation_has_its_romanian_text(
+    tmp_path: Path,
+) -> None:
+    # Given a copy of the project's source and its catalogue
+    root = Path(__file__).resolve().parents[2]
+    tree = tmp_path / "atu"
+    tree.mkdir()
+    kept = ("manage.py", "accounts", "config", "games", "tournaments", "locale")
+    for name in kept:
+        source = root / name
+        if source.is_dir():
+            shutil.copytree(source, tree / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, tree / name)
+
+    # When every marked string is gathered into it
+    po = _messages_in(tree)
+
+    # Then none is left untranslated or only guessed at (fuzzy)
+    assert _entries(po, "--untranslated", "--no-obsolete") == ""
+    assert _entries(po, "--only-fuzzy", "--no-obsolete") == ""

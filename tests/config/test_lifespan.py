@@ -101,6 +101,24 @@ async def test_a_server_process_collects_garbage_on_its_loops_clock_from_startup
     assert gc.get_freeze_count() == 0
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_a_server_process_records_its_loops_largest_hold_each_second(
+    tmp_path: Path, settings: Any
+) -> None:
+    # Given a server process told to record its loop's holds
+    settings.ATU_LOOP_LAG_LOG = tmp_path / "lag.log"
+    async with started_server():
+        # When its loop is held by a synchronous call, then runs a little more
+        await asyncio.sleep(0.2)
+        time.sleep(0.25)
+        await asyncio.sleep(1.2)
+
+    # Then each second it ran has a line, and the hold is the largest
+    gaps = [float(line.split()[1]) for line in settings.ATU_LOOP_LAG_LOG.read_text().splitlines()]
+    assert len(gaps) >= 1
+    assert 200 <= max(gaps) < 350
+
+
 def test_a_server_finishes_starting_while_its_database_does_not_answer(tmp_path: Path) -> None:
     # Given a "database" that takes connections and never says a word
     silent = socket.socket()

@@ -4,6 +4,7 @@ it names, and errors with their tracebacks; SENTRY_DSN turns Sentry on."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from config.settings.environment import BASE_DIR
@@ -122,3 +124,18 @@ def test_sentry_reports_only_when_sentry_dsn_is_set(dsn: str, active: bool) -> N
 
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"{active} {dsn or None}\n"
+
+
+def test_a_body_over_the_limit_is_logged_as_a_clients_fault_not_a_server_error(
+    logged_in_client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Given a signed-in user, when they post a form larger than the site accepts
+    body = {"name": "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)}
+    with caplog.at_level(logging.INFO):
+        response = logged_in_client.post("/games/new/", body)
+
+    # Then it is refused with a 413, and logged as a warning: nothing went wrong here
+    assert response.status_code == 413
+    too_big = [r for r in caplog.records if r.name == "django.security.RequestDataTooBig"]
+    assert [r.levelname for r in too_big] == ["WARNING"]
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []

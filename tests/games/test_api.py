@@ -12,6 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.templatetags.static import static
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
@@ -477,6 +478,34 @@ def test_a_bid_answers_with_the_new_version_and_the_bid_as_an_event(game: Seated
     assert game.table.game.bids[seat] == 0
 
 
+# A command's queries once the process knows the game: the token, the game's row, and
+# the write (on PostgreSQL one statement; on SQLite a transaction of the event's
+# INSERT and the read model's UPDATE).
+COMMAND_QUERIES = 3 if connection.vendor == "postgresql" else 6
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_commands_answer_shows_its_events_without_reading_the_log(
+    django_assert_num_queries: Any,
+) -> None:
+    # Given a game in play whose last command this process made
+    game = seated()
+    game.client_to_act().post(game.url("bid"), {"bid": 0, "expected_version": game.version})
+    seat, before = game.to_act(), game.version
+
+    # When the next player bids through the API
+    with django_assert_num_queries(COMMAND_QUERIES) as captured:
+        response = game.clients[seat].post(game.url("bid"), {"bid": 0, "expected_version": before})
+
+    # Then the answer holds the bid, and nothing read the log to show it
+    assert response.status_code == 200
+    assert [(e["sequence"], e["type"]) for e in response.json()["events"]] == [
+        (before + 1, "BidPlaced")
+    ]
+    reads = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+    assert not any("games_storedevent" in sql for sql in reads)
+
+
 def test_bidding_out_of_turn_is_400_not_your_turn_and_writes_nothing(game: Seated) -> None:
     before = game.version
 
@@ -598,7 +627,8 @@ def test_the_schema_declares_the_idempotency_key_header_as_the_server_checks_it(
         operation
         for path, item in schema["paths"].items()
         for method, operation in item.items()
-        if method == "post" and path.startswith("/api/games/{ref}/")
+        # A rematch is no move of the game: asking twice gets the same table anyway.
+        if method == "post" and path.startswith("/api/games/{ref}/") and "rematch" not in path
     ]
 
     assert len(commands) == 6
@@ -960,6 +990,7 @@ def test_the_schema_is_served_and_documents_every_endpoint() -> None:
         "/api/games/{ref}/zero-play/",
         "/api/games/{ref}/one-card-mode/",
         "/api/games/{ref}/seat-bot/",
+        "/api/games/{ref}/rematch/",
         "/api/presets/",
     }
 
@@ -1190,3 +1221,37 @@ def test_a_game_in_play_cannot_be_replayed() -> None:
 
     assert response.status_code == 409
     assert response.json()["code"] == "game_not_finished"
+
+
+def test_a_player_asks_for_a_rematch_and_the_others_get_the_same_table() -> None:
+    # Given a finished game of three
+    game_id, users = seated_game(3, "classic-app", options=SHORT)
+    play_to_end(game_id, users)
+    code = Game.objects.get(pk=game_id).code
+
+    before = APIClient().get(f"/api/games/{code}/rematch/")
+
+    # When two of its players ask for a rematch, and a stranger does
+    first = token_client(users[0]).post(f"/api/games/{code}/rematch/")
+    second = token_client(users[1]).post(f"/api/games/{game_id}/rematch/")
+    stranger = token_client(UserFactory.create()).post(f"/api/games/{code}/rematch/")
+
+    # Then both players sit at the one new table, and the stranger is refused
+    assert first.status_code == 200
+    assert first.json()["rematch_of"] == str(game_id)
+    assert first.json()["status"] == "open"
+    assert second.json()["id"] == first.json()["id"]
+    assert [seat["alias"] for seat in second.json()["seats"]] == ["Player 1", "Player 2"]
+    assert error(stranger) == (403, "not_a_player")
+    # And anyone finds it from the finished game, not before it was opened
+    assert error(before) == (404, "no_rematch")
+    assert APIClient().get(f"/api/games/{code}/rematch/").json()["id"] == first.json()["id"]
+
+
+def test_a_rematch_of_a_game_in_play_is_refused_as_not_finished() -> None:
+    game_id, users = seated_game(3, "classic-app", options=SHORT)
+
+    response = token_client(users[0]).post(f"/api/games/{game_id}/rematch/")
+
+    assert error(response) == (409, "game_not_finished")
+    assert error(APIClient().post(f"/api/games/{game_id}/rematch/")) == (401, "not_authenticated")

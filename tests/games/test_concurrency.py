@@ -18,7 +18,7 @@ from games.errors import VersionConflict
 from games.models import Game, StoredEvent
 from games.rules import Phase, legal_bids, legal_plays
 from games.selectors import load_table
-from tests.games.drivers import seated_game, user_to_act
+from tests.games.drivers import play_to_end, seated_game, user_to_act
 from tournaments.models import Event, TableResult
 from tournaments.services import event_open_demo
 
@@ -127,6 +127,25 @@ def test_clients_racing_without_a_version_still_never_duplicate_or_skip_a_sequen
         .values_list("sequence", flat=True)
     )
     assert sequences == list(range(1, table.version + 2))
+
+
+def test_players_asking_for_a_rematch_at_once_all_sit_at_one_new_table() -> None:
+    # Given a finished game of four
+    game_id, users = seated_game(
+        players=4,
+        preset="classic-app",
+        options={"schedule": "1-8-1", "step": 2, "repeat_one_card_deals": False},
+    )
+    play_to_end(game_id, users)
+
+    # When its four players ask for a rematch at the same moment
+    outcomes = race([partial(services.game_rematch, game_id=game_id, actor=user) for user in users])
+
+    # Then one table was opened, and each of them sits at it
+    assert outcomes == [None] * 4
+    [rematch] = Game.objects.filter(rematch_of=game_id)
+    assert sorted(seat["user_id"] for seat in rematch.seats) == sorted(user.pk for user in users)
+    assert rematch.status == "playing"
 
 
 @override_settings(ATU_BOT_DELAY_SECONDS=3600)  # the bots' moves are not this test's

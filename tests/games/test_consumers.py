@@ -1074,34 +1074,6 @@ async def test_a_spectator_joining_a_delayed_table_starts_a_delay_behind(
     assert player.messages[-1]["version"] == await log_version(game_id)
 
 
-async def test_when_a_seat_changes_hands_the_player_who_left_stops_seeing_its_cards(
-    open_socket: Opener,
-) -> None:
-    # Given the sockets of a seated player and of their future substitute
-    game_id, users = await seated(3, "romanian-standard", {"repeat_one_card_deals": False})
-    leaving = await open_socket(game_id, users[1], query="?with_state=1")
-    substitute = await database_sync_to_async(UserFactory.create)()
-    arriving = await open_socket(game_id, substitute, query="?with_state=1")
-    assert leaving.messages[-1]["state"]["you"] == 1
-    assert leaving.messages[-1]["state"]["hand"]["holdings"][1] is not None
-
-    # When the creator hands seat 1 to the substitute
-    result = await database_sync_to_async(services.game_substitute)(
-        game_id=game_id, actor=users[0], seat=1, user=substitute, alias="Sub"
-    )
-
-    # Then the player who left now watches as a spectator, and the substitute plays
-    left = (await leaving.receive_until(result.version))[-1]["state"]
-    took = (await arriving.receive_until(result.version))[-1]["state"]
-    assert left["you"] is None
-    assert left["hand"]["holdings"] == [None, None, None]
-    assert took["you"] == 1
-    assert took["hand"]["holdings"][1] is not None
-    assert [seat["alias"] for seat in took["seats"]] == ["Player 1", "Sub", "Player 3"]
-    known = await knowledge(game_id)
-    check_state(left, known, None, "the player who left")
-
-
 # --- Sockets of one process sharing the work ---------------------------------------------
 
 

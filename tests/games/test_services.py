@@ -5,13 +5,13 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import override_settings
 
 from accounts.models import User
 from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
 from games import eventstore, services
-from games.domain import DealRevealed, DealsCommitted, Table, stream_of
+from games.domain import DealRevealed, DealsCommitted, SeatTaken, Table, stream_of
 from games.errors import (
     AlreadySeated,
     GameError,
@@ -409,9 +409,6 @@ FINISHED_GAME_COMMANDS: dict[str, Any] = {
         game_id=game, actor=users[1], mode="open"
     ),
     "join": lambda game, _, stranger: services.game_join(game_id=game, user=stranger, alias="Late"),
-    "substitute": lambda game, users, stranger: services.game_substitute(
-        game_id=game, actor=users[0], seat=1, user=stranger, alias="Sub"
-    ),
     "pause": lambda game, users, _: services.game_pause(game_id=game, actor=users[0]),
     "resume": lambda game, users, _: services.game_resume(game_id=game, actor=users[0]),
 }
@@ -439,17 +436,17 @@ def test_every_command_on_a_finished_game_is_refused_as_game_over_and_writes_not
 # --- Substitutes --------------------------------------------------------------------------
 
 
-def test_a_substitute_takes_over_a_seat_in_play_and_the_player_who_left_no_longer_acts() -> None:
-    # Given a game in play, and a substitute for the player to act
+def test_a_log_holding_a_seat_taken_by_a_substitute_still_reads_and_the_substitute_plays() -> None:
+    # Given a game in play whose log holds a SeatTaken, as the command that handed a
+    # seat over wrote it before it was removed (no view or API ever called it)
     game_id, users = seated_game(players=3)
     actor, table = acting(game_id, users)
     seat = table.game.turn
     substitute = UserFactory.create()
-
-    # When the game's creator hands the seat over
-    services.game_substitute(
-        game_id=game_id, actor=users[0], seat=seat, user=substitute, alias="Sub"
-    )
+    with transaction.atomic():
+        eventstore.append(
+            stream_of(game_id), table.version, [SeatTaken(seat, substitute.pk, "Sub")], users[0]
+        )
 
     # Then the substitute holds the seat and plays it; the player who left may not
     after = load_table(game_id)
@@ -461,23 +458,6 @@ def test_a_substitute_takes_over_a_seat_in_play_and_the_player_who_left_no_longe
     assert load_table(game_id).game.bids[seat] == 0
     taken = [r.payload for r in read(stream_of(game_id)) if r.type == "SeatTaken"]
     assert taken == [{"seat": seat, "user_id": substitute.pk, "alias": "Sub"}]
-
-
-def test_only_the_creator_hands_a_seat_over_and_never_to_someone_seated() -> None:
-    game_id, users = seated_game(players=3)
-
-    with pytest.raises(NotYourSeat):
-        services.game_substitute(
-            game_id=game_id, actor=users[1], seat=2, user=UserFactory.create(), alias="Sub"
-        )
-    with pytest.raises(AlreadySeated):
-        services.game_substitute(
-            game_id=game_id, actor=users[0], seat=2, user=users[1], alias="Sub"
-        )
-    with pytest.raises(InvalidInput, match="the alias 'player 1' is taken at this table"):
-        services.game_substitute(
-            game_id=game_id, actor=users[0], seat=2, user=UserFactory.create(), alias="player 1"
-        )
 
 
 # --- classic partnership Whist on the same tables -----------------------------------
@@ -654,3 +634,150 @@ def test_a_start_that_was_rolled_back_leaves_no_secret_behind() -> None:
     revealed = [e for e in events if isinstance(e, DealRevealed)]
     assert [commitment(bytes.fromhex(e.secret)) for e in revealed] == list(committed.commitments)
     assert verify_game(game.id).ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_on_a_game_this_process_knows_is_one_write_and_no_read(
+    django_assert_num_queries: Any,
+) -> None:
+    # Given a game in play whose last command this process made
+    game_id, users = seated_game(players=3, preset="romanian-standard")
+    table = load_table(game_id)
+    services.game_place_bid(
+        game_id=game_id, actor=user_to_act(table, users), bid=0, expected_version=table.version
+    )
+    table = load_table(game_id)
+
+    # When the next player bids, then the command reads nothing and writes once: one
+    # statement on PostgreSQL, the event's INSERT and the read model's UPDATE in one
+    # transaction on SQLite
+    writes = 1 if connection.vendor == "postgresql" else 4
+    with django_assert_num_queries(writes) as captured:
+        result = services.game_place_bid(
+            game_id=game_id, actor=user_to_act(table, users), bid=0, expected_version=table.version
+        )
+
+    assert result.version == table.version + 1
+    assert [record.type for record in result.records] == ["BidPlaced"]
+    assert not any(q["sql"].startswith("SELECT") for q in captured.captured_queries)
+
+
+# --- Rematch ------------------------------------------------------------------------------
+
+# Nine short deals: a whole game in a moment.
+SHORT_RULES = {
+    "schedule": "1-8-1",
+    "step": 2,
+    "repeat_one_card_deals": False,
+    "repeat_eight_card_deals": False,
+}
+
+
+def finished_game_with_bots() -> tuple[uuid.UUID, User, list[User]]:
+    """A finished three-seat game with a 60 s turn timer: a person in seat 0, the bot
+    players Ana (random) and Bogdan (heuristic) in seats 1 and 2."""
+    person = UserFactory.create()
+    bots = user_ensure_bot_players(names=("Ana", "Bogdan"))
+    game = services.game_create(
+        creator=person, player_count=3, preset="classic-app", options=SHORT_RULES, turn_seconds=60
+    )
+    services.game_join(game_id=game.id, user=person, alias="Ioana")
+    for seat, (bot, level) in enumerate(zip(bots, ("random", "heuristic"), strict=True), start=1):
+        services.game_set_seat_bot(game_id=game.id, actor=person, seat=seat, bot=level)
+        services.game_join(game_id=game.id, user=bot, alias=bot.display_name.split()[0])
+    play_to_end(game.id, [person, *bots])
+    return game.id, person, bots
+
+
+def test_a_rematch_seats_the_asker_and_the_same_bots_at_a_new_table_under_the_same_rules() -> None:
+    # Given a finished game of a person against two bots
+    game_id, person, bots = finished_game_with_bots()
+    old = Game.objects.get(pk=game_id)
+
+    # When its player asks for a rematch
+    rematch = services.game_rematch(game_id=game_id, actor=person)
+
+    # Then a new table of the same rules starts at once, the bots in their seats at their levels
+    table = load_table(rematch.id)
+    assert rematch.id != game_id
+    assert rematch.rematch_of == game_id
+    assert (rematch.kind, rematch.preset, rematch.player_count) == ("romanian", "classic-app", 3)
+    assert rematch.options == old.options
+    assert table.turn_seconds == 60
+    assert rematch.creator_id == person.pk
+    assert [(s["alias"], s["user_id"]) for s in rematch.seats] == [
+        ("Ioana", person.pk),
+        ("Ana", bots[0].pk),
+        ("Bogdan", bots[1].pk),
+    ]
+    assert table.bots == (None, "random", "heuristic")
+    assert rematch.status == "playing"
+
+
+def test_asking_again_for_a_rematch_returns_the_same_table_and_leaves_the_finished_log_alone() -> (
+    None
+):
+    # Given a finished game and its rematch
+    game_id, person, _ = finished_game_with_bots()
+    version = eventstore.version(stream_of(game_id))
+    first = services.game_rematch(game_id=game_id, actor=person)
+
+    # When the player asks again
+    second = services.game_rematch(game_id=game_id, actor=person)
+
+    # Then it is the same table, the only one, and the finished game's log did not move
+    assert second.id == first.id
+    assert Game.objects.filter(rematch_of=game_id).count() == 1
+    assert eventstore.version(stream_of(game_id)) == version
+    assert load_table(game_id).status == "finished"
+
+
+def test_the_other_players_join_the_rematch_the_first_one_opened_and_the_last_starts_it() -> None:
+    # Given a finished game of three people
+    game_id, users = seated_game(3, "classic-app", options=SHORT_RULES)
+    play_to_end(game_id, users)
+
+    # When each asks for a rematch in turn
+    first = services.game_rematch(game_id=game_id, actor=users[1])
+    waiting = Game.objects.get(pk=first.id).status
+    services.game_rematch(game_id=game_id, actor=users[2])
+    last = services.game_rematch(game_id=game_id, actor=users[0])
+
+    # Then all three sit at the one table the first opened, which starts with the last
+    assert waiting == "open"
+    assert last.id == first.id
+    assert [s["alias"] for s in last.seats] == ["Player 2", "Player 3", "Player 1"]
+    assert last.status == "playing"
+
+
+def test_only_a_player_of_a_finished_game_may_ask_for_a_rematch() -> None:
+    # Given a game in play
+    game_id, users = seated_game(3, "classic-app", options=SHORT_RULES)
+
+    # When a player asks for a rematch before the end, or a stranger after it
+    with pytest.raises(GameError) as early:
+        services.game_rematch(game_id=game_id, actor=users[0])
+    play_to_end(game_id, users)
+    with pytest.raises(GameError) as stranger:
+        services.game_rematch(game_id=game_id, actor=UserFactory.create())
+
+    # Then both are refused with their codes, and no table was opened
+    assert (early.value.code, early.value.status) == ("game_not_finished", 409)
+    assert (stranger.value.code, stranger.value.status) == ("not_a_player", 403)
+    assert not Game.objects.filter(rematch_of=game_id).exists()
+
+
+def test_a_classic_whist_rematch_plays_the_same_match_again() -> None:
+    # Given a finished classic Whist tournament-form match of four
+    game_id, users = seated_game(4, "whist-drive", options={"deals": 2}, kind="classic")
+    play_to_end(game_id, users)
+
+    # When two of its players ask for a rematch
+    services.game_rematch(game_id=game_id, actor=users[3])
+    rematch = services.game_rematch(game_id=game_id, actor=users[0])
+
+    # Then the new table plays the same game under the same options, waiting for the others
+    assert (rematch.kind, rematch.preset, rematch.player_count) == ("classic", "whist-drive", 4)
+    assert rematch.options == Game.objects.get(pk=game_id).options
+    assert [seat["alias"] for seat in rematch.seats] == ["Player 4", "Player 1"]
+    assert rematch.status == "open"

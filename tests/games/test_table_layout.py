@@ -394,4 +394,12 @@ async def test_a_running_turn_timer_shows_as_a_ring_that_counts_down() -> None:
             await expect(page.locator("#seats .seat.to-act .alias")).to_have_css(
                 "animation-name", "none"
             )
+
+            # When the page is loaded again two seconds on
+            await asyncio.sleep(2)
+            await page.reload()
+
+            # Then the ring shows the time really left, not the whole turn again
+            await expect(ring).to_have_count(1)
+            assert int(str(await ring.get_attribute("data-left"))) <= first - 2
     assert errors == []

@@ -13,7 +13,7 @@ from games.rules import classic
 from games.selectors import load_table
 from games.services import game_create, game_join
 from tests.accounts.factories import UserFactory
-from tests.games.drivers import seated_game
+from tests.games.drivers import play_to_end, seated_game
 from tests.tournaments.drivers import private_event_round
 
 
@@ -472,3 +472,154 @@ def test_reloading_a_refused_forms_address_returns_to_the_lobby(player: Client, 
     response = player.get(path)
 
     assert (response.status_code, response["Location"]) == (302, "/")
+
+
+# --- The end of a game, the rematch and the table's rules -------------------------------
+
+SHORT = {
+    "schedule": "1-8-1",
+    "step": 2,
+    "repeat_one_card_deals": False,
+    "repeat_eight_card_deals": False,
+}
+
+
+def finished_game(user: User) -> Game:
+    game_id, users = seated_game(
+        3, "classic-app", options=SHORT, users=[user, *UserFactory.create_batch(2)]
+    )
+    play_to_end(game_id, users)
+    return Game.objects.get(pk=game_id)
+
+
+@pytest.mark.django_db
+def test_a_finished_table_shows_its_player_the_end_with_rematch_replay_and_record(
+    player: Client, user: User
+) -> None:
+    game = finished_game(user)
+
+    content = player.get(f"/games/{game.code}/").content.decode()
+
+    end = content[
+        content.index('<section id="game-end"') : content.index(
+            "</section>", content.index('<section id="game-end"')
+        )
+    ]
+    assert " hidden" not in end.split(">")[0]
+    assert f'action="/games/{game.code}/rematch/"' in end
+    assert 'id="rematch"' in end
+    assert 'id="new-table" class="button" href="/#new-game"' in end
+    assert f'id="end-replay" class="button" href="/games/{game.code}/?replay"' in end
+    assert f'href="/api/games/{game.code}/record.json" download' in end
+    assert (
+        table_config(player.get(f"/games/{game.code}/"))["rematch"]
+        == f"/api/games/{game.id}/rematch/"
+    )
+
+
+@pytest.mark.django_db
+def test_a_spectator_of_a_finished_table_gets_no_rematch_but_may_watch_the_one_played(
+    client: Client, user: User
+) -> None:
+    # Given a finished table, then its rematch
+    game = finished_game(user)
+    before = client.get(f"/games/{game.code}/").content.decode()
+    Client().force_login(user)
+    player = Client()
+    player.force_login(user)
+    rematch_page = player.post(f"/games/{game.code}/rematch/")
+    rematch = Game.objects.get(rematch_of=game.id)
+
+    after = client.get(f"/games/{game.code}/").content.decode()
+
+    assert 'id="rematch"' not in before and 'id="rematch-link"' not in before
+    assert table_config(client.get(f"/games/{game.code}/"))["rematch"] is None
+    assert f'id="rematch-link" class="button" href="/games/{rematch.code}/"' in after
+    assert 'id="rematch"' not in after
+    # And the player who asked was sent to the new table, where the end screen leads back
+    assert (rematch_page.status_code, rematch_page["Location"]) == (302, f"/games/{rematch.code}/")
+    mine = player.get(f"/games/{game.code}/").content.decode()
+    assert f'id="rematch-link" class="button primary" href="/games/{rematch.code}/"' in mine
+
+
+@pytest.mark.django_db
+def test_a_rematch_asked_of_a_game_in_play_is_refused_in_the_readers_language(
+    player: Client, user: User
+) -> None:
+    game_id, _ = seated_game(3, users=[user, *UserFactory.create_batch(2)])
+    code = Game.objects.get(pk=game_id).code
+
+    response = player.post(f"/games/{code}/rematch/", HTTP_ACCEPT_LANGUAGE="ro", follow=True)
+
+    assert response.redirect_chain == [(f"/games/{code}/", 302)]
+    assert "Revanșa se joacă după ce jocul s-a terminat." in html.unescape(
+        response.content.decode()
+    )
+    assert not Game.objects.filter(rematch_of=game_id).exists()
+
+
+@pytest.mark.django_db
+def test_an_event_table_links_back_to_its_event_in_play_and_at_the_end_without_rematch() -> None:
+    # Given a table of an event's first round, in play
+    event, _, entrants, (game,) = private_event_round(4)
+    player = Client()
+    player.force_login(entrants[0])
+    link = f'href="/events/{event.code}/#table-{game.code}"'
+
+    playing = player.get(f"/games/{game.code}/").content.decode()
+    play_to_end(game.id, entrants)
+    over = player.get(f"/games/{game.code}/").content.decode()
+
+    assert f'<a id="event-link" {link}>Cupa privată: round 1, table 1</a>' in playing
+    assert f'id="end-event" class="button primary" {link}' in over
+    assert 'id="rematch"' not in over and 'id="new-table"' not in over
+    assert table_config(player.get(f"/games/{game.code}/"))["rematch"] is None
+
+
+@pytest.mark.django_db
+def test_the_table_page_sums_up_its_rules_with_the_deal_sequence_and_timer(client: Client) -> None:
+    game = game_create(
+        creator=UserFactory.create(),
+        player_count=3,
+        preset="online-room",
+        options=SHORT,
+        turn_seconds=30,
+    )
+
+    content = html.unescape(client.get(f"/games/{game.code}/").content.decode())
+    ro = html.unescape(
+        client.get(f"/games/{game.code}/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()
+    )
+
+    summary = content[
+        content.index('<details id="rules-summary"') : content.index(
+            "</details>", content.index('<details id="rules-summary"')
+        )
+    ]
+    assert '<p class="rules-title">Online room</p>' in summary
+    assert "<dt>Deals</dt><dd>1 to 8 and back to 1, increment 2</dd>" in summary
+    assert "<dt>Cards dealt, hand by hand</dt><dd>1 3 5 7 8 7 5 3 1 (9 deals)</dd>" in summary
+    assert "<dt>One-card deals</dt><dd>played normally</dd>" in summary
+    assert "<dt>When void</dt><dd>must trump</dd>" in summary
+    assert "<dt>Scoring</dt><dd>5 + bid</dd>" in summary
+    assert "<dt>Streak bonus</dt><dd>+10 for 5 exact bids in a row</dd>" in summary
+    assert (
+        "<dt>Streak penalty</dt>"
+        "<dd>-10 for 5 missed bids in a row (one-card deals not counted)</dd>" in summary
+    )
+    assert "<dt>Turn timer</dt><dd>30 s a move; then a bot plays it</dd>" in summary
+    assert "<dt>Cronometru</dt><dd>30 s pe mutare; apoi joacă un bot</dd>" in ro
+
+
+@pytest.mark.django_db
+def test_a_classic_table_sums_up_its_match_and_trumps(client: Client) -> None:
+    game = game_create(
+        creator=UserFactory.create(), player_count=4, preset="british", kind="classic"
+    )
+
+    content = html.unescape(client.get(f"/games/{game.code}/").content.decode())
+
+    assert "<dt>Match</dt><dd>A rubber: the best of three games to 5 points</dd>" in content
+    assert "<dt>Trumps</dt><dd>the dealer's last card, turned</dd>" in content
+    assert "<dt>Honours scored (A K Q J of trumps)</dt><dd>yes</dd>" in content
+    assert "<dt>Turn timer</dt><dd>no timer</dd>" in content

@@ -5,16 +5,19 @@ at all (a private championship's tables), and what no viewer sees of the log."""
 from __future__ import annotations
 
 import random
+import uuid
+from datetime import timedelta
 
 import pytest
 
-from games.domain import stream_of
+from accounts.models import User
+from games.domain import Table, stream_of
 from games.errors import GameNotFound
 from games.eventstore import read
 from games.rules import classic
-from games.selectors import find_game, games_list, load_table
-from games.services import game_substitute
-from games.visibility import Viewer, event_views, may_see_game, state_view
+from games.selectors import find_game, forget_tables, games_list, load_table
+from games.services import game_create, game_join, game_pause
+from games.visibility import Viewer, event_views, event_views_from, may_see_game, state_view
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move, play_to_end, seated_game
 from tests.tournaments.drivers import private_event_round
@@ -119,16 +122,6 @@ def test_a_public_events_table_is_seen_by_anyone() -> None:
     assert table.id in set(games_list(viewer_id=None).values_list("id", flat=True))
 
 
-def test_a_substitute_seated_at_a_private_table_sees_it_though_not_an_entrant() -> None:
-    _, organizer, _, (table, _) = private_event_round(8)
-    substitute = UserFactory.create()
-
-    game_substitute(game_id=table.id, actor=organizer, seat=0, user=substitute, alias="Rezervă")
-
-    table.refresh_from_db()
-    assert may_see_game(table, substitute.pk) is True
-
-
 def test_no_viewer_sees_the_creators_account_in_game_created() -> None:
     # Given a game whose log keeps its creator
     game_id, _ = seated_game(3)
@@ -141,3 +134,51 @@ def test_no_viewer_sees_the_creators_account_in_game_created() -> None:
         assert created["type"] == "GameCreated"
         assert "creator_id" not in created["payload"]
         assert created["payload"]["code"] == records[0].payload["code"]
+
+
+def timed_game(seconds: int | None) -> tuple[uuid.UUID, list[User]]:
+    """A started table of three whose turns last ``seconds`` (None: no timer)."""
+    users = list(UserFactory.create_batch(3))
+    game = game_create(
+        creator=users[0], player_count=3, preset="romanian-standard", turn_seconds=seconds
+    )
+    for number, user in enumerate(users):
+        game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+    return game.id, users
+
+
+def deadline_after_last_event(game_id: uuid.UUID, seconds: int) -> str:
+    return (read(stream_of(game_id))[-1].recorded_at + timedelta(seconds=seconds)).isoformat()
+
+
+def test_the_turn_deadline_counts_from_the_event_that_began_the_turn_however_it_is_read() -> None:
+    # Given a table whose turns last ten minutes, its first bid awaited
+    game_id, users = timed_game(600)
+    began = deadline_after_last_event(game_id, 600)
+
+    # Then every viewer's state gives the deadline: from the table the write cached,
+    # from the log, and from the events a socket folds
+    assert state_view(game_id, load_table(game_id), Viewer(0))["turn_deadline"] == began
+    forget_tables()
+    assert state_view(game_id, load_table(game_id), Viewer(None))["turn_deadline"] == began
+    folded = Table()
+    event_views_from(folded, read(stream_of(game_id)), Viewer(None))
+    assert state_view(game_id, folded, Viewer(None))["turn_deadline"] == began
+
+    # When the seat to act bids
+    next_move(game_id, users, random.Random(1))
+
+    # Then the next seat's deadline counts from that bid
+    moved = deadline_after_last_event(game_id, 600)
+    assert moved != began
+    assert state_view(game_id, load_table(game_id), Viewer(None))["turn_deadline"] == moved
+
+
+def test_there_is_no_turn_deadline_without_a_timer_or_while_paused() -> None:
+    untimed, _ = timed_game(None)
+    timed, users = timed_game(600)
+
+    game_pause(game_id=timed, actor=users[0])
+
+    assert state_view(untimed, load_table(untimed), Viewer(None))["turn_deadline"] is None
+    assert state_view(timed, load_table(timed), Viewer(None))["turn_deadline"] is None

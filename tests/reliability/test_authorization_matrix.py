@@ -89,6 +89,8 @@ NOT_TURN = "400:not_your_turn"
 WRONG_PHASE = "400:wrong_phase"
 INVALID = "400:invalid_input"
 UNFINISHED = "409:game_not_finished"
+NOT_A_PLAYER = "403:not_a_player"
+NO_REMATCH = "404:no_rematch"
 SEATED = "409:already_seated"
 FULL = "409:table_full"
 NO_ZERO = "400:zero_play_not_allowed"
@@ -143,6 +145,9 @@ HTTP_ROWS = [
     row("POST", "games/join/", "private", JOIN_FORM, FOUND, "409", "409", *("409",) * 3, MISSING),
     row("GET", "games/<str:ref>/", "public", None, *EVERYONE),
     row("GET", "games/<str:ref>/", "private", None, *PRIVATE_READ),
+    # A game in play has no rematch yet: back to the table (anonymous: to sign in).
+    row("POST", "games/<str:ref>/rematch/", "public", None, *EVERYONE_FOUND),
+    row("POST", "games/<str:ref>/rematch/", "private", None, *(FOUND,) * 6, MISSING),
     # --- The REST API
     row("POST", "api/auth/register/", "public", {}, *(INVALID,) * 7),
     row("POST", "api/auth/login/", "public", {}, *(INVALID,) * 7),
@@ -193,6 +198,15 @@ HTTP_ROWS = [
         UNAUTHENTICATED, OK, NOT_SEATED, NOT_SEATED, OK, NOT_SEATED, NOT_SEATED),
     row("POST", f"{GAME}seat-bot/", "private", SEAT_BOT,
         UNAUTHENTICATED, OK, NOT_SEATED, NOT_SEATED, OK, OK, NO_GAME),
+    # A rematch: only the game's players may ask, once it is over.
+    row("GET", f"{GAME}rematch/", "public", None, *(NO_REMATCH,) * 7),
+    row("GET", f"{GAME}rematch/", "private", None, NO_GAME, *(NO_REMATCH,) * 5, NO_GAME),
+    row("POST", f"{GAME}rematch/", "public", None,
+        UNAUTHENTICATED, UNFINISHED, UNFINISHED, NOT_A_PLAYER, NOT_A_PLAYER, NOT_A_PLAYER,
+        NOT_A_PLAYER),
+    row("POST", f"{GAME}rematch/", "private", None,
+        UNAUTHENTICATED, UNFINISHED, UNFINISHED, NOT_A_PLAYER, NOT_A_PLAYER, NOT_A_PLAYER,
+        NO_GAME),
     # --- Championships: the private table's event
     row("GET", "events/", "private", None, *EVERYONE),
     row("GET", "events/new/", "private", None, FOUND, DENIED, DENIED, DENIED, OK, OK, DENIED),

@@ -10,15 +10,18 @@ from accounts.models import User
 from accounts.services import user_register
 from config.errors import DomainError
 from games import eventstore
+from games import services as games_services
 from games.aliases import clean_alias, require_free
 from games.models import Game
-from games.selectors import load_table
+from games.selectors import TableHome, load_table, table_home
 from tests.accounts.factories import UserFactory
+from tests.games.drivers import play_to_end
 from tests.tournaments.drivers import (
     SHORT_RULES,
     bot_event,
     organizer,
     play_round,
+    private_event_round,
     round_games,
     wait_until,
 )
@@ -238,6 +241,24 @@ def test_an_event_that_advances_by_itself_starts_each_round_when_the_last_is_ove
     )
     assert Event.objects.get(pk=event.id).rounds_started == 2
     refused("event_over", services.event_start_round, event_id=event.id, actor=creator)
+
+
+@pytest.mark.django_db
+def test_an_event_table_offers_no_rematch_and_knows_its_event_round_and_table() -> None:
+    # Given a finished table of a private event's first round
+    event, _, entrants, (game,) = private_event_round(4)
+    play_to_end(game.id, entrants)
+
+    # When one of its players asks for a rematch
+    with pytest.raises(DomainError) as refused:
+        games_services.game_rematch(game_id=game.id, actor=entrants[0])
+
+    # Then it is refused (the organizer seats the rounds), and the table leads back to the event
+    assert (refused.value.code, refused.value.status) == ("event_game", 409)
+    assert not Game.objects.filter(rematch_of=game.id).exists()
+    assert table_home(game.id) == TableHome(
+        "Cupa privată", 1, 1, f"/events/{event.code}/#table-{game.code}"
+    )
 
 
 @pytest.mark.django_db

@@ -14,7 +14,8 @@ from django.core.management import call_command
 
 from games import eventstore
 from games.domain import stream_of
-from tests.tournaments.drivers import bot_event, play_round, wait_until
+from tests.tournaments.drivers import bot_event, organizer, play_round, wait_until
+from tournaments import services, standings
 from tournaments.domain import event_stream
 from tournaments.models import Entry, Event, Standing, TableResult
 
@@ -114,3 +115,26 @@ def test_a_24_player_3_round_event_of_bots_runs_to_the_end_and_its_standings_rep
     # production mode a real Celery worker plays them and keeps the standings.
     event_id = run_event(24, 3)
     check_event(event_id, 24, 3)
+
+
+def test_a_process_keeps_the_standings_memos_of_a_bounded_number_of_events() -> None:
+    # Given more events than a process keeps memos of, each with its standings updated
+    standings.forget_tables()
+    creator = organizer()
+    events = [
+        services.event_create(organizer=creator, name=f"Cupa {number}")
+        for number in range(standings.EVENTS_KEPT + 1)
+    ]
+    for event in events:
+        standings.update_event_standings(event.id)
+
+    # Then only the most recently updated events' memos are kept
+    assert len(standings._ROWS) == len(standings._VIEWS) == standings.EVENTS_KEPT
+    assert events[0].id not in standings._ROWS
+    assert events[0].id not in standings._VIEWS
+    assert events[-1].id in standings._ROWS
+
+    # And the evicted event's standings are read again, unchanged
+    assert standings.update_event_standings(events[0].id) is False
+    assert events[0].id in standings._ROWS
+    assert len(standings._ROWS) == standings.EVENTS_KEPT

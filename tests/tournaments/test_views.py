@@ -16,7 +16,15 @@ from accounts.models import User
 from games.models import Game
 from games.selectors import load_table
 from tests.accounts.factories import UserFactory
-from tests.tournaments.drivers import SHORT_RULES, bot_event, organizer, play_round, wait_until
+from tests.games.drivers import play_to_end
+from tests.tournaments.drivers import (
+    SHORT_RULES,
+    bot_event,
+    organizer,
+    play_round,
+    private_event_round,
+    wait_until,
+)
 from tournaments import services
 from tournaments.domain import ResultCorrected
 from tournaments.models import Entry, Event, Season, SeasonStanding, Standing, TableResult
@@ -1025,3 +1033,47 @@ def test_a_whist_drive_at_tables_of_five_is_refused_with_400_and_the_reason() ->
     assert response.status_code == 400
     assert "A whist drive seats its players in fours." in text(response)
     assert not Event.objects.exists()
+
+
+# --- Actions asked twice ----------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_publish_waits_while_a_table_plays_and_then_asks_before_it_publishes() -> None:
+    # Given the only round of an event in play
+    event, creator, entrants, (game,) = private_event_round(4)
+    owner = signed_in(creator)
+
+    playing = text(owner.get(manage_url(event)))
+    refused = owner.post(manage_url(event, "publish/"))
+    play_to_end(game.id, entrants)
+    over = text(owner.get(manage_url(event)))
+
+    # Then while it plays, Publish is a disabled button and the service refuses it too
+    assert '<p id="publish-wait"><button type="button" disabled>' in playing
+    assert '<div id="publish-ready" hidden>' in playing
+    assert refused.status_code == 409
+    # And once every table has finished, Publish opens its question before it acts
+    assert '<p id="publish-wait" hidden>' in over
+    assert '<div id="publish-ready">' in over
+    publish = over[over.index('<details class="confirm" id="publish">') :]
+    assert '<summary class="button publish">Publish the final results</summary>' in publish
+    assert "Publish the final results? The standings become final." in publish
+    assert f'action="/events/{event.code}/manage/publish/"' in publish
+
+
+@pytest.mark.django_db
+def test_withdrawing_a_player_or_oneself_asks_first_in_the_readers_language() -> None:
+    event = new_event(rounds=2)
+    creator = User.objects.get(pk=event.organizer_id)
+    player = entrant(event)
+    name = Entry.objects.get(event_id=event.id, player_id=player.pk).name
+
+    manage = text(signed_in(creator).get(manage_url(event)))
+    own = text(signed_in(player).get(f"/events/{event.code}/", HTTP_ACCEPT_LANGUAGE="ro"))
+
+    assert f"Withdraw {name} from the rounds to come?" in manage
+    assert '<button type="submit" class="withdraw confirm-yes">Yes, withdraw</button>' in manage
+    assert '<details class="confirm" id="withdraw">' in own
+    assert '<summary class="button withdraw">' in own
+    assert "Te retragi din rundele următoare?" in own

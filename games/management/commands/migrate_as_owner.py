@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 
 from config.database_roles import as_owner, grant_app_role, owner_configured
+from games.appendonly import GUARDS
 
 
 class Command(BaseCommand):
@@ -20,5 +21,5 @@ class Command(BaseCommand):
         with as_owner(connection) as app:
             call_command("migrate", interactive=False, verbosity=options["verbosity"])
             if owner_configured():
-                tables = grant_app_role(connection, app)
+                tables = grant_app_role(connection, app, append_only=GUARDS)
                 self.stdout.write(f"Granted {app} its privileges on {len(tables)} tables.")

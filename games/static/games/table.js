@@ -14,6 +14,7 @@
   const GATHER_MS = 250;
   const ALERT_KEY = "atu.turn-alert";
   const RING = 2 * Math.PI * 15;
+  const REMATCH_POLL_MS = 5000;
   // Where seats sit around the felt, counted from the viewer's own seat.
   const PLACES = {
     3: ["b", "tl", "tr"],
@@ -28,8 +29,6 @@
   let pending = false; // a command is on its way: no double plays
   let keepFocus = false; // a move was made from the hand: focus stays there
   let lastBid = null;
-  let turnSince = 0;
-  let turnKey = "";
   let held = null; // the trick just taken, kept in view for a moment
   let myTurn = false;
   const replaying = new URLSearchParams(location.search).has("replay");
@@ -209,12 +208,6 @@
     if (state.status === "finished" && !$("scoreboard-drawer").open) $("scoreboard-drawer").open = true;
     document.body.dataset.version = String(view.version);
     document.body.dataset.status = view.status;
-    const hand = view.hand;
-    const key = hand ? `${hand.number}:${hand.turn}:${view.phase}:${(hand.trick || {}).cards}` : "";
-    if (key !== turnKey) {
-      turnKey = key;
-      turnSince = Date.now();
-    }
     draw();
   }
 
@@ -226,6 +219,7 @@
     drawCentre();
     drawActions();
     drawScoreboard();
+    drawEnd();
   }
 
   function acting() {
@@ -355,8 +349,8 @@
         ),
         cards,
       ]);
-      if (toAct && state.turn_seconds && !replaying) name.append(ring());
-      if (page.creator && state.seats[seat].alias && state.status !== "finished") {
+      if (toAct && state.turn_deadline && !replaying) name.append(ring());
+      if (page.creator && !replaying && state.seats[seat].alias && state.status !== "finished") {
         const bot = state.bots[seat];
         element.append(
           node("button", {
@@ -364,7 +358,10 @@
             class: "seat-bot",
             "aria-label": `${bot ? T.unbot_seat : T.bot_seat}: ${alias(seat)}`,
             text: bot ? T.unbot_seat : T.bot_seat,
-            onclick: () => send({ type: "seat_bot", seat, bot: bot ? null : page.bot }),
+            onclick: () => {
+              if (bot) send({ type: "seat_bot", seat, bot: null });
+              else confirmThen(fmt(T.confirm_bot_seat, { alias: alias(seat) }), () => send({ type: "seat_bot", seat, bot: page.bot }));
+            },
           }),
         );
       }
@@ -379,9 +376,10 @@
     return PLACES[count][(seat - first + count) % count];
   }
 
-  // The turn timer: a ring that empties as the seconds run out.
+  // The turn timer: a ring that empties as the seconds run out, to the server's
+  // deadline (a page loaded mid-turn shows the time really left).
   function ring() {
-    const left = Math.max(0, state.turn_seconds - Math.floor((Date.now() - turnSince) / 1000));
+    const left = Math.min(state.turn_seconds, Math.max(0, Math.ceil((Date.parse(state.turn_deadline) - Date.now()) / 1000)));
     const said = fmt(T.seconds_left, { seconds: left });
     const svgNS = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(svgNS, "svg");
@@ -480,7 +478,8 @@
     $("bid-reason").textContent = "";
     $("hand-note").textContent = "";
     drawSeatControls();
-    if (you === null || !hand) return;
+    // A replay is watched: nothing in it can be played.
+    if (replaying || you === null || !hand) return;
     drawMine(legal, hand, modes, bids, cards);
     if (focused) {
       const first = cards.querySelector("button.legal:enabled") || modes.querySelector("button:enabled");
@@ -559,16 +558,29 @@
     const controls = $("seat-controls");
     controls.replaceChildren();
     const you = state.you;
-    if (you === null || state.status !== "playing" || page.creator) return;
+    if (replaying || you === null || state.status !== "playing" || page.creator) return;
     const bot = state.bots[you];
     controls.append(
       node("button", {
         type: "button",
         id: "my-bot",
         text: bot ? T.seat_back : T.bot_for_me,
-        onclick: () => send({ type: "seat_bot", seat: you, bot: bot ? null : page.bot }),
+        onclick: () => {
+          if (bot) send({ type: "seat_bot", seat: you, bot: null });
+          else confirmThen(T.confirm_bot_for_me, () => send({ type: "seat_bot", seat: you, bot: page.bot }));
+        },
       }),
     );
+  }
+
+  // A bot taking a seat is asked first: the player loses their turns to it.
+  function confirmThen(question, action) {
+    const dialog = $("confirm");
+    $("confirm-question").textContent = question;
+    dialog.returnValue = "";
+    dialog.addEventListener("close", () => dialog.returnValue === "yes" && action(), { once: true });
+    dialog.showModal();
+    $("confirm-no").focus();
   }
 
   // --- the scoreboard ---------------------------------------------------------------
@@ -612,6 +624,54 @@
       ),
     );
     return shown;
+  }
+
+  // --- the end of the game ----------------------------------------------------------
+
+  // The ranking on the felt, the winners first (a shared first place shared by all),
+  // under the next steps the page rendered; not over a replay, which is watched.
+  function drawEnd() {
+    const end = $("game-end");
+    const over = !replaying && state.status === "finished" && state.places.length > 0;
+    const shown = !end.hidden;
+    end.hidden = !over;
+    if (!over) return;
+    const points = classic() ? state.seat_points : state.scores;
+    const order = [...state.places.keys()].sort((a, b) => state.places[a] - state.places[b] || a - b);
+    const winners = order.filter((seat) => state.places[seat] === 1).map(alias);
+    let said;
+    if (classic()) {
+      said = state.winner === null ? fmt(T.classic.tie, { points: state.points[0] }) : fmt(T.classic.winner, { side: sidePlayers(state.winner) });
+    } else {
+      said = fmt(winners.length > 1 ? T.shared_win : T.winner, { names: winners.join(", ") });
+    }
+    $("end-winner").textContent = said;
+    $("end-ranking").replaceChildren(
+      ...order.map((seat) =>
+        node("li", { "data-seat": seat, "data-place": state.places[seat], class: state.places[seat] === 1 ? "winner" : null }, [
+          node("span", { class: "place", text: `${state.places[seat]}.` }),
+          node("span", { class: "who", text: alias(seat) }),
+          node("span", { class: "points", title: T.points, text: String(points[seat]) }),
+        ]),
+      ),
+    );
+    if (!shown) {
+      announce(`${T.game_over}. ${said}`);
+      watchRematch();
+    }
+  }
+
+  // A player's end screen learns that another player opened the rematch: its button
+  // then joins that table.
+  function watchRematch() {
+    const button = $("rematch");
+    if (!page.rematch || !button || button.textContent === button.dataset.join) return;
+    const look = async () => {
+      const answer = await fetch(page.rematch, { headers: { Accept: "application/json" } });
+      if (answer.ok) button.textContent = button.dataset.join;
+      else setTimeout(look, REMATCH_POLL_MS);
+    };
+    setTimeout(look, REMATCH_POLL_MS);
   }
 
   // --- classic Whist's scoreboard: by side, hand by hand, game by game ----------------
@@ -826,7 +886,7 @@
 
   // The turn timer counts down between messages.
   setInterval(() => {
-    if (state && state.turn_seconds && acting()) drawSeats();
+    if (state && state.turn_deadline && acting()) drawSeats();
   }, 1000);
 
   // --- the replay of a finished game ---------------------------------------------------
@@ -933,7 +993,9 @@
 
   // Beside the felt on a wide screen; a drawer to open on a phone.
   const placeScoreboard = () => {
-    if (wide.matches) $("scoreboard-drawer").open = true;
+    if (!wide.matches) return;
+    $("scoreboard-drawer").open = true;
+    $("rules-summary").open = true;
   };
   wide.addEventListener("change", placeScoreboard);
   placeScoreboard();

@@ -38,6 +38,13 @@
     ]);
   }
 
+  // As tournaments/_confirm.html: the first press opens the question, the second acts.
+  function confirmForm(action, label, question, confirm, className) {
+    const form = postForm(action, confirm, `${className} confirm-yes`);
+    form.prepend(node("p", { class: "question", text: question }));
+    return node("details", { class: "confirm" }, [node("summary", { class: `button ${className}`, text: label }), form]);
+  }
+
   // --- the socket -------------------------------------------------------------
 
   function connect() {
@@ -88,9 +95,19 @@
     drawRounds();
     drawEntries();
     drawMe();
+    drawPublish();
     for (const input of document.querySelectorAll("input[name=expected_version]")) {
       input.value = String(data.version);
     }
+  }
+
+  // Publishing waits until no table of the round plays.
+  function drawPublish() {
+    const wait = $("publish-wait");
+    if (!wait) return;
+    const playing = live.tables.some((table) => !table.finished);
+    wait.hidden = !playing;
+    $("publish-ready").hidden = playing;
   }
 
   function drawStatus() {
@@ -190,7 +207,7 @@
       );
     }
     const status = table.paused ? "paused" : table.status;
-    return node("article", { class: "table-card", "data-game": table.game_code, "data-status": status }, children);
+    return node("article", { class: "table-card", id: `table-${table.game_code}`, "data-game": table.game_code, "data-status": status }, children);
   }
 
   function drawTables() {
@@ -206,7 +223,7 @@
     const rounds = live.rounds.slice().reverse().map((round) =>
       node("section", { class: "round", "data-round": round.number }, [
         node("h3", { text: fmt(T.round, { round: round.number }) }),
-        node("table", { class: "list" }, [
+        node("table", { class: "list", tabindex: "0" }, [
           node(
             "tbody",
             {},
@@ -254,7 +271,8 @@
           forms.append(postForm(page.check_in_url.replace("/players/0/", player), T.check_in, "check-in"), " ");
         }
         if (!entry.withdrawn) {
-          forms.append(postForm(page.withdraw_url.replace("/players/0/", player), T.withdraw, "withdraw"));
+          const question = fmt(T.withdraw_question, { name: entry.name });
+          forms.append(confirmForm(page.withdraw_url.replace("/players/0/", player), T.withdraw, question, T.withdraw_confirm, "withdraw"));
         }
         return node("tr", { "data-player": entry.player_id }, [
           node("td", { text: entry.name }),

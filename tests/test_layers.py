@@ -1,0 +1,73 @@
+"""The import contracts of pyproject.toml ([tool.importlinter]) hold, and bite."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+PACKAGES = ("config", "accounts", "games", "tournaments", "bench")
+
+
+def lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
+    # The tree's own packages, not the installed ones.
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def copy_of_the_project(into: Path) -> Path:
+    shutil.copy(ROOT / "pyproject.toml", into)
+    for package in PACKAGES:
+        shutil.copytree(
+            ROOT / package, into / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    return into
+
+
+def test_the_project_keeps_its_import_contracts(tmp_path: Path) -> None:
+    result = lint_imports(copy_of_the_project(tmp_path))
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Contracts: 7 kept, 0 broken." in result.stdout
+
+
+def test_a_rules_module_that_imports_django_breaks_the_rules_contract(tmp_path: Path) -> None:
+    # Given a copy of the project whose rules import Django
+    tree = copy_of_the_project(tmp_path)
+    cards = tree / "games" / "rules" / "cards.py"
+    cards.write_text(cards.read_text() + "\nimport django  # noqa: E402\n")
+
+    # When its imports are linted
+    result = lint_imports(tree)
+
+    # Then the rules' contract is broken, naming the import
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Contracts: 6 kept, 1 broken." in result.stdout
+    assert "games.rules.cards -> django" in result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[1]
+    assert "The rules and the bots are a pure library" in broken
+
+
+def test_an_import_circle_breaks_the_acyclic_contract(tmp_path: Path) -> None:
+    # Given a copy of the project whose event log imports the services that use it
+    tree = copy_of_the_project(tmp_path)
+    store = tree / "games" / "eventstore.py"
+    store.write_text(store.read_text() + "\nfrom games import services  # noqa: E402, F401\n")
+
+    # When its imports are linted
+    result = lint_imports(tree)
+
+    # Then the circle is named
+    assert result.returncode == 1, result.stdout + result.stderr
+    broken = result.stdout.split("Broken contracts", 1)[1]
+    assert "No cycles are allowed in games." in broken

@@ -1,0 +1,38 @@
+"""What the championships do on hearing of a game or an event that moved on; connected
+by ``TournamentsConfig.ready``."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from games.signals import FINISH_EVENTS
+from tournaments.domain import ResultCorrected, RoundStarted, TournamentEvent
+from tournaments.selectors import event_of_game
+from tournaments.standings import SCORE_EVENTS
+from tournaments.tasks import advance_event, follow_demo_event, schedule_standings
+
+
+def game_recorded(*, game_id: Any, types: list[str], **kwargs: Any) -> None:
+    """A hand scored or a game finished at an event's table: its standings are due,
+    and the next round of an event that advances by itself may be."""
+    if not any(kind in SCORE_EVENTS for kind in types):
+        return
+    event_id = event_of_game(game_id)
+    if event_id is None:
+        return
+    schedule_standings(event_id)
+    if any(kind in FINISH_EVENTS for kind in types):
+        advance_event.delay(str(event_id))
+
+
+def event_recorded(*, event_id: uuid.UUID, events: list[TournamentEvent], **kwargs: Any) -> None:
+    """A round started or a result corrected: the event's standings are due."""
+    if any(isinstance(event, RoundStarted | ResultCorrected) for event in events):
+        schedule_standings(event_id)
+
+
+def event_finished(*, event_id: uuid.UUID, **kwargs: Any) -> None:
+    """The demo championship that finished is followed by a new one, so that a
+    visitor at any hour finds one in play; the task finds out whether it was one."""
+    follow_demo_event.delay(str(event_id))
