@@ -1,4 +1,6 @@
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.contrib.auth import authenticate, login, logout
 from django.contrib.auth.password_validation import validate_password
@@ -41,6 +43,21 @@ def user_ensure_demo_organizer(
         user.set_password(password)
         user.save(update_fields=["password"])
     return user, password
+
+
+def user_demo_organizer(user_id: int | None) -> User | None:
+    """The demo organizer, if ``user_id`` is theirs."""
+    return User.objects.filter(pk=user_id, username=DEMO_ORGANIZER_USERNAME).first()
+
+
+@contextmanager
+def user_demo_lock(organizer: User) -> Iterator[None]:
+    """One transaction, in which one process at a time opens the organizer's demo: two
+    runs at once (a task handed out twice) cannot both find none live and open two.
+    PostgreSQL's wait here for the organizer's row; SQLite's writers take turns anyway."""
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=organizer.pk).first()
+        yield
 
 
 def user_ensure_bot_players(*, names: tuple[str, ...] = DEMO_BOT_NAMES) -> list[User]:

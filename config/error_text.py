@@ -47,6 +47,7 @@ def error_texts() -> dict[str, str]:
         "not_a_player": _("Only the players of this game may ask for a rematch."),
         "event_game": _("A championship's organizer seats its tables: no rematch here."),
         "no_rematch": _("No rematch of this game has been asked for."),
+        "unknown_bot": _("There is no bot of that level: choose easy, medium or strong."),
         "not_the_creator": _("Only the table's creator may do that."),
         "game_started": _("The game has started: that can only be done before."),
         "not_seated": _("You have no seat at this table."),

@@ -3,6 +3,8 @@
 Rule errors (:class:`games.rules.RuleError`) are 400s and carry their own codes.
 """
 
+from collections.abc import Iterable
+
 from config.errors import DomainError
 
 
@@ -108,6 +110,13 @@ class GameIsOver(GameError):
 
 class InvalidInput(GameError):
     code = "invalid_input"
+
+
+class UnknownBot(InvalidInput):
+    code = "unknown_bot"
+
+    def __init__(self, name: object, choices: Iterable[str]) -> None:
+        super().__init__(f"there is no bot {name!r}; choose one of {', '.join(choices)}")
 
 
 class AliasInvalid(InvalidInput):

@@ -67,3 +67,12 @@ def _after_commit_again(game_id: uuid.UUID, version: int) -> None:
 def resume_automatic_moves() -> int:
     """Celery beat's periodic check that no bot seat or overdue turn is left waiting."""
     return turns.resume_automatic_moves()
+
+
+@shared_task(ignore_result=True, **RETRY)
+def follow_demo_table(game_id: str) -> str | None:
+    """After a game finished: the next demo table, if it was one (see
+    services.game_follow_demo_table); run twice, the second finds the first's table.
+    Returns the id of the demo table in play, or None."""
+    followed = services.game_follow_demo_table(game_id=uuid.UUID(game_id))
+    return None if followed is None else str(followed[0].id)

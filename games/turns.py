@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import connections
 
 from config.celery import VISIBILITY_TIMEOUT
+from games.bots import DEFAULT_LEVEL
 from games.domain import Table
 from games.models import Game
 from games.selectors import load_table
@@ -60,6 +61,12 @@ def automatic_move_delay(table: Table) -> float | None:
     if table.turn_seconds:
         return float(table.turn_seconds)
     return None
+
+
+def automatic_bot(table: Table, seat: int) -> str:
+    """The bot that makes ``seat``'s automatic move: the seat's own, or the default
+    level for a seat whose turn timer ran out."""
+    return (table.bots[seat] if table.bots else None) or DEFAULT_LEVEL
 
 
 def schedule_automatic_move(game_id: uuid.UUID, table: Table, since: float | None = None) -> None:

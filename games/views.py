@@ -249,6 +249,8 @@ def _table_page(
         "socket": f"/ws/games/{game.id}/",
         "creator": user_id is not None and user_id == game.creator_id,
         "text": table_text(),
+        # The levels a seat may be handed to a bot at from this page, and the one chosen
+        # until the player picks another.
         "levels": list(LEVEL_NAMES),
         "level": DEFAULT_LEVEL,
         # Where a player's end screen hears of a rematch another player opened.

@@ -192,3 +192,11 @@ def bots_play(request: pytest.FixtureRequest, settings: Any) -> Iterator[None]:
     else:
         request.getfixturevalue("celery_worker")
         yield
+
+
+@pytest.fixture
+def tasks_run(request: pytest.FixtureRequest, settings: Any) -> None:
+    """The tasks sent run: in place when embedded, in a real Celery worker in
+    production mode (which plays its bots at once)."""
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        request.getfixturevalue("celery_worker")

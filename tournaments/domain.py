@@ -62,6 +62,9 @@ class EventCreated:
     # winning pair moves up a table and partners change), or "swiss" as in Romanian
     # events; empty for a Romanian event.
     movement: str = ""
+    # The bot that plays its bot entrants' seats (games.bots.LEVEL_NAMES). Events
+    # recorded before the organizer chose it keep the bot they began with.
+    bot_level: str = "heuristic"
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.forms import PRESET_LABELS, NewGameForm, rule_changes
 from games.rules import PRESETS
+from games.services import DEFAULT_LEVEL, LEVEL_NAMES
 from tournaments.models import Season
 from tournaments.points import PointsMethod
 from tournaments.services import (
@@ -43,6 +44,11 @@ RULE_FIELDS = (
     "scoring",
 )
 MAX_BOTS = 200
+BOT_LEVEL_LABELS = {
+    "easy": _("easy"),
+    "medium": _("medium"),
+    "strong": _("strong"),
+}
 
 
 GAME_LABELS = {
@@ -129,6 +135,14 @@ class EventForm(forms.Form):
         initial=0,
     )
     turn_seconds = NewGameForm.base_fields["turn_seconds"]
+    # Left out (as by older clients): the default level.
+    bot_level = forms.ChoiceField(
+        label=_("Bot level"),
+        choices=[(name, BOT_LEVEL_LABELS[name]) for name in LEVEL_NAMES],
+        initial=DEFAULT_LEVEL,
+        required=False,
+        help_text=_("How well the bots entered to fill the tables play."),
+    )
     deals = forms.IntegerField(
         label=_("Deals per table (whist drive)"),
         required=False,
@@ -175,6 +189,9 @@ class EventForm(forms.Form):
 
     def clean_tie_breaks(self) -> tuple[str, ...]:
         return tuple((self.cleaned_data["tie_breaks"] or ",".join(DEFAULT_TIE_BREAKS)).split(","))
+
+    def clean_bot_level(self) -> str:
+        return str(self.cleaned_data["bot_level"] or DEFAULT_LEVEL)
 
     def clean_movement(self) -> str:
         return str(self.cleaned_data["movement"] or "progressive")

@@ -6,13 +6,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from games.signals import FINISH_EVENTS
 from tournaments.domain import ResultCorrected, RoundStarted, TournamentEvent
 from tournaments.selectors import event_of_game
 from tournaments.standings import SCORE_EVENTS
-from tournaments.tasks import advance_event, schedule_standings
-
-# The events that end a game, Romanian or classic.
-FINISH_EVENTS = ("GameFinished", "classic.MatchFinished")
+from tournaments.tasks import advance_event, follow_demo_event, schedule_standings
 
 
 def game_recorded(*, game_id: Any, types: list[str], **kwargs: Any) -> None:
@@ -32,3 +30,9 @@ def event_recorded(*, event_id: uuid.UUID, events: list[TournamentEvent], **kwar
     """A round started or a result corrected: the event's standings are due."""
     if any(isinstance(event, RoundStarted | ResultCorrected) for event in events):
         schedule_standings(event_id)
+
+
+def event_finished(*, event_id: uuid.UUID, **kwargs: Any) -> None:
+    """The demo championship that finished is followed by a new one, so that a
+    visitor at any hour finds one in play; the task finds out whether it was one."""
+    follow_demo_event.delay(str(event_id))

@@ -21,16 +21,17 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from accounts.models import User
-from accounts.services import user_ensure_bot_players
+from accounts.services import user_demo_lock, user_demo_organizer, user_ensure_bot_players
 from config.lifespan import run_on_server_loop
 from games import eventstore
 from games import services as games
 from games.aliases import fitting_alias
 from games.domain import CLASSIC, GAME_KINDS, ROMANIAN
-from games.errors import VersionConflict
+from games.errors import UnknownBot, VersionConflict
 from games.models import Game
 from games.rules import RuleOptions, build_schedule, classic, options_from_dict, preset
 from games.rules.errors import RuleError
+from games.services import DEFAULT_LEVEL, LEVEL_NAMES
 from tournaments import domain, seating
 from tournaments.domain import (
     Championship,
@@ -143,6 +144,7 @@ def event_create(
     auto_advance: bool = False,
     kind: str = ROMANIAN,
     movement: str = "progressive",
+    bot_level: str = DEFAULT_LEVEL,
 ) -> Event:
     """Open an event for entries; its rounds are started one by one by the organizer.
 
@@ -150,8 +152,11 @@ def event_create(
     tournament form (a fixed number of deals, from the ``whist-drive`` preset by
     default), players score their side's odd tricks, and between rounds they move by
     ``movement``: "progressive" (the winning pair moves up a table, partners change)
-    or "swiss"."""
+    or "swiss". ``bot_level``: the level (games.bots.LEVEL_NAMES) of the bots that
+    play its bot entrants' seats."""
     _require_organizer_account(organizer)
+    if not isinstance(bot_level, str) or bot_level not in LEVEL_NAMES:
+        raise UnknownBot(bot_level, LEVEL_NAMES)
     if season_id is not None and _season(season_id).organizer_id != organizer.pk:
         raise NotOrganizer("only the season's organizer may add events to it")
     if kind == CLASSIC:
@@ -203,6 +208,7 @@ def event_create(
         auto_advance=bool(auto_advance),
         kind=kind,
         movement=movement,
+        bot_level=bot_level,
     )
     event_id = uuid.uuid4()
     _execute(event_id, organizer, 0, lambda championship: [created], Championship())
@@ -423,23 +429,38 @@ DEMO_RULES = {
 
 def event_open_demo(*, organizer: User, players: int = 12) -> tuple[Event, bool]:
     """A small championship of bots in progress, advancing round by round by itself,
-    unless the organizer already has one running; returns it and whether it is new."""
-    running = Event.objects.filter(
-        organizer_id=organizer.pk, name=DEMO_EVENT_NAME, status=Event.Status.RUNNING
-    ).first()
-    if running is not None:
-        return running, False
-    event = event_create(
-        organizer=organizer,
-        name=DEMO_EVENT_NAME,
-        preset_name="romanian-standard",
-        options=DEMO_RULES,
-        rounds=3,
-        auto_advance=True,
-    )
-    event_add_bots(event_id=event.id, actor=organizer, count=players)
-    event_start_round(event_id=event.id, actor=organizer)
+    unless the organizer already has one running; returns it and whether it is new.
+    Its bots play the default level, as an organizer's event's do."""
+    with user_demo_lock(organizer):
+        running = Event.objects.filter(
+            organizer_id=organizer.pk, name=DEMO_EVENT_NAME, status=Event.Status.RUNNING
+        ).first()
+        if running is not None:
+            return running, False
+        event = event_create(
+            organizer=organizer,
+            name=DEMO_EVENT_NAME,
+            preset_name="romanian-standard",
+            options=DEMO_RULES,
+            rounds=3,
+            auto_advance=True,
+        )
+        event_add_bots(event_id=event.id, actor=organizer, count=players)
+        event_start_round(event_id=event.id, actor=organizer)
     return Event.objects.get(pk=event.id), True
+
+
+def event_follow_demo(*, event_id: uuid.UUID) -> tuple[Event, bool] | None:
+    """The demo championship that follows ``event_id``, a demo championship that
+    finished: started unless one is running already (this run's twin started it), and
+    whether it is new. None for any other event."""
+    finished = Event.objects.filter(
+        pk=event_id, name=DEMO_EVENT_NAME, status=Event.Status.FINISHED
+    ).first()
+    organizer = None if finished is None else user_demo_organizer(finished.organizer_id)
+    if organizer is None:
+        return None
+    return event_open_demo(organizer=organizer)
 
 
 # --- The write path -----------------------------------------------------------------
@@ -590,7 +611,9 @@ def _open_table(
     aliases: set[str] = set()
     for seat, player_id in enumerate(players):
         if users[player_id].is_bot:
-            games.game_set_seat_bot(game_id=game.id, actor=organizer, seat=seat, bot="heuristic")
+            games.game_set_seat_bot(
+                game_id=game.id, actor=organizer, seat=seat, bot=settings.bot_level
+            )
     for player_id in players:
         alias = _alias(championship.entries[player_id].name, aliases)
         games.game_join(game_id=game.id, user=users[player_id], alias=alias)

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
+from functools import partial
 
 from cachetools import LRUCache
 from django.db import transaction
@@ -29,6 +30,7 @@ from games.rules import classic
 from tournaments import points, rating
 from tournaments.domain import Championship, decode, event_stream, fold
 from tournaments.models import Entry, Event, RatingChange, SeasonStanding, Standing, TableResult
+from tournaments.signals import event_finished
 
 # The events whose arrival changes an event's standings.
 SCORE_EVENTS = ("HandScored", "GameFinished", "classic.HandScored", "classic.MatchFinished")
@@ -338,6 +340,9 @@ def update_event_standings(event_id: uuid.UUID) -> bool:
             )
         ):
             changed = True
+            transaction.on_commit(
+                partial(event_finished.send, sender=Event, event_id=event_id), robust=True
+            )
     return changed
 
 

@@ -82,3 +82,14 @@ def advance_event(event_id: str) -> int | None:
     except EventNotFound:
         return None
     return None if result is None else Event.objects.get(pk=event_id).rounds_started
+
+
+@shared_task(ignore_result=True, **RETRY)
+def follow_demo_event(event_id: str) -> str | None:
+    """After an event finished: the next demo championship, if it was one (see
+    services.event_follow_demo); run twice, the second finds the first's. Returns the
+    id of the demo championship running, or None."""
+    from tournaments.services import event_follow_demo
+
+    followed = event_follow_demo(event_id=uuid.UUID(event_id))
+    return None if followed is None else str(followed[0].id)

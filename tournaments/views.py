@@ -237,6 +237,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
             duplicate=data["duplicate"],
             first_round=data["first_round"],
             turn_seconds=data["turn_seconds"],
+            bot_level=data["bot_level"],
         )
     except DomainError as error:
         form.add_error(None, _refusal(error))

@@ -61,3 +61,13 @@ def play_to_end(game_id: uuid.UUID, users: Sequence[User], seed: int = 0) -> Non
     rng = random.Random(seed)
     while next_move(game_id, users, rng):
         pass
+
+
+def play_bots_to_end(game_id: uuid.UUID) -> None:
+    """Make the game's automatic moves one after the other, as its bots' timers would,
+    without waiting for them, until the game is over. A move another process made
+    first (a worker whose timers are due) is as good."""
+    while (table := load_table(game_id)).status != "finished":
+        made = services.game_play_automatically(game_id=game_id, expected_version=table.version)
+        moved_on = made is not None or load_table(game_id).version != table.version
+        assert moved_on, f"nobody plays seat {table.to_act} by itself"

@@ -1125,6 +1125,7 @@ def test_a_table_may_have_a_turn_timer_and_its_creator_gives_seats_to_bots() -> 
     assert (state["turn_seconds"], state["bots"]) == (30, [None, None, "heuristic"])
     assert (refused.status_code, refused.json()["code"]) == (403, "not_your_seat")
     assert (unknown.status_code, unknown.json()["code"]) == (400, "invalid_input")
+    assert unknown.json()["fields"] == {"bot": ['"genius" is not a valid choice.']}
     assert (too_short.status_code, too_short.json()["code"]) == (400, "invalid_input")
 
 

@@ -9,7 +9,9 @@ from functools import partial
 
 import pytest
 from django.db import connection, connections
+from django.test import override_settings
 
+from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
 from games import services
 from games.domain import stream_of
 from games.errors import VersionConflict
@@ -17,6 +19,8 @@ from games.models import Game, StoredEvent
 from games.rules import Phase, legal_bids, legal_plays
 from games.selectors import load_table
 from tests.games.drivers import play_to_end, seated_game, user_to_act
+from tournaments.models import Event, TableResult
+from tournaments.services import event_open_demo
 
 CLIENTS = 8
 TURNS = 12
@@ -142,3 +146,21 @@ def test_players_asking_for_a_rematch_at_once_all_sit_at_one_new_table() -> None
     [rematch] = Game.objects.filter(rematch_of=game_id)
     assert sorted(seat["user_id"] for seat in rematch.seats) == sorted(user.pk for user in users)
     assert rematch.status == "playing"
+
+
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)  # the bots' moves are not this test's
+def test_demo_openers_racing_open_one_demo_table_and_one_demo_championship() -> None:
+    # Given the demo's organizer and bots, and nothing of the demo open
+    organizer, _ = user_ensure_demo_organizer()
+    players = user_ensure_bot_players()
+    open_table = partial(services.game_open_demo_table, organizer=organizer, players=players)
+    open_event = partial(event_open_demo, organizer=organizer)
+
+    # When four openers of each race (tasks handed out more than once)
+    outcomes = race([open_table, open_event] * 4)
+
+    # Then each found the one the first opened
+    assert outcomes == [None] * 8
+    event_tables = TableResult.objects.values_list("game_id", flat=True)
+    assert Game.objects.exclude(pk__in=event_tables).filter(status="playing").count() == 1
+    assert Event.objects.filter(status="running").count() == 1

@@ -270,7 +270,7 @@ def test_the_demo_table_seats_four_bots_once_and_is_not_opened_twice() -> None:
 
     table = load_table(game.id)
     assert (created, created_again, again.pk) == (True, False, game.pk)
-    assert table.bots == ("heuristic",) * 4
+    assert table.bots == ("strong",) * 4
     assert [seat.alias for seat in table.seats if seat] == ["Ana", "Bogdan", "Carmen", "Dorin"]
     assert table.game.phase is Phase.BIDDING
     assert not any(player.has_usable_password() for player in players)

@@ -1,5 +1,6 @@
-"""The automatic-move task: idempotent, safe when late, and run by a real Celery
-worker on Redis in production mode."""
+"""The tasks of the games: the automatic move, idempotent, safe when late, and run by
+a real Celery worker on Redis in production mode; the demo table that follows a
+finished one."""
 
 import subprocess
 import time
@@ -9,10 +10,16 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
+from accounts.models import User
+from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
 from games import services
+from games.domain import CLASSIC, ROMANIAN
+from games.models import Game
 from games.selectors import load_table
-from games.tasks import play_automatic_move
-from tests.games.drivers import seated_game
+from games.tasks import follow_demo_table, play_automatic_move
+from tests.accounts.factories import UserFactory
+from tests.games.drivers import play_bots_to_end, seated_game
+from tests.tournaments.drivers import wait_until
 
 
 @pytest.mark.django_db
@@ -94,3 +101,53 @@ def test_a_move_handed_out_again_after_its_worker_died_schedules_the_next_once_m
         while time.monotonic() < deadline and load_table(game_id).version == made:
             time.sleep(0.05)
     assert load_table(game_id).version > made
+
+
+def live_demo_tables(organizer: User, kind: str) -> list[Game]:
+    return list(Game.objects.filter(creator_id=organizer.pk, kind=kind, status="playing"))
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("tasks_run")
+@pytest.mark.parametrize("kind", [ROMANIAN, CLASSIC])
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)  # the test makes the bots' moves itself
+def test_a_demo_table_that_finishes_is_followed_by_one_new_demo_table(kind: str) -> None:
+    # Given the demo table in play, its bots the quickest
+    organizer, _ = user_ensure_demo_organizer()
+    players = user_ensure_bot_players()
+    demo, _ = services.game_open_demo_table(organizer=organizer, players=players, kind=kind)
+    for seat in range(4):
+        services.game_set_seat_bot(game_id=demo.id, actor=organizer, seat=seat, bot="random")
+
+    # When its bots play it to its end
+    play_bots_to_end(demo.id)
+
+    # Then a new demo table of the same game is in play, the demo's bots in its seats
+    wait_until(lambda: len(live_demo_tables(organizer, kind)) == 1, 60, "the next demo table")
+    (following,) = live_demo_tables(organizer, kind)
+    table = load_table(following.id)
+    assert Game.objects.get(pk=demo.id).status == "finished"
+    assert following.id != demo.id
+    assert [seat.user_id for seat in table.seats if seat] == [p.pk for p in players]
+    assert table.bots == (services.DEMO_BOT,) * 4
+    # And the continuation run again (a task handed out twice) leaves that one table
+    again = [follow_demo_table(str(demo.id)) for _ in range(2)]
+    assert again == [str(following.id)] * 2
+    assert live_demo_tables(organizer, kind) == [following]
+
+
+@pytest.mark.django_db
+def test_a_game_that_is_no_demo_table_is_followed_by_nothing() -> None:
+    # Given the demo organizer's finished table of people, not of the demo's bots
+    organizer, _ = user_ensure_demo_organizer()
+    game_id, _ = seated_game(players=4, users=[organizer, *UserFactory.create_batch(3)])
+    for seat in range(4):
+        services.game_set_seat_bot(game_id=game_id, actor=organizer, seat=seat, bot="random")
+    play_bots_to_end(game_id)
+
+    # When the continuation runs for it
+    followed = follow_demo_table(str(game_id))
+
+    # Then no table is opened
+    assert followed is None
+    assert Game.objects.filter(status="playing").count() == 0

@@ -7,10 +7,10 @@ from django.test import override_settings
 
 from games import eventstore, services
 from games.domain import stream_of
-from games.errors import InvalidInput, NotYourSeat
+from games.errors import InvalidInput, NotYourSeat, UnknownBot
 from games.rules import Phase
 from games.selectors import load_table
-from games.turns import automatic_move_delay, resume_automatic_moves
+from games.turns import automatic_bot, automatic_move_delay, resume_automatic_moves
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import seated_game
 
@@ -34,6 +34,47 @@ def test_the_creator_may_give_any_seat_to_a_bot_and_a_player_their_own() -> None
         services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=0, bot="genius")
     with pytest.raises(InvalidInput, match="there is no seat 3"):
         services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=3, bot="random")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bot", ["genius", "", 7, ["medium"]])
+def test_a_seat_given_to_no_known_bot_is_refused_with_unknown_bot(bot: object) -> None:
+    game_id, users = seated_game(players=3)
+    version = load_table(game_id).version
+
+    with pytest.raises(UnknownBot) as refused:
+        services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=0, bot=bot)  # type: ignore[arg-type]
+
+    assert (refused.value.code, refused.value.status) == ("unknown_bot", 400)
+    assert refused.value.message == (
+        f"there is no bot {bot!r}; choose one of heuristic, random, easy, medium, strong"
+    )
+    assert load_table(game_id).version == version
+
+
+@pytest.mark.django_db
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)  # the timer's move is made by the test
+def test_a_seat_whose_turn_timer_ran_out_is_played_by_the_medium_bot() -> None:
+    # Given a game with a 30-second turn timer, and a seat given to the random bot
+    users = UserFactory.create_batch(3)
+    game = services.game_create(creator=users[0], player_count=3, turn_seconds=30)
+    for number, user in enumerate(users):
+        services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+    table = load_table(game.id)
+    seat = table.game.turn
+    other = (seat + 1) % 3
+    services.game_set_seat_bot(game_id=game.id, actor=users[0], seat=other, bot="random")
+    table = load_table(game.id)
+
+    # When the seat to act lets its timer run out
+    made = services.game_play_automatically(game_id=game.id, expected_version=table.version)
+
+    # Then the medium bot plays it, and the other seat is still the random bot's
+    assert automatic_move_delay(table) == 30.0
+    assert (automatic_bot(table, seat), automatic_bot(table, other)) == ("medium", "random")
+    assert made is not None
+    bid = eventstore.read(stream_of(game.id), after=table.version)[0]
+    assert (bid.type, bid.payload["seat"], bid.actor_id) == ("BidPlaced", seat, None)
 
 
 @pytest.mark.django_db

@@ -443,6 +443,7 @@ def test_the_table_page_gives_its_script_the_socket_and_offers_a_free_seat(
     assert config["code"] == game.code
     assert config["socket"] == f"/ws/games/{game.id}/"
     assert config["creator"] is False
+    assert config["level"] == "medium"  # the level its Bot buttons hand a seat to
     assert config["text"]["errors"]["must_follow_suit"] == "You must follow suit."
     assert 'id="sit-down"' in response.content.decode()
 

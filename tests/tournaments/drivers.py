@@ -34,7 +34,7 @@ def bot_event(
     creator = creator or organizer()
     event = services.event_create(
         organizer=creator,
-        name="Cupa Atu",
+        name=options.pop("name", "Cupa Atu"),
         rounds=rounds,
         options=options.pop("rules", SHORT_RULES),
         **options,

@@ -22,10 +22,11 @@ from tests.tournaments.drivers import (
     organizer,
     play_round,
     private_event_round,
+    round_games,
     wait_until,
 )
 from tournaments import services
-from tournaments.domain import event_stream
+from tournaments.domain import decode, event_stream
 from tournaments.models import Entry, Event, TableResult
 
 
@@ -133,7 +134,7 @@ def test_bots_play_the_seats_of_bot_accounts_and_never_a_persons_named_like_a_bo
     table = load_table(TableResult.objects.get(event_id=event.id).game_id)
     played_by = {seat.user_id: table.bots[number] for number, seat in enumerate(table.seats)}
     bots = User.objects.filter(is_bot=True).values_list("pk", flat=True)
-    assert played_by == {person.pk: None} | {bot: "heuristic" for bot in bots}
+    assert played_by == {person.pk: None} | {bot: "medium" for bot in bots}
     assert len(played_by) == 3
 
 
@@ -261,3 +262,47 @@ def test_an_event_table_offers_no_rematch_and_knows_its_event_round_and_table() 
     assert table_home(game.id) == TableHome(
         "Cupa privată", 1, 1, f"/events/{event.code}/#table-{game.code}"
     )
+
+
+@pytest.mark.django_db
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)  # the bots' moves are not this test's
+def test_bot_entrants_play_the_level_the_organizer_chose_and_medium_by_default() -> None:
+    # Given an event whose organizer chose strong bots, and one that chose none
+    strong, creator = bot_event(players=3, rounds=1, bot_level="strong")
+    default, other = bot_event(players=3, rounds=1)
+
+    # When their first rounds start
+    services.event_start_round(event_id=strong.id, actor=creator)
+    services.event_start_round(event_id=default.id, actor=other)
+
+    # Then every bot seat is played by the level chosen, or medium
+    (strong_table,) = round_games(strong.id, 1)
+    (default_table,) = round_games(default.id, 1)
+    assert load_table(strong_table.id).bots == ("strong",) * 3
+    assert load_table(default_table.id).bots == ("medium",) * 3
+    assert services.load_championship(strong.id).settings.bot_level == "strong"
+
+
+@pytest.mark.django_db
+def test_an_event_recorded_before_bot_levels_keeps_the_bot_it_began_with() -> None:
+    event, _ = bot_event(players=3, rounds=1)
+    (created,) = eventstore.read(event_stream(event.id))[:1]
+    payload = {name: value for name, value in created.payload.items() if name != "bot_level"}
+
+    assert decode(created.type, payload).bot_level == "heuristic"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("level", ["grandmaster", "heuristic", "", None, 3])
+def test_an_event_whose_bots_play_no_known_level_is_refused_with_unknown_bot(level: object) -> None:
+    error = refused(
+        "unknown_bot",
+        services.event_create,
+        organizer=organizer(),
+        name="Cupa Atu",
+        bot_level=level,
+    )
+
+    assert error.status == 400
+    assert error.message == f"there is no bot {level!r}; choose one of easy, medium, strong"
+    assert not Event.objects.exists()

@@ -131,6 +131,26 @@ def test_an_event_created_without_the_new_fields_keeps_the_defaults() -> None:
     settings = load_championship(Event.objects.get().id).settings
     assert settings.tie_breaks == ("exact_bids", "head_to_head", "best_game")
     assert settings.auto_advance is False
+    assert settings.bot_level == "medium"
+
+
+@pytest.mark.django_db
+def test_the_create_form_sets_the_level_of_the_bots_that_fill_the_tables() -> None:
+    # Given the create page, which offers the three levels, medium first chosen
+    client = signed_in(organizer())
+    page = text(client.get("/events/new/"))
+    assert '<option value="medium" selected>medium</option>' in page
+    assert '<option value="strong">strong</option>' in page
+
+    # When an organizer chooses strong bots
+    client.post("/events/new/", {**VALID_EVENT, "bot_level": "strong"})
+
+    # Then the event's bots play strong
+    assert load_championship(Event.objects.get().id).settings.bot_level == "strong"
+    # And a Romanian reader is offered them in Romanian
+    romanian = text(client.get("/events/new/", HTTP_ACCEPT_LANGUAGE="ro"))
+    assert "Nivelul boților" in romanian
+    assert '<option value="strong">puternic</option>' in romanian
 
 
 @pytest.mark.django_db
@@ -164,6 +184,11 @@ def test_duplicate_deals_without_matchpoints_are_refused_with_400_and_the_reason
         ("name", "", "This field is required."),
         ("points", "golf", "Select a valid choice. golf is not one of the available choices."),
         ("turn_seconds", "2", "Ensure this value is greater than or equal to 5."),
+        (
+            "bot_level",
+            "grandmaster",
+            "Select a valid choice. grandmaster is not one of the available choices.",
+        ),
     ],
 )
 def test_an_invalid_create_form_is_answered_400_with_the_fields_error(

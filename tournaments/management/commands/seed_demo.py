@@ -15,7 +15,7 @@ class Command(BaseCommand):
     help = (
         "Make sure the demo organizer exists, then open a table of four bots playing live, "
         "a classic Whist table of bots, and a small championship of bots in progress, "
-        "unless the demo already has them."
+        "unless the demo already has them. Each is followed by a new one when it ends."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
