@@ -124,6 +124,16 @@ PRIVATE_RECORD = (NO_GAME, *(UNFINISHED,) * 5, NO_GAME)
 # table is the organizer.
 ORGANIZER_ONLY = (FOUND, DENIED, DENIED, DENIED)
 
+# A table in play: only its creator (at a championship's table, the organizer) may fill
+# or cancel it, and not any more.
+STARTED = "409:game_started"
+NOT_CREATOR = "403:not_the_creator"
+NOT_SEATED_HERE = "409:not_seated"
+CREATOR_ONLY_STARTED = (FOUND, DENIED, DENIED, DENIED, "409", DENIED, DENIED)
+PRIVATE_CREATOR_ONLY_STARTED = (FOUND, DENIED, DENIED, DENIED, "409", "409", MISSING)
+API_CREATOR_ONLY_STARTED = (*(NOT_CREATOR,) * 3, STARTED, NOT_CREATOR, NOT_CREATOR)
+API_PRIVATE_CREATOR_ONLY_STARTED = (*(NOT_CREATOR,) * 3, STARTED, STARTED, NO_GAME)
+
 # fmt: off
 HTTP_ROWS = [
     # method, route, target, body; then anonymous, player, other, spectator, creator,
@@ -148,6 +158,15 @@ HTTP_ROWS = [
     # A game in play has no rematch yet: back to the table (anonymous: to sign in).
     row("POST", "games/<str:ref>/rematch/", "public", None, *EVERYONE_FOUND),
     row("POST", "games/<str:ref>/rematch/", "private", None, *(FOUND,) * 6, MISSING),
+    # Play now with rules that do not go together: nobody is seated, no guest made.
+    row("POST", "games/play-now/", "public", {"player_count": "9"}, *("400",) * 7),
+    # A table that has started: it can no longer be filled, cancelled or left.
+    row("POST", "games/<str:ref>/fill-with-bots/", "public", {}, *CREATOR_ONLY_STARTED),
+    row("POST", "games/<str:ref>/fill-with-bots/", "private", {}, *PRIVATE_CREATOR_ONLY_STARTED),
+    row("POST", "games/<str:ref>/cancel/", "public", None, *CREATOR_ONLY_STARTED),
+    row("POST", "games/<str:ref>/cancel/", "private", None, *PRIVATE_CREATOR_ONLY_STARTED),
+    row("POST", "games/<str:ref>/leave/", "public", None, FOUND, *("409",) * 6),
+    row("POST", "games/<str:ref>/leave/", "private", None, FOUND, *("409",) * 5, MISSING),
     # --- The REST API
     row("POST", "api/auth/register/", "public", {}, *(INVALID,) * 7),
     row("POST", "api/auth/login/", "public", {}, *(INVALID,) * 7),
@@ -198,6 +217,18 @@ HTTP_ROWS = [
         UNAUTHENTICATED, OK, NOT_SEATED, NOT_SEATED, OK, NOT_SEATED, NOT_SEATED),
     row("POST", f"{GAME}seat-bot/", "private", SEAT_BOT,
         UNAUTHENTICATED, OK, NOT_SEATED, NOT_SEATED, OK, OK, NO_GAME),
+    row("POST", "api/games/play-now/", "public", {"player_count": 9},
+        UNAUTHENTICATED, *("400:invalid_player_count",) * 6),
+    row("POST", f"{GAME}fill-with-bots/", "public", {}, UNAUTHENTICATED, *API_CREATOR_ONLY_STARTED),
+    row("POST", f"{GAME}fill-with-bots/", "private", {},
+        UNAUTHENTICATED, *API_PRIVATE_CREATOR_ONLY_STARTED),
+    row("POST", f"{GAME}cancel/", "public", None, UNAUTHENTICATED, *API_CREATOR_ONLY_STARTED),
+    row("POST", f"{GAME}cancel/", "private", None,
+        UNAUTHENTICATED, *API_PRIVATE_CREATOR_ONLY_STARTED),
+    row("POST", f"{GAME}leave/", "public", None,
+        UNAUTHENTICATED, STARTED, STARTED, *(NOT_SEATED_HERE,) * 4),
+    row("POST", f"{GAME}leave/", "private", None,
+        UNAUTHENTICATED, STARTED, STARTED, *(NOT_SEATED_HERE,) * 3, NO_GAME),
     # A rematch: only the game's players may ask, once it is over.
     row("GET", f"{GAME}rematch/", "public", None, *(NO_REMATCH,) * 7),
     row("GET", f"{GAME}rematch/", "private", None, NO_GAME, *(NO_REMATCH,) * 5, NO_GAME),
