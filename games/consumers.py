@@ -164,24 +164,15 @@ def _validated(kind: str, content: dict[str, Any]) -> dict[str, Any]:
 
 
 def _json(value: Any) -> str:
-    # orjson: a move's messages are mostly small values encoded one by one (see
-    # _members), where the standard library's encoder costs several times as much.
+    # orjson: it encodes a move's messages several times faster than the standard
+    # library, faster even than telling which members of a view are unchanged and
+    # reusing their JSON (bench/live.py, decision 1801).
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def _members(view: dict[str, Any], memo: dict[str, tuple[Any, str]]) -> str:
-    """The members of ``view`` as JSON (without braces), as ``_json(view)[1:-1]``.
-
-    ``memo`` holds each member's last value and JSON: a member equal to it (most are,
-    from one event to the next, or from one viewer to the next) is not encoded again
-    (a value of another type is never equal: ``0 == False``, but not in JSON)."""
-    parts = []
-    for key, value in view.items():
-        kept = memo.get(key)
-        if kept is None or not _same(kept[0], value):
-            kept = memo[key] = (value, f"{_json(key)}:{_json(value)}")
-        parts.append(kept[1])
-    return ",".join(parts)
+def _members(view: dict[str, Any]) -> str:
+    """The members of ``view`` as JSON, without the braces."""
+    return _json(view)[1:-1]
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -228,8 +219,6 @@ class Step:
     table: Table
     # Each viewer's events, as event_views_from shows them.
     views: dict[Viewer, list[dict[str, Any]]]
-    # The JSON of each shared member of the game's state as last encoded (see _members).
-    memo: dict[str, tuple[Any, str]]
     # The members of the state that every viewer shares at ``before``, when the step
     # before this one built them (so that a message may carry only the changes).
     prior: dict[str, Any] | None = None
@@ -240,9 +229,6 @@ class Step:
     shared_view: dict[str, Any] | None = None
     shared: str | None = None
     changes: str | None = None
-    # The JSON of the members last encoded for a viewer (see _members): viewers often
-    # see the same events, and may do the same (nothing, when it is not their turn).
-    alike: dict[str, tuple[Any, str]] = field(default_factory=dict)
 
     @classmethod
     def fold(
@@ -251,7 +237,6 @@ class Step:
         before: Table,
         rows: list[Any],
         viewers: list[Viewer],
-        memo: dict[str, tuple[Any, str]],
         prior: dict[str, Any] | None,
     ) -> Step:
         """Fold the broadcast ``rows`` once, showing them to each of ``viewers`` on
@@ -261,7 +246,7 @@ class Step:
         shown = event_views_for(table, records, viewers)
         offer_table(game_id, table, records[-1])
         views = dict(zip(viewers, shown, strict=True))
-        return cls(game_id, before, records, table, views, memo, prior)
+        return cls(game_id, before, records, table, views, prior)
 
     def message(self, viewer: Viewer, with_state: str) -> str:
         """The ``events`` message ``viewer`` gets (as Watch._events builds it, or
@@ -274,10 +259,10 @@ class Step:
                 views = self.views[viewer] = event_views_from(
                     self.before.clone(), self.records, viewer
                 )
-            events = _members({"events": views}, self.alike)
+            events = _members({"events": views})
             text = f'{{"type":"events","version":{self.table.version},{events}'
             if with_state:
-                mine = _members(viewer_state_view(self.table, viewer), self.alike)
+                mine = _members(viewer_state_view(self.table, viewer))
                 text += f',"state":{{{self._shared(with_state)},{mine}}}'
             text = self.messages[key] = text + "}"
         return text
@@ -290,17 +275,17 @@ class Step:
         if with_state == "changes" and self.prior is not None:
             if self.changes is None:
                 # Never empty: the version changes.
-                self.changes = _members(_changed(self.shared_view, self.prior), self.memo)
+                self.changes = _members(_changed(self.shared_view, self.prior))
             return self.changes
         if self.shared is None:
-            self.shared = _members(self.shared_view, self.memo)
+            self.shared = _members(self.shared_view)
         return self.shared
 
 
 @dataclass(eq=False)
 class _Followed:
     """A game this process's sockets follow: the sockets, the one channel on the layer
-    they share, and its latest steps with its state's JSON.
+    they share, and its latest steps.
 
     The channel is in the game's group for as long as a socket here watches the game,
     and one task hands each broadcast it receives to each socket: a broadcast reaches
@@ -313,7 +298,6 @@ class _Followed:
     subscribed: asyncio.Future[str] | None = None
     reader: asyncio.Task[None] | None = None
     steps: list[Step] = field(default_factory=list)
-    memo: dict[str, tuple[Any, str]] = field(default_factory=dict)
 
 
 # The games this process's sockets follow.
@@ -395,7 +379,7 @@ def _step(game_id: uuid.UUID, before: Table, rows: list[Any], viewer: Viewer) ->
             and watch.viewer not in viewers
         ):
             viewers.append(watch.viewer)
-    step = Step.fold(game_id, before, rows, viewers, followed.memo, prior)
+    step = Step.fold(game_id, before, rows, viewers, prior)
     followed.steps.append(step)
     del followed.steps[:-STEPS_PER_GAME]
     return step
