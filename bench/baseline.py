@@ -22,6 +22,7 @@ Environment: ``BASELINE_DATABASE_URL``, ``REDIS_URL``, ``BASELINE_MESSAGE_BYTES`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -88,6 +89,7 @@ def padded(message: dict[str, Any]) -> str:
 
 
 async def startup() -> None:
+    import psycopg
     import redis.asyncio as redis
     from psycopg_pool import AsyncConnectionPool
 
@@ -100,7 +102,9 @@ async def startup() -> None:
     )
     await pool.open(wait=True)
     async with pool.connection() as connection:
-        await connection.execute(CREATE_TABLE)
+        # Another process may create it at the same moment: IF NOT EXISTS races.
+        with contextlib.suppress(psycopg.errors.UniqueViolation):
+            await connection.execute(CREATE_TABLE)
     PROCESS.pool = pool
     PROCESS.redis = redis.Redis.from_url(os.environ["REDIS_URL"])
     PROCESS.pubsub = PROCESS.redis.pubsub(ignore_subscribe_messages=True)
