@@ -80,12 +80,14 @@ PROCESS = Process()
 
 
 def padded(message: dict[str, Any]) -> str:
+    """``message`` as JSON, its ``state`` (the last member) padded to MESSAGE_BYTES:
+    encoded once, as Atu encodes each message once."""
     text = json.dumps(message, separators=(",", ":"))
     missing = MESSAGE_BYTES - len(text) - len(',"pad":""')
-    if missing > 0:
-        message["state"]["pad"] = "x" * missing
-        text = json.dumps(message, separators=(",", ":"))
-    return text
+    if missing <= 0:
+        return text
+    # The text ends with the state's brace, then the message's.
+    return f'{text[:-2]},"pad":"{"x" * missing}"}}}}'
 
 
 async def startup() -> None:
