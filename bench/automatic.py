@@ -111,13 +111,13 @@ def write_path_rate(seconds: float, tables: int) -> float:
     import uuid
     from unittest import mock
 
-    from games import services
+    from games import services, writepath
     from games.selectors import load_table
 
     games = [uuid.UUID(game) for game in seed_bot_tables(tables, "write")]
     done = 0
     # The next move's broker message is the worker's overhead, not the write path's.
-    with mock.patch.object(services, "schedule_automatic_move"):
+    with mock.patch.object(writepath, "schedule_automatic_move"):
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
             for game_id in games:

@@ -27,7 +27,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from config.api_docs import errors
-from games import eventstore, services
+from games import eventstore, services, writepath
 from games.domain import CLASSIC, ROMANIAN, Table, fold, stream_of
 from games.errors import NoRematch
 from games.record import game_record, record_filename
@@ -331,7 +331,7 @@ class CommandView(APIView):
         return {"actor": user, **data}
 
 
-def _command_answer(result: services.CommandResult, user: User) -> dict[str, Any]:
+def _command_answer(result: writepath.CommandResult, user: User) -> dict[str, Any]:
     """The events the command appended as ``user`` may see them: shown from the table
     the command decided on, without reading the log again; a retry answered from its
     receipt reads them from the log."""

@@ -61,7 +61,7 @@ from rest_framework import serializers
 from config import logging as log_context
 from config.errors import DomainError
 from config.limits import BudgetedJsonConsumer, Refusal
-from games import eventstore, services
+from games import eventstore, services, writepath
 from games.domain import Table, fold, stream_of
 from games.errors import GameNotFound
 from games.rules import RuleError
@@ -95,7 +95,7 @@ CLOSE_NOT_FOUND = 4404
 INVALID_INPUT = "invalid_input"
 
 # Each command: how its message is parsed, and the service it runs.
-COMMANDS: dict[str, tuple[type[serializers.Serializer], Callable[..., services.CommandResult]]] = {
+COMMANDS: dict[str, tuple[type[serializers.Serializer], Callable[..., writepath.CommandResult]]] = {
     "bid": (BidSerializer, services.game_place_bid),
     "play": (PlaySerializer, services.game_play_card),
     "zero_play": (ZeroPlaySerializer, services.game_announce_zero_play),
@@ -323,7 +323,7 @@ async def _subscribe(game_id: uuid.UUID, followed: _Followed) -> str:
     layer = get_channel_layer()
     try:
         channel = await layer.new_channel()
-        await layer.group_add(services.group_name(game_id), channel)
+        await layer.group_add(writepath.group_name(game_id), channel)
     except BaseException:
         # The next socket tries again.
         if _FOLLOWED.get(game_id) is followed:
@@ -356,7 +356,7 @@ async def _unfollow(game_id: uuid.UUID, socket: GameConsumer) -> None:
         return  # Never subscribed: nothing to take out.
     assert followed.reader is not None
     followed.reader.cancel()
-    await get_channel_layer().group_discard(services.group_name(game_id), channel)
+    await get_channel_layer().group_discard(writepath.group_name(game_id), channel)
 
 
 def _step(game_id: uuid.UUID, before: Table, rows: list[Any], viewer: Viewer) -> Step:

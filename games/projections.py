@@ -1,15 +1,107 @@
-"""Read models rebuilt from the event log, which stays the only truth."""
+"""The game read model projected from the event log, which stays the only truth: kept
+up to date by the write path (:mod:`games.writepath`), rebuilt from the log at will."""
 
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
 
 from django.db import transaction
 
 from games import eventstore
 from games.domain import STREAM_PREFIX, Table, fold
 from games.models import Game, StoredEvent
-from games.services import project_game
+from games.rules import classic
+
+
+def projected(table: Table) -> dict[str, Any]:
+    """The read model's columns for ``table`` (``options`` as the options object)."""
+    game = table.game
+    if isinstance(game, classic.ClassicState):
+        # Each player scores the points of their side; a match to points has no set
+        # number of hands.
+        scores, places = list(game.seat_points), list(game.places)
+        hands_total = game.options.deals or 0
+    else:
+        scores, places, hands_total = list(game.scores), list(game.places), len(game.schedule)
+    return {
+        "code": table.code,
+        "kind": table.kind,
+        "status": table.status,
+        "player_count": table.player_count,
+        "preset": table.preset,
+        "options": table.options,
+        "creator_id": table.creator_id,
+        "seats": [
+            {"seat": number, "alias": seat.alias, "user_id": seat.user_id}
+            for number, seat in enumerate(table.seats)
+            if seat is not None
+        ],
+        "hand": game.hand,
+        "hands_total": hands_total,
+        "scores": scores,
+        "places": places,
+        "version": table.version,
+        "deal_set": table.deal_set or "",
+        "paused": table.paused,
+        "rematch_of": uuid.UUID(table.rematch_of) if table.rematch_of else None,
+    }
+
+
+def project_game(
+    game_id: uuid.UUID,
+    table: Table,
+    *,
+    updated_at: datetime,
+    created_at: datetime | None = None,
+    since: dict[str, Any] | None = None,
+) -> None:
+    """Bring the game's read model to ``table``, whose last event was recorded at
+    ``updated_at`` (and first at ``created_at``, when the row is new).
+
+    ``since``: :func:`projected` of the version the row holds now (the write path
+    projects every version it appends, in the same transaction): only the columns
+    that changed since are written."""
+    statement, params = game_update(game_id, table, updated_at, since)
+    with transaction.get_connection().cursor() as cursor:
+        cursor.execute(statement, params)
+        updated = cursor.rowcount
+    # One UPDATE per command; the row exists from the game's first event on, and a
+    # rebuild creates it again.
+    if not updated:
+        values = {**projected(table), "options": table.options.to_dict()}
+        Game.objects.create(
+            pk=game_id, created_at=created_at or updated_at, updated_at=updated_at, **values
+        )
+
+
+def game_update(
+    game_id: uuid.UUID, table: Table, updated_at: datetime, since: dict[str, Any] | None
+) -> tuple[str, list[Any]]:
+    """The UPDATE of the game's row to ``table`` (the columns changed ``since``), in
+    plain SQL (the ORM compiles the statement anew every time), and its parameters."""
+    values = projected(table)
+    changed = values if since is None else {k: v for k, v in values.items() if since[k] != v}
+    if "options" in changed:
+        changed["options"] = table.options.to_dict()
+    changed["updated_at"] = updated_at
+    connection = transaction.get_connection()
+    meta = Game._meta
+    params = [
+        meta.get_field(name).get_db_prep_save(value, connection) for name, value in changed.items()
+    ]
+    params.append(meta.pk.get_db_prep_value(game_id, connection))
+    return _game_update_sql(tuple(changed)), params
+
+
+@lru_cache(maxsize=256)
+def _game_update_sql(names: tuple[str, ...]) -> str:
+    quote = transaction.get_connection().ops.quote_name
+    meta = Game._meta
+    columns = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in names)
+    return f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
 
 
 def game_streams() -> list[tuple[uuid.UUID, str]]:

@@ -56,7 +56,7 @@ def rule_presets() -> list[PresetSummary]:
 # carried by a broadcast (sent only after its writer committed). Events are never
 # changed or removed, so a trusted table is a true prefix of its log: the write path
 # may decide on it without reading the log, and lets the unique (stream, sequence)
-# pair tell it when the log has moved on (see ``games.services._execute``).
+# pair tell it when the log has moved on (see ``games.writepath.execute``).
 #
 # A cached table is never changed: loads hand out copies.
 @dataclass

@@ -1,26 +1,21 @@
-"""Business actions on games: the one write path.
+"""Business actions on games: the commands.
 
-command -> load the table -> decide with the rules -> append at the expected
-version -> project -> publish after commit. Views, consumers and tasks call these
-functions; nothing writes events another way.
+Each checks its input and hands the write path (:func:`games.writepath.execute`) a
+decider, a function of the table alone; the table-level deciders they share are in
+:mod:`games.deciders`. Views, consumers and tasks call these functions; nothing
+writes events another way.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 import secrets
-import threading
 import uuid
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import nullcontext, suppress
-from dataclasses import dataclass, field
-from datetime import datetime
-from functools import lru_cache, partial
+from collections.abc import Callable, Mapping
+from contextlib import suppress
+from functools import partial
 from typing import Any
 
-from cachetools import LRUCache
-from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
@@ -30,9 +25,7 @@ from accounts.services import (
     user_demo_organizer,
     user_ensure_bot_players,
 )
-from config.errors import DomainError
-from config.lifespan import run_on_server_loop
-from games import eventstore, rules
+from games import rules
 from games.aliases import clean_alias, fitting_alias, require_free
 from games.bots import BOTS, choose_command
 
@@ -41,13 +34,12 @@ from games.bots import BOTS, choose_command
 from games.bots import DEFAULT_LEVEL as DEFAULT_LEVEL
 from games.bots import LEVEL_NAMES as LEVEL_NAMES
 from games.bots.classic import choose_classic_command
+from games.deciders import acting_seat, fold_all, ruled, server_moves, start
 from games.domain import (
     CLASSIC,
     GAME_KINDS,
     ROMANIAN,
     AnyEvent,
-    DealRevealed,
-    DealsCommitted,
     GameCreated,
     GamePaused,
     GameResumed,
@@ -56,30 +48,24 @@ from games.domain import (
     SeatAutomated,
     Table,
     TableCancelled,
-    fold,
-    stream_of,
 )
 from games.errors import (
     AlreadySeated,
     EventGameNoRematch,
     GameAlreadyStarted,
-    GameIsOver,
     GameNotFinished,
     GamePausedError,
-    IdempotencyKeyReused,
     InvalidInput,
     NotAPlayer,
     NotSeated,
     NotTheCreator,
     NotYourSeat,
-    TableCancelledError,
     TableFull,
     UnknownBot,
     VersionConflict,
 )
-from games.models import CommandReceipt, DealSecret, Game
+from games.models import Game
 from games.rules import (
-    RuleError,
     RuleOptions,
     Visibility,
     build_schedule,
@@ -87,18 +73,10 @@ from games.rules import (
     options_from_dict,
 )
 from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
-from games.rules.shuffle import commitment
-from games.selectors import (
-    cached_table,
-    load_table,
-    rematch_game,
-    remember_table,
-    table_home,
-    trust_table,
-)
-from games.signals import game_recorded
-from games.turns import automatic_bot, automatic_move_delay, schedule_automatic_move
-from games.visibility import deal_set_over
+from games.selectors import load_table, rematch_game, table_home
+from games.turns import automatic_bot, automatic_move_delay
+from games.vault import Vault
+from games.writepath import CommandResult, execute
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -112,27 +90,6 @@ DEMO_BOT = "strong"
 # How often a join is decided again after losing the race for a seat: once for each
 # seat of the largest table, and once more to hear that it is full.
 JOIN_ATTEMPTS = 7
-
-
-@dataclass(frozen=True)
-class CommandResult:
-    game_id: uuid.UUID
-    # The events the command appended (none when it was a retry of an earlier one).
-    first_sequence: int
-    last_sequence: int
-    version: int
-    replayed: bool = False
-    # What the command appended, the table just before it (the caller's own) and the
-    # one it brought the game to (shared with the table cache: never changed): enough
-    # to show the new events to a viewer without reading the log again. Empty for a
-    # retry answered from its receipt.
-    records: tuple[eventstore.Recorded, ...] = field(default=(), compare=False, repr=False)
-    before: Table | None = field(default=None, compare=False, repr=False)
-    table: Table | None = field(default=None, compare=False, repr=False)
-
-
-def group_name(game_id: uuid.UUID) -> str:
-    return f"game.{game_id.hex}"
 
 
 def game_create(
@@ -197,13 +154,13 @@ def game_create(
         kind,
         str(rematch_of) if rematch_of else None,
     )
-    _execute(
+    execute(
         game_id=game_id,
         actor=creator,
         expected_version=0,
         idempotency_key=None,
         command={},
-        decide=lambda table: _fold_all(table, [created]),
+        decide=lambda table: fold_all(table, [created]),
         table=Table(),
     )
     return Game.objects.get(pk=game_id)
@@ -234,14 +191,14 @@ def game_join(
         if zero_play and (table.is_classic or table.options.zero_play is None):
             raise ZeroPlayNotAllowed("zero play is not played at this table")
         free = table.seats.index(None)
-        events = _fold_all(table, [PlayerSeated(free, user.pk, alias, zero_play)])
+        events = fold_all(table, [PlayerSeated(free, user.pk, alias, zero_play)])
         if table.is_full:
-            events += _start(game_id, table)
+            events += start(table, Vault.of(game_id, table))
         return events
 
     return _seating(
         partial(
-            _execute,
+            execute,
             game_id=game_id,
             actor=user,
             expected_version=None,
@@ -287,14 +244,14 @@ def game_fill_with_bots(
         # Enough bots for every seat of the largest table, even one with no person.
         for seat, bot in zip(free, (bot for bot in bots if bot.pk not in seated), strict=False):
             alias = fitting_alias(bot.display.split()[0], taken)
-            events += _fold_all(
+            events += fold_all(
                 table, [SeatAutomated(seat, level), PlayerSeated(seat, bot.pk, alias)]
             )
-        return events + _start(game_id, table)
+        return events + start(table, Vault.of(game_id, table))
 
     return _seating(
         partial(
-            _execute,
+            execute,
             game_id=game_id,
             actor=actor,
             expected_version=None,
@@ -332,9 +289,9 @@ def game_cancel(
 
     def decide(table: Table) -> list[AnyEvent]:
         _require_waiting(table, actor)
-        return _fold_all(table, [TableCancelled()])
+        return fold_all(table, [TableCancelled()])
 
-    return _execute(
+    return execute(
         game_id=game_id,
         actor=actor,
         expected_version=None,
@@ -355,9 +312,9 @@ def game_leave(
             raise NotSeated()
         if table.status != "open":
             raise GameAlreadyStarted()
-        return _fold_all(table, [PlayerLeft(seat)])
+        return fold_all(table, [PlayerLeft(seat)])
 
-    return _execute(
+    return execute(
         game_id=game_id,
         actor=actor,
         expected_version=None,
@@ -595,9 +552,9 @@ def game_set_seat_bot(
             raise NotYourSeat("only the game's creator or the seat's player may do that")
         if table.bots[seat] == bot:
             return []
-        return _fold_all(table, [SeatAutomated(seat, bot)])
+        return fold_all(table, [SeatAutomated(seat, bot)])
 
-    return _execute(
+    return execute(
         game_id=game_id,
         actor=actor,
         expected_version=None,
@@ -626,9 +583,9 @@ def _set_paused(game_id: uuid.UUID, actor: User, event: GamePaused | GameResumed
             raise InvalidInput("only a game in play can be paused or resumed")
         if table.paused == isinstance(event, GamePaused):
             return []
-        return _fold_all(table, [event])
+        return fold_all(table, [event])
 
-    return _execute(
+    return execute(
         game_id=game_id,
         actor=actor,
         expected_version=None,
@@ -652,13 +609,13 @@ def game_play_automatically(*, game_id: uuid.UUID, expected_version: int) -> Com
             command = choose_classic_command(game, seat, rng, bot=bot, played=table.played)
         else:
             command = choose_command(game, seat, rng, bot=bot, played=table.played)
-        return _decide(table, command) + _server_moves(game_id, table)
+        return ruled(table, command) + server_moves(table, Vault.of(game_id, table))
 
     table = load_table(game_id)
     if table.version != expected_version or automatic_move_delay(table) is None:
         return None
     try:
-        return _execute(
+        return execute(
             game_id=game_id,
             actor=None,
             expected_version=expected_version,
@@ -680,13 +637,15 @@ def _rules_command(
     command: dict[str, Any],
     make: Callable[[int, Table], rules.Command],
 ) -> CommandResult:
+    actor_id = None if actor is None else actor.pk
+
     def decide(table: Table) -> list[AnyEvent]:
-        acting = _acting_seat(table, actor, seat)
+        acting = acting_seat(table, actor_id, seat)
         if table.paused:
             raise GamePausedError()
-        return _decide(table, make(acting, table)) + _server_moves(game_id, table)
+        return ruled(table, make(acting, table)) + server_moves(table, Vault.of(game_id, table))
 
-    return _execute(
+    return execute(
         game_id=game_id,
         actor=actor,
         expected_version=expected_version,
@@ -694,459 +653,6 @@ def _rules_command(
         command=command,
         decide=decide,
     )
-
-
-def _decide(table: Table, command: rules.Command | classic.Command) -> list[AnyEvent]:
-    """The events of ``command`` under the rules of the table's game, folded into it."""
-    events: list[AnyEvent]
-    if isinstance(table.game, classic.ClassicState):
-        events = list(classic.decide(table.game, command))  # type: ignore[arg-type]
-    else:
-        events = list(rules.decide(table.game, command))  # type: ignore[arg-type]
-    return _fold_all(table, events)
-
-
-def _acting_seat(table: Table, actor: User | None, seat: int | None) -> int:
-    """The seat a command acts for: the actor's own; the server (None) names it."""
-    if actor is None:
-        if seat is None:
-            raise InvalidInput("the server must name the seat it acts for")
-        return seat
-    own = table.seat_of(actor.pk)
-    if own is None:
-        raise NotYourSeat("you have no seat at this table")
-    if seat is not None and seat != own:
-        raise NotYourSeat(f"seat {seat} is not yours; you sit in seat {own}")
-    return own
-
-
-def _start(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
-    """Commit to every hand's secret, draw the first dealer, record the zero plays
-    announced on joining, deal the first hand."""
-    if isinstance(table.options, classic.ClassicOptions):
-        # A game to points has no set number of hands: commit to as many as it can take.
-        hands = classic.max_hands(table.options)
-    else:
-        hands = len(build_schedule(table.options, table.player_count))
-    vault = _vault(_vault_stream(game_id, table), hands)
-    if table.deal_set:
-        # The tables of a set draw the same first dealer; the seed follows from a
-        # secret kept until the set is over, so nobody can foresee it.
-        seed = hashlib.sha256(b"atu-first-dealer:" + vault[0]).digest()[:16]
-    else:
-        seed = secrets.token_bytes(16)
-    committed = DealsCommitted(seed.hex(), tuple(commitment(secret) for secret in vault))
-    events = _fold_all(table, [committed])
-    if isinstance(table.options, classic.ClassicOptions):
-        return (
-            events
-            + _decide(table, classic.StartMatch(table.options, seed))
-            + _server_moves(game_id, table)
-        )
-    events += _decide(table, rules.StartGame(table.player_count, table.options, seed))
-    for number, seat in enumerate(table.seats):
-        if seat is not None and seat.zero_play:
-            events += _decide(table, rules.AnnounceZeroPlay(number))
-    return events + _server_moves(game_id, table)
-
-
-def _vault_stream(game_id: uuid.UUID, table: Table) -> str:
-    return f"deals:{table.deal_set}" if table.deal_set else stream_of(game_id)
-
-
-def _vault(stream: str, hands: int) -> list[bytes]:
-    """Every hand's secret under ``stream``, drawn the first time it is asked for.
-
-    Two commands may draw at once: joins racing for a table's last seat, or two
-    tables of a deal set starting together. The first draw written is the one kept:
-    the other's INSERT waits for it to commit and then skips those hands (ON CONFLICT
-    DO NOTHING), and both read back what the vault holds, so a commitment is always
-    to the stored secret. The vault is only ever inserted into, never updated."""
-
-    def stored() -> dict[int, bytes]:
-        rows = DealSecret.objects.filter(stream=stream).values_list("hand", "secret")
-        return {hand: bytes(secret) for hand, secret in rows}
-
-    kept = stored()
-    missing = [hand for hand in range(hands) if hand not in kept]
-    if missing:
-        DealSecret.objects.bulk_create(
-            (
-                DealSecret(stream=stream, hand=hand, secret=secrets.token_bytes(32))
-                for hand in missing
-            ),
-            ignore_conflicts=True,
-        )
-        kept = stored()
-    return [kept[hand] for hand in range(hands)]
-
-
-def _may_reveal(game_id: uuid.UUID, table: Table) -> bool:
-    """A hand's secret is revealed once it is over; at a table of a deal set, only
-    once every table of the set is over, since it would tell the others their cards."""
-    if not table.deal_set:
-        return True
-    return table.status == "finished" and deal_set_over(table.deal_set, finishing=game_id)
-
-
-def _server_moves(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
-    """What the server does by itself once a command lands: reveal the secret of a
-    finished hand, then deal the next one (unless its dealer must choose first)."""
-    events: list[AnyEvent] = []
-    while True:
-        game = table.game
-        if len(table.revealed) < len(game.results) and _may_reveal(game_id, table):
-            hand = len(table.revealed)
-            events += _fold_all(table, [DealRevealed(hand, _secret(game_id, table, hand).hex())])
-        elif game.phase.value == "dealing":
-            events += _decide(table, rules.DealHand(_secret(game_id, table, game.hand)))
-        else:
-            return events
-
-
-# The vaults of games this process has dealt from, by stream: a secret never changes
-# once drawn, so each game's vault is read once rather than once per hand and reveal.
-# A vault is kept only once the transaction that read it committed (one that drew it
-# and was rolled back leaves nothing), and only a game's own: a deal set's vault is
-# shared by tables this process may not see, and read each time.
-VAULTS_KEPT = 4096
-_VAULTS: LRUCache[str, dict[int, bytes]] = LRUCache(maxsize=VAULTS_KEPT)
-_VAULTS_LOCK = threading.Lock()
-
-
-def _secret(game_id: uuid.UUID, table: Table, hand: int) -> bytes:
-    stream = _vault_stream(game_id, table)
-    with _VAULTS_LOCK:
-        kept = _VAULTS.get(stream, {}).get(hand)
-    if kept is not None:
-        return kept
-    if table.deal_set:
-        return bytes(DealSecret.objects.get(stream=stream, hand=hand).secret)
-    rows = DealSecret.objects.filter(stream=stream).values_list("hand", "secret")
-    vault = {number: bytes(secret) for number, secret in rows}
-    if hand not in vault:
-        raise DealSecret.DoesNotExist(f"{stream} has no secret for hand {hand}")
-    transaction.on_commit(partial(_keep_vault, stream, vault))
-    return vault[hand]
-
-
-def _keep_vault(stream: str, vault: dict[int, bytes]) -> None:
-    with _VAULTS_LOCK:
-        _VAULTS[stream] = vault
-
-
-def _reveal_deal_set(deal_set: str, finished: uuid.UUID) -> None:
-    """The last table of a deal set is over: every other table of it reveals its
-    secrets now, through the one write path."""
-    others = (
-        Game.objects.filter(deal_set=deal_set).exclude(pk=finished).values_list("id", flat=True)
-    )
-    for other in others:
-        _execute(
-            game_id=other,
-            actor=None,
-            expected_version=None,
-            idempotency_key=None,
-            command={},
-            decide=partial(_server_moves, other),
-        )
-
-
-def _fold_all(table: Table, events: list[AnyEvent]) -> list[AnyEvent]:
-    fold(table, events)
-    return events
-
-
-class _Stale(Exception):
-    """A command decided on this process's cached table, not on the log itself, met
-    something the log may explain: it is decided again on the log."""
-
-
-def _execute(
-    *,
-    game_id: uuid.UUID,
-    actor: User | None,
-    expected_version: int | None,
-    idempotency_key: str | None,
-    command: dict[str, Any],
-    decide: Callable[[Table], list[AnyEvent]],
-    table: Table | None = None,
-) -> CommandResult:
-    """The write path: decide on the table, append at its version, project, and
-    publish after the commit.
-
-    A command of its own transaction is first decided on the table this process
-    last knew to be committed (its own last write, or the last broadcast its
-    sockets had), without reading the log. That table may lag behind the log, never
-    run ahead of it (events are never changed), so appending after it either lands
-    right after the log's last event or hits the unique (stream, sequence) pair.
-    Whatever may come of a lag (that conflict, an error, a version other than
-    expected, nothing to write) sends the command through again, decided on the
-    log as read now: only a command that succeeds is ever answered from the cache.
-    """
-    run = partial(
-        _execute_once,
-        game_id=game_id,
-        actor=actor,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        command=command,
-        decide=decide,
-    )
-    if table is None and not transaction.get_connection().in_atomic_block:
-        cached = cached_table(game_id)
-        if cached is not None:
-            try:
-                return run(table=cached, trusted=True)
-            except _Stale:
-                pass
-    return run(table=table, trusted=False)
-
-
-def _execute_once(
-    *,
-    game_id: uuid.UUID,
-    actor: User | None,
-    expected_version: int | None,
-    idempotency_key: str | None,
-    command: dict[str, Any],
-    decide: Callable[[Table], list[AnyEvent]],
-    table: Table | None,
-    trusted: bool,
-) -> CommandResult:
-    stream = stream_of(game_id)
-    actor_id = actor.pk if actor is not None else None
-    # A move's events and the read model written as one statement in autocommit (see
-    # eventstore.append_with), when nothing else is written with them: no receipt, no
-    # deal set to reveal. Only from a trusted table (never inside a transaction, see
-    # _execute): whatever goes wrong is retried on the log, in a transaction.
-    single = (
-        trusted
-        and table is not None
-        and not idempotency_key
-        and not table.deal_set
-        and transaction.get_connection().vendor == "postgresql"
-    )
-    with nullcontext() if single else transaction.atomic():
-        if idempotency_key:
-            receipt = CommandReceipt.objects.filter(stream=stream, key=idempotency_key).first()
-            if receipt is not None:
-                if receipt.command != command or receipt.actor_id != actor_id:
-                    raise IdempotencyKeyReused(idempotency_key)
-                return CommandResult(
-                    game_id,
-                    receipt.first_sequence,
-                    receipt.last_sequence,
-                    eventstore.version(stream),
-                    replayed=True,
-                )
-        if table is None:
-            table = load_table(game_id)
-        base = table.version
-        if expected_version is not None and expected_version != base:
-            if trusted:
-                raise _Stale()
-            raise VersionConflict(expected_version, base)
-        before = projected(table)
-        start = table.clone()
-        try:
-            if actor is not None and table.status == "finished":
-                # No account's command changes a published record; only the server
-                # still writes to it, revealing a deal set's secrets once the set is over.
-                raise GameIsOver()
-            if table.cancelled:
-                raise TableCancelledError()
-            events = decide(table)
-        except (DomainError, RuleError) as error:
-            if trusted:
-                raise _Stale() from error
-            raise
-        if not events:
-            if trusted:
-                raise _Stale()
-            # Nothing to change (a seat given to the bot it already had): no write.
-            return CommandResult(game_id, base + 1, base, base)
-        try:
-            if single:
-                recorded = _append_projected(game_id, stream, base, events, actor, table, before)
-            else:
-                # No savepoint: a conflict ends this transaction anyway.
-                recorded = eventstore.append(stream, base, events, actor, savepoint=False)
-        except VersionConflict as error:
-            if trusted:
-                raise _Stale() from error
-            raise
-        if idempotency_key:
-            CommandReceipt.objects.create(
-                stream=stream,
-                key=idempotency_key,
-                actor=actor,
-                command=command,
-                first_sequence=base + 1,
-                last_sequence=table.version,
-            )
-        if not single:
-            project_game(game_id, table, updated_at=recorded[-1].recorded_at, since=before)
-        table.moved_at = recorded[-1].recorded_at
-        # The table is not changed from here on: the cache may keep it as it is.
-        remember_table(game_id, table, recorded[-1], copy=False)
-        finished = any(
-            isinstance(event, rules.GameFinished | classic.MatchFinished) for event in events
-        )
-        if table.deal_set and finished and len(table.revealed) == len(table.game.results):
-            _reveal_deal_set(table.deal_set, game_id)
-        transaction.on_commit(partial(_committed, game_id, table.version, recorded), robust=True)
-        transaction.on_commit(partial(schedule_automatic_move, game_id, table), robust=True)
-        transaction.on_commit(
-            partial(
-                game_recorded.send,
-                sender=Game,
-                game_id=game_id,
-                version=table.version,
-                types=[record.type for record in recorded],
-            ),
-            robust=True,
-        )
-    return CommandResult(
-        game_id,
-        base + 1,
-        table.version,
-        table.version,
-        records=tuple(recorded),
-        before=start,
-        table=table,
-    )
-
-
-def _committed(game_id: uuid.UUID, version: int, recorded: list[eventstore.Recorded]) -> None:
-    """The command's transaction committed: the table it cached stands for the log
-    from now on, and the game's watchers are told."""
-    trust_table(game_id, recorded[-1])
-    publish(game_id, version, recorded)
-
-
-def projected(table: Table) -> dict[str, Any]:
-    """The read model's columns for ``table`` (``options`` as the options object)."""
-    game = table.game
-    if isinstance(game, classic.ClassicState):
-        # Each player scores the points of their side; a match to points has no set
-        # number of hands.
-        scores, places = list(game.seat_points), list(game.places)
-        hands_total = game.options.deals or 0
-    else:
-        scores, places, hands_total = list(game.scores), list(game.places), len(game.schedule)
-    return {
-        "code": table.code,
-        "kind": table.kind,
-        "status": table.status,
-        "player_count": table.player_count,
-        "preset": table.preset,
-        "options": table.options,
-        "creator_id": table.creator_id,
-        "seats": [
-            {"seat": number, "alias": seat.alias, "user_id": seat.user_id}
-            for number, seat in enumerate(table.seats)
-            if seat is not None
-        ],
-        "hand": game.hand,
-        "hands_total": hands_total,
-        "scores": scores,
-        "places": places,
-        "version": table.version,
-        "deal_set": table.deal_set or "",
-        "paused": table.paused,
-        "rematch_of": uuid.UUID(table.rematch_of) if table.rematch_of else None,
-    }
-
-
-def project_game(
-    game_id: uuid.UUID,
-    table: Table,
-    *,
-    updated_at: datetime,
-    created_at: datetime | None = None,
-    since: dict[str, Any] | None = None,
-) -> None:
-    """Bring the game's read model to ``table``, whose last event was recorded at
-    ``updated_at`` (and first at ``created_at``, when the row is new).
-
-    ``since``: :func:`projected` of the version the row holds now (the write path
-    projects every version it appends, in the same transaction): only the columns
-    that changed since are written."""
-    statement, params = _update_game(game_id, table, updated_at, since)
-    with transaction.get_connection().cursor() as cursor:
-        cursor.execute(statement, params)
-        updated = cursor.rowcount
-    # One UPDATE per command; the row exists from the game's first event on, and a
-    # rebuild creates it again.
-    if not updated:
-        values = {**projected(table), "options": table.options.to_dict()}
-        Game.objects.create(
-            pk=game_id, created_at=created_at or updated_at, updated_at=updated_at, **values
-        )
-
-
-def _append_projected(
-    game_id: uuid.UUID,
-    stream: str,
-    base: int,
-    events: list[AnyEvent],
-    actor: User | None,
-    table: Table,
-    before: dict[str, Any],
-) -> list[eventstore.Recorded]:
-    """Append ``events`` and bring the read model to ``table`` in one statement."""
-    recorded, updated = eventstore.append_with(
-        stream,
-        base,
-        events,
-        actor,
-        lambda records: _update_game(game_id, table, records[-1].recorded_at, before),
-    )
-    if not updated:
-        # A rebuild replaced the row while the statement waited for it: the events are
-        # in, so the whole row is written again, as the UPDATE found it now.
-        project_game(game_id, table, updated_at=recorded[-1].recorded_at)
-    return recorded
-
-
-def _update_game(
-    game_id: uuid.UUID, table: Table, updated_at: datetime, since: dict[str, Any] | None
-) -> tuple[str, list[Any]]:
-    """The UPDATE of the game's row to ``table`` (the columns changed ``since``), in
-    plain SQL (the ORM compiles the statement anew every time), and its parameters."""
-    values = projected(table)
-    changed = values if since is None else {k: v for k, v in values.items() if since[k] != v}
-    if "options" in changed:
-        changed["options"] = table.options.to_dict()
-    changed["updated_at"] = updated_at
-    connection = transaction.get_connection()
-    meta = Game._meta
-    params = [
-        meta.get_field(name).get_db_prep_save(value, connection) for name, value in changed.items()
-    ]
-    params.append(meta.pk.get_db_prep_value(game_id, connection))
-    return _update_game_sql(tuple(changed)), params
-
-
-@lru_cache(maxsize=256)
-def _update_game_sql(names: tuple[str, ...]) -> str:
-    quote = transaction.get_connection().ops.quote_name
-    meta = Game._meta
-    columns = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in names)
-    return f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
-
-
-def publish(game_id: uuid.UUID, version: int, records: Sequence[eventstore.Recorded] = ()) -> None:
-    """Tell the game's watchers that its log grew to ``version``, with the new
-    ``records``: a socket that has sent everything before them folds them as they
-    come instead of reading the log; any other reads what it missed from the log."""
-    layer = get_channel_layer()
-    if layer is not None:
-        message: dict[str, Any] = {"type": "game.events", "version": version}
-        if records:
-            message["records"] = [eventstore.record_to_message(r) for r in records]
-        run_on_server_loop(partial(layer.group_send, group_name(game_id), message))
 
 
 def new_code(model: type[Game] | type[Any] = Game) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from celery import shared_task
 
 from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
-from games import eventstore, services, turns
+from games import eventstore, services, turns, writepath
 from games.domain import stream_of
 from games.errors import GameNotFound
 from games.models import Game
@@ -56,7 +56,7 @@ def _after_commit_again(game_id: uuid.UUID, version: int) -> None:
     records = eventstore.read(stream_of(game_id), after=version)
     if records:
         last = records[-1].sequence
-        services.publish(game_id, last, records)
+        writepath.publish(game_id, last, records)
         game_recorded.send(
             sender=Game, game_id=game_id, version=last, types=[r.type for r in records]
         )

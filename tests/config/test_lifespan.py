@@ -15,7 +15,7 @@ from channels.layers import get_channel_layer
 
 from config.asgi import application
 from config.lifespan import run_on_server_loop
-from games.services import group_name, publish
+from games.writepath import group_name, publish
 from tests.games.test_two_processes import free_port, serve
 
 

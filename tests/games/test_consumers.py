@@ -26,7 +26,7 @@ from django.test import Client
 
 from accounts.models import User
 from config.asgi import application
-from games import consumers, eventstore, services
+from games import consumers, eventstore, services, writepath
 from games.domain import stream_of
 from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
 from games.selectors import load_table
@@ -331,7 +331,7 @@ async def must_move(game_id: uuid.UUID, rng: random.Random) -> tuple[int, dict[s
 
 
 @database_sync_to_async
-def serve(game_id: uuid.UUID, user: User, command: dict[str, Any]) -> services.CommandResult:
+def serve(game_id: uuid.UUID, user: User, command: dict[str, Any]) -> writepath.CommandResult:
     """Make a move without a socket, as the REST API or another device would."""
     arguments = {key: value for key, value in command.items() if key != "type"}
     service = {
@@ -712,7 +712,7 @@ async def test_messages_faster_than_the_rate_budget_are_refused_and_the_socket_c
 async def test_a_bug_behind_a_command_is_a_server_error_and_the_socket_stays_open(
     open_socket: Opener, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def broken(**arguments: Any) -> services.CommandResult:
+    def broken(**arguments: Any) -> writepath.CommandResult:
         raise RuntimeError("a bug")
 
     monkeypatch.setitem(consumers.COMMANDS, "bid", (BidSerializer, broken))
@@ -738,7 +738,7 @@ async def test_a_broadcast_of_a_version_already_sent_is_ignored_and_none_is_sent
     socket = await open_socket(game_id)
     version = socket.view.version
     layer = get_channel_layer()
-    group = services.group_name(game_id)
+    group = writepath.group_name(game_id)
 
     # Old news, and news of a version the log does not hold (yet): nothing to send.
     await layer.group_send(group, {"type": "game.events", "version": version})

@@ -10,7 +10,7 @@ from django.test import override_settings
 
 from accounts.models import User
 from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
-from games import eventstore, services
+from games import eventstore, services, writepath
 from games.domain import DealRevealed, DealsCommitted, SeatTaken, Table, stream_of
 from games.errors import (
     AlreadySeated,
@@ -225,7 +225,7 @@ def test_watchers_are_told_of_new_events_only_after_commit(
 
     async def watch() -> tuple[int, dict[str, Any]]:
         channel = await layer.new_channel()
-        await layer.group_add(services.group_name(game_id), channel)
+        await layer.group_add(writepath.group_name(game_id), channel)
         published = await sync_to_async(bid_and_commit)()
         return published, await asyncio.wait_for(layer.receive(channel), timeout=5)
 

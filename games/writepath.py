@@ -1,0 +1,285 @@
+"""The one write path of the games: load the table, decide, append at the expected
+version, project, publish after the commit.
+
+The commands (:mod:`games.services`) check their input and hand :func:`execute` a
+decider: a function of the table that folds the events it decides into it and
+returns them. Nothing writes a game's events another way.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from accounts.models import User
+from config.errors import DomainError
+from config.lifespan import run_on_server_loop
+from games import eventstore, rules
+from games.deciders import server_moves
+from games.domain import AnyEvent, Table, stream_of
+from games.errors import (
+    GameIsOver,
+    IdempotencyKeyReused,
+    TableCancelledError,
+    VersionConflict,
+)
+from games.models import CommandReceipt, Game
+from games.projections import game_update, project_game, projected
+from games.rules import RuleError, classic
+from games.selectors import cached_table, load_table, remember_table, trust_table
+from games.signals import game_recorded
+from games.turns import schedule_automatic_move
+from games.vault import Vault
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    game_id: uuid.UUID
+    # The events the command appended (none when it was a retry of an earlier one).
+    first_sequence: int
+    last_sequence: int
+    version: int
+    replayed: bool = False
+    # What the command appended, the table just before it (the caller's own) and the
+    # one it brought the game to (shared with the table cache: never changed): enough
+    # to show the new events to a viewer without reading the log again. Empty for a
+    # retry answered from its receipt.
+    records: tuple[eventstore.Recorded, ...] = field(default=(), compare=False, repr=False)
+    before: Table | None = field(default=None, compare=False, repr=False)
+    table: Table | None = field(default=None, compare=False, repr=False)
+
+
+def group_name(game_id: uuid.UUID) -> str:
+    return f"game.{game_id.hex}"
+
+
+class _Stale(Exception):
+    """A command decided on this process's cached table, not on the log itself, met
+    something the log may explain: it is decided again on the log."""
+
+
+def execute(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    command: dict[str, Any],
+    decide: Callable[[Table], list[AnyEvent]],
+    table: Table | None = None,
+) -> CommandResult:
+    """The write path: decide on the table, append at its version, project, and
+    publish after the commit.
+
+    A command of its own transaction is first decided on the table this process
+    last knew to be committed (its own last write, or the last broadcast its
+    sockets had), without reading the log. That table may lag behind the log, never
+    run ahead of it (events are never changed), so appending after it either lands
+    right after the log's last event or hits the unique (stream, sequence) pair.
+    Whatever may come of a lag (that conflict, an error, a version other than
+    expected, nothing to write) sends the command through again, decided on the
+    log as read now: only a command that succeeds is ever answered from the cache.
+    """
+    run = partial(
+        _execute_once,
+        game_id=game_id,
+        actor=actor,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command=command,
+        decide=decide,
+    )
+    if table is None and not transaction.get_connection().in_atomic_block:
+        cached = cached_table(game_id)
+        if cached is not None:
+            try:
+                return run(table=cached, trusted=True)
+            except _Stale:
+                pass
+    return run(table=table, trusted=False)
+
+
+def _execute_once(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    command: dict[str, Any],
+    decide: Callable[[Table], list[AnyEvent]],
+    table: Table | None,
+    trusted: bool,
+) -> CommandResult:
+    stream = stream_of(game_id)
+    actor_id = actor.pk if actor is not None else None
+    # A move's events and the read model written as one statement in autocommit (see
+    # eventstore.append_with), when nothing else is written with them: no receipt, no
+    # deal set to reveal. Only from a trusted table (never inside a transaction, see
+    # execute): whatever goes wrong is retried on the log, in a transaction.
+    single = (
+        trusted
+        and table is not None
+        and not idempotency_key
+        and not table.deal_set
+        and transaction.get_connection().vendor == "postgresql"
+    )
+    with nullcontext() if single else transaction.atomic():
+        if idempotency_key:
+            receipt = CommandReceipt.objects.filter(stream=stream, key=idempotency_key).first()
+            if receipt is not None:
+                if receipt.command != command or receipt.actor_id != actor_id:
+                    raise IdempotencyKeyReused(idempotency_key)
+                return CommandResult(
+                    game_id,
+                    receipt.first_sequence,
+                    receipt.last_sequence,
+                    eventstore.version(stream),
+                    replayed=True,
+                )
+        if table is None:
+            table = load_table(game_id)
+        base = table.version
+        if expected_version is not None and expected_version != base:
+            if trusted:
+                raise _Stale()
+            raise VersionConflict(expected_version, base)
+        before = projected(table)
+        start = table.clone()
+        try:
+            if actor is not None and table.status == "finished":
+                # No account's command changes a published record; only the server
+                # still writes to it, revealing a deal set's secrets once the set is over.
+                raise GameIsOver()
+            if table.cancelled:
+                raise TableCancelledError()
+            events = decide(table)
+        except (DomainError, RuleError) as error:
+            if trusted:
+                raise _Stale() from error
+            raise
+        if not events:
+            if trusted:
+                raise _Stale()
+            # Nothing to change (a seat given to the bot it already had): no write.
+            return CommandResult(game_id, base + 1, base, base)
+        try:
+            if single:
+                recorded = _append_projected(game_id, stream, base, events, actor, table, before)
+            else:
+                # No savepoint: a conflict ends this transaction anyway.
+                recorded = eventstore.append(stream, base, events, actor, savepoint=False)
+        except VersionConflict as error:
+            if trusted:
+                raise _Stale() from error
+            raise
+        if idempotency_key:
+            CommandReceipt.objects.create(
+                stream=stream,
+                key=idempotency_key,
+                actor=actor,
+                command=command,
+                first_sequence=base + 1,
+                last_sequence=table.version,
+            )
+        if not single:
+            project_game(game_id, table, updated_at=recorded[-1].recorded_at, since=before)
+        table.moved_at = recorded[-1].recorded_at
+        # The table is not changed from here on: the cache may keep it as it is.
+        remember_table(game_id, table, recorded[-1], copy=False)
+        finished = any(
+            isinstance(event, rules.GameFinished | classic.MatchFinished) for event in events
+        )
+        if table.deal_set and finished and len(table.revealed) == len(table.game.results):
+            _reveal_deal_set(table.deal_set, game_id)
+        transaction.on_commit(partial(_committed, game_id, table.version, recorded), robust=True)
+        transaction.on_commit(partial(schedule_automatic_move, game_id, table), robust=True)
+        transaction.on_commit(
+            partial(
+                game_recorded.send,
+                sender=Game,
+                game_id=game_id,
+                version=table.version,
+                types=[record.type for record in recorded],
+            ),
+            robust=True,
+        )
+    return CommandResult(
+        game_id,
+        base + 1,
+        table.version,
+        table.version,
+        records=tuple(recorded),
+        before=start,
+        table=table,
+    )
+
+
+def _committed(game_id: uuid.UUID, version: int, recorded: list[eventstore.Recorded]) -> None:
+    """The command's transaction committed: the table it cached stands for the log
+    from now on, and the game's watchers are told."""
+    trust_table(game_id, recorded[-1])
+    publish(game_id, version, recorded)
+
+
+def _append_projected(
+    game_id: uuid.UUID,
+    stream: str,
+    base: int,
+    events: list[AnyEvent],
+    actor: User | None,
+    table: Table,
+    before: dict[str, Any],
+) -> list[eventstore.Recorded]:
+    """Append ``events`` and bring the read model to ``table`` in one statement."""
+    recorded, updated = eventstore.append_with(
+        stream,
+        base,
+        events,
+        actor,
+        lambda records: game_update(game_id, table, records[-1].recorded_at, before),
+    )
+    if not updated:
+        # A rebuild replaced the row while the statement waited for it: the events are
+        # in, so the whole row is written again, as the UPDATE found it now.
+        project_game(game_id, table, updated_at=recorded[-1].recorded_at)
+    return recorded
+
+
+def _reveal_deal_set(deal_set: str, finished: uuid.UUID) -> None:
+    """The last table of a deal set is over: every other table of it reveals its
+    secrets now, through the one write path."""
+    others = (
+        Game.objects.filter(deal_set=deal_set).exclude(pk=finished).values_list("id", flat=True)
+    )
+    for other in others:
+        execute(
+            game_id=other,
+            actor=None,
+            expected_version=None,
+            idempotency_key=None,
+            command={},
+            decide=partial(_moves_of, other),
+        )
+
+
+def _moves_of(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
+    return server_moves(table, Vault.of(game_id, table))
+
+
+def publish(game_id: uuid.UUID, version: int, records: Sequence[eventstore.Recorded] = ()) -> None:
+    """Tell the game's watchers that its log grew to ``version``, with the new
+    ``records``: a socket that has sent everything before them folds them as they
+    come instead of reading the log; any other reads what it missed from the log."""
+    layer = get_channel_layer()
+    if layer is not None:
+        message: dict[str, Any] = {"type": "game.events", "version": version}
+        if records:
+            message["records"] = [eventstore.record_to_message(r) for r in records]
+        run_on_server_loop(partial(layer.group_send, group_name(game_id), message))
