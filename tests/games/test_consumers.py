@@ -26,7 +26,7 @@ from django.test import Client
 
 from accounts.models import User
 from config.asgi import application
-from games import consumers, eventstore, services, writepath
+from games import consumers, eventstore, fanout, services, writepath
 from games.domain import stream_of
 from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
 from games.selectors import load_table
@@ -1148,7 +1148,7 @@ async def test_sockets_sharing_each_broadcast_step_still_get_only_their_own_view
     # The states changed hand after hand, and this process built each viewer's message
     # once per broadcast: one per seat and one for every spectator.
     assert scored == 3 * len(viewers)
-    step = consumers._FOLLOWED[game_id].steps[-1]
+    step = fanout._FOLLOWED[game_id].steps[-1]
     built = {viewer for viewer, _ in step.messages}
     assert built == {Viewer(0), Viewer(1), Viewer(2), Viewer(None)}
     assert all(not socket.errors for socket in sockets)
@@ -1164,7 +1164,7 @@ async def test_a_process_follows_a_game_on_one_channel_until_its_last_socket_clo
         await open_socket(game_id, users[1]),
         await open_socket(game_id),
     ]
-    followed = consumers._FOLLOWED[game_id]
+    followed = fanout._FOLLOWED[game_id]
     assert followed.subscribed is not None
     first_channel = followed.subscribed.result()
 
@@ -1186,9 +1186,9 @@ async def test_a_process_follows_a_game_on_one_channel_until_its_last_socket_clo
     # When the sockets close, then the last one takes the channel out
     for socket in sockets[:2]:
         await socket.close()
-    assert consumers._FOLLOWED[game_id] is followed
+    assert fanout._FOLLOWED[game_id] is followed
     await sockets[2].close()
-    assert game_id not in consumers._FOLLOWED
+    assert game_id not in fanout._FOLLOWED
     assert followed.reader is not None
     await asyncio.wait_for(asyncio.gather(followed.reader, return_exceptions=True), TIMEOUT)
     assert followed.reader.cancelled()
@@ -1199,7 +1199,7 @@ async def test_a_process_follows_a_game_on_one_channel_until_its_last_socket_clo
     await serve(game_id, users[seat], command)
     received = await later.receive_until(now + 1)
     assert [event["sequence"] for m in received for event in m["events"]] == [now + 1]
-    again = consumers._FOLLOWED[game_id]
+    again = fanout._FOLLOWED[game_id]
     assert again is not followed
     assert again.subscribed is not None and again.subscribed.result() != first_channel
 
