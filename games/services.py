@@ -1,9 +1,9 @@
 """Business actions on games: the commands.
 
 Each checks its input and hands the write path (:func:`games.writepath.execute`) a
-decider, a function of the table alone; the table-level deciders they share are in
-:mod:`games.deciders`. Views, consumers and tasks call these functions; nothing
-writes events another way.
+decider: a function of the table, which folds the events it decides into it. The
+table-level deciders they share are in :mod:`games.deciders`. Views, consumers and
+tasks call these functions; nothing writes events another way.
 """
 
 from __future__ import annotations
