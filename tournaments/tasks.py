@@ -50,8 +50,10 @@ def update_standings(event_id: str) -> bool:
     except Event.DoesNotExist:
         return False  # Gone (a task outliving a test database).
     changed = standings.update_event_standings(event.id)
-    # The standings only derive; whether the event is over is the event's own decision.
-    event_finish(event_id=event.id)
+    # The standings only derive; whether the event is over is the event's own decision,
+    # asked only in its last round (it locks the event and reads its stream).
+    if event.status == Event.Status.RUNNING and event.rounds_started == event.rounds_total:
+        event_finish(event_id=event.id)
     if changed:
         publish_event(event.id, event.version)
     if event.season_id is not None and changed:
