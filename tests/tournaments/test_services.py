@@ -4,6 +4,7 @@ the log then holds."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import override_settings
 
 from accounts.models import User
@@ -16,6 +17,7 @@ from games.models import Game
 from games.selectors import TableHome, load_table, table_home
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end
+from tests.games.test_concurrency import race
 from tests.tournaments.drivers import (
     SHORT_RULES,
     bot_event,
@@ -374,3 +376,25 @@ def test_a_finished_events_status_is_replayed_from_its_log() -> None:
     # Then the event is finished again, and the rebuild recorded nothing more
     assert Event.objects.get(pk=event.id).status == Event.Status.FINISHED
     assert finished_events(event) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="the race is between PostgreSQL transactions (production mode); "
+    "embedded SQLite serializes every writer",
+)
+def test_of_callers_racing_to_finish_an_event_one_records_it_and_none_fails() -> None:
+    # Given a one-round event whose only table finished
+    event, _, entrants, (game,) = private_event_round(4)
+    play_to_end(game.id, entrants)
+
+    # When four callers ask to finish it at once
+    recorded: list[bool] = []
+    outcomes = race([lambda: recorded.append(services.event_finish(event_id=event.id))] * 4)
+
+    # Then none fails, and one of them recorded the stream's one EventFinished
+    assert outcomes == [None] * 4
+    assert sorted(recorded) == [False, False, False, True]
+    assert finished_events(event) == 1
+    assert Event.objects.get(pk=event.id).status == Event.Status.FINISHED
