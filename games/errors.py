@@ -135,6 +135,7 @@ class InvalidInput(GameError):
 class UnknownBot(InvalidInput):
     code = "unknown_bot"
     text = gettext_noop("There is no bot of that level: choose easy, medium or strong.")
+    # Its own words say what was wrong, as do the aliases' below.
     reasoned = None
 
     def __init__(self, name: object, choices: Iterable[str]) -> None:
