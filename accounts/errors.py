@@ -1,15 +1,19 @@
-"""Errors of the accounts services; each has a stable ``code``, an HTTP ``status`` and a
-``message`` to show."""
+"""Errors of the accounts services; each has a stable ``code``, an HTTP ``status``, a
+``message`` for the API and its ``text`` for a reader (see config.errors)."""
+
+from django.utils.translation import gettext_noop
 
 from config.errors import DomainError
 
 
 class AccountError(DomainError):
     code = "account_error"
+    text = gettext_noop("That was not accepted for this account.")
 
 
 class InvalidCredentials(AccountError):
     code = "invalid_credentials"
+    text = gettext_noop("The username and password do not match an active account.")
 
     def __init__(self) -> None:
         super().__init__("the username and password do not match an active account")

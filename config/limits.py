@@ -25,10 +25,11 @@ import json
 import re
 import time
 from itertools import accumulate
-from typing import Any
+from typing import Any, ClassVar
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.utils.translation import gettext_noop
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser
@@ -123,14 +124,33 @@ class Budget:
 
 
 class Refusal(Exception):
-    """A message a socket will not take: answered with ``code``, then closed with
-    ``close_code`` (None: the socket stays open)."""
+    """A message a socket will not take: answered with ``code`` (its ``text`` is what
+    a page says of it), then closed with ``close_code`` (None: the socket stays open)."""
 
-    def __init__(self, code: str, message: str, close_code: int | None = None) -> None:
+    code = INVALID_INPUT
+    text: ClassVar[str] = gettext_noop("That input is not valid.")
+    close_code: ClassVar[int | None] = None
+
+    def __init__(self, message: str) -> None:
         super().__init__(message)
-        self.code = code
         self.message = message
-        self.close_code = close_code
+
+
+class MessageTooLarge(Refusal):
+    code = MESSAGE_TOO_LARGE
+    text = gettext_noop("That message is too large: the connection was closed.")
+    close_code = CLOSE_TOO_BIG
+
+
+class TooManyMessages(Refusal):
+    code = TOO_MANY_MESSAGES
+    text = gettext_noop("Too many messages at once: the connection was closed.")
+    close_code = CLOSE_TOO_MANY
+
+
+class NestedTooDeep(Refusal):
+    code = TOO_DEEP
+    text = gettext_noop("That message is nested too deeply.")
 
 
 class BudgetedJsonConsumer(AsyncJsonWebsocketConsumer):
@@ -165,18 +185,14 @@ class BudgetedJsonConsumer(AsyncJsonWebsocketConsumer):
         if text is not None and size * 4 > limit:
             size = len(text.encode("utf-8", "surrogatepass"))
         if size > limit:
-            raise Refusal(MESSAGE_TOO_LARGE, f"a message is at most {limit} bytes", CLOSE_TOO_BIG)
+            raise MessageTooLarge(f"a message is at most {limit} bytes")
         if self.budget is None:
             rate = parse_rate(settings.ATU_SOCKET_RATE)
             if rate is None:
                 return
             self.budget = Budget(*rate)
         if not self.budget.take():
-            raise Refusal(
-                TOO_MANY_MESSAGES,
-                f"more than {self.budget.burst} messages in a burst; slow down",
-                CLOSE_TOO_MANY,
-            )
+            raise TooManyMessages(f"more than {self.budget.burst} messages in a burst; slow down")
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
@@ -186,15 +202,15 @@ class BudgetedJsonConsumer(AsyncJsonWebsocketConsumer):
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
         if text_data is None:
-            await self.refuse(Refusal(INVALID_INPUT, "messages are JSON text, not binary"))
+            await self.refuse(Refusal("messages are JSON text, not binary"))
             return
         try:
             content = await self.decode_json(text_data)
         except JsonTooDeep as error:
-            await self.refuse(Refusal(error.code, str(error)))
+            await self.refuse(NestedTooDeep(str(error)))
             return
         except ValueError:
-            await self.refuse(Refusal(INVALID_INPUT, "a message is a JSON object"))
+            await self.refuse(Refusal("a message is a JSON object"))
             return
         await self.receive_json(content, **kwargs)
 

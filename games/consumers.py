@@ -41,12 +41,13 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from rest_framework import serializers
 
 from config import logging as log_context
@@ -86,6 +87,7 @@ class SocketError(Exception):
     """An error of the socket itself, answered like a service's."""
 
     code = "error"
+    text: ClassVar[str] = gettext_noop("That was not accepted.")
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -94,14 +96,17 @@ class SocketError(Exception):
 
 class InvalidMessage(SocketError):
     code = INVALID_INPUT
+    text = gettext_noop("That input is not valid.")
 
 
 class NotAuthenticated(SocketError):
     code = "not_authenticated"
+    text = gettext_noop("Sign in to play.")
 
 
 class ServerError(SocketError):
     code = "server_error"
+    text = gettext_noop("Something went wrong on our side; try again.")
 
 
 def _version(value: Any, name: str) -> int:

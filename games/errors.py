@@ -4,16 +4,21 @@ Rule errors (:class:`games.rules.RuleError`) are 400s and carry their own codes.
 """
 
 from collections.abc import Iterable
+from typing import ClassVar
+
+from django.utils.translation import gettext_noop
 
 from config.errors import DomainError
 
 
 class GameError(DomainError):
     code = "game_error"
+    text = gettext_noop("That was not accepted at this table.")
 
 
 class GameNotFound(GameError):
     code = "game_not_found"
+    text = gettext_noop("There is no table with that code or id.")
     status = 404
 
     def __init__(self, game_id: object) -> None:
@@ -22,6 +27,7 @@ class GameNotFound(GameError):
 
 class VersionConflict(GameError):
     code = "version_conflict"
+    text = gettext_noop("The table moved on before your move arrived; look again.")
     status = 409
 
     def __init__(self, expected: int, actual: int | None = None) -> None:
@@ -36,11 +42,13 @@ class VersionConflict(GameError):
 
 class NotYourSeat(GameError):
     code = "not_your_seat"
+    text = gettext_noop("That seat is not yours.")
     status = 403
 
 
 class AlreadySeated(GameError):
     code = "already_seated"
+    text = gettext_noop("You already sit at this table.")
     status = 409
 
     def __init__(self, seat: int) -> None:
@@ -49,6 +57,7 @@ class AlreadySeated(GameError):
 
 class TableFull(GameError):
     code = "table_full"
+    text = gettext_noop("Every seat at this table is taken.")
     status = 409
 
     def __init__(self) -> None:
@@ -57,6 +66,7 @@ class TableFull(GameError):
 
 class IdempotencyKeyReused(GameError):
     code = "idempotency_key_reused"
+    text = gettext_noop("That request was already made for another move.")
     status = 409
 
     def __init__(self, key: str) -> None:
@@ -65,6 +75,7 @@ class IdempotencyKeyReused(GameError):
 
 class RecordNotReady(GameError):
     code = "game_not_finished"
+    text = gettext_noop("A game's full record is published once the game is finished.")
     status = 409
 
     def __init__(self) -> None:
@@ -76,6 +87,10 @@ class DealSetInPlay(GameError):
     its record would show them their cards."""
 
     code = "deal_set_in_play"
+    text = gettext_noop(
+        "Other tables still play the same deals: this table's record is published once they "
+        "have all finished."
+    )
     status = 409
 
     def __init__(self) -> None:
@@ -87,6 +102,7 @@ class DealSetInPlay(GameError):
 
 class RecordNotKept(GameError):
     code = "record_not_kept"
+    text = gettext_noop("A checkable game record is kept for Romanian Whist only.")
     status = 409
 
     def __init__(self) -> None:
@@ -103,6 +119,7 @@ class GameIsOver(GameError):
     code for a finished game whatever the command was."""
 
     code = "game_over"
+    text = gettext_noop("The game is over.")
 
     def __init__(self) -> None:
         super().__init__("the game is over: its record is final")
@@ -110,10 +127,16 @@ class GameIsOver(GameError):
 
 class InvalidInput(GameError):
     code = "invalid_input"
+    text = gettext_noop("That input is not valid.")
+    # What was wrong with it, which only the refusing service knows.
+    reasoned: ClassVar[str | None] = gettext_noop("Not accepted: %(reason)s")
 
 
 class UnknownBot(InvalidInput):
     code = "unknown_bot"
+    text = gettext_noop("There is no bot of that level: choose easy, medium or strong.")
+    # Its own words say what was wrong, as do the aliases' below.
+    reasoned = None
 
     def __init__(self, name: object, choices: Iterable[str]) -> None:
         super().__init__(f"there is no bot {name!r}; choose one of {', '.join(choices)}")
@@ -123,12 +146,18 @@ class AliasInvalid(InvalidInput):
     """An alias that could not be read as what it is (see :mod:`games.aliases`)."""
 
     code = "alias_invalid"
+    text = gettext_noop(
+        "An alias is 1 to 24 characters of one alphabet, with no invisible or control characters."
+    )
+    reasoned = None
 
 
 class AliasTaken(InvalidInput):
     """An alias another seat's may be mistaken for (see :mod:`games.aliases`)."""
 
     code = "alias_taken"
+    text = gettext_noop("A player at this table has this alias, or one that looks like it.")
+    reasoned = None
 
     def __init__(self, alias: str) -> None:
         super().__init__(f"the alias {alias!r} is taken at this table")
@@ -136,6 +165,7 @@ class AliasTaken(InvalidInput):
 
 class GamePausedError(GameError):
     code = "game_paused"
+    text = gettext_noop("The game is paused by its organizer.")
     status = 409
 
     def __init__(self) -> None:
@@ -144,6 +174,7 @@ class GamePausedError(GameError):
 
 class NotTheCreator(GameError):
     code = "not_the_creator"
+    text = gettext_noop("Only the table's creator may do that.")
     status = 403
 
 
@@ -152,6 +183,7 @@ class GameAlreadyStarted(GameError):
     cancelled, a player getting up), asked of a game that has started."""
 
     code = "game_started"
+    text = gettext_noop("The game has started: that can only be done before.")
     status = 409
 
     def __init__(self) -> None:
@@ -160,6 +192,7 @@ class GameAlreadyStarted(GameError):
 
 class NotSeated(GameError):
     code = "not_seated"
+    text = gettext_noop("You have no seat at this table.")
     status = 409
 
     def __init__(self) -> None:
@@ -168,6 +201,7 @@ class NotSeated(GameError):
 
 class TableCancelledError(GameError):
     code = "table_cancelled"
+    text = gettext_noop("This table was cancelled by its creator.")
     status = 409
 
     def __init__(self) -> None:
@@ -176,6 +210,7 @@ class TableCancelledError(GameError):
 
 class NotAPlayer(GameError):
     code = "not_a_player"
+    text = gettext_noop("Only the players of this game may ask for a rematch.")
     status = 403
 
     def __init__(self) -> None:
@@ -184,6 +219,7 @@ class NotAPlayer(GameError):
 
 class GameNotFinished(GameError):
     code = "game_not_finished"
+    text = gettext_noop("A game's full record is published once the game is finished.")
     status = 409
 
     def __init__(self) -> None:
@@ -194,6 +230,7 @@ class EventGameNoRematch(GameError):
     """An event's table: its organizer seats the next round, not its players."""
 
     code = "event_game"
+    text = gettext_noop("A championship's organizer seats its tables: no rematch here.")
     status = 409
 
     def __init__(self) -> None:
@@ -202,6 +239,7 @@ class EventGameNoRematch(GameError):
 
 class NoRematch(GameError):
     code = "no_rematch"
+    text = gettext_noop("No rematch of this game has been asked for.")
     status = 404
 
     def __init__(self) -> None:

@@ -1,7 +1,7 @@
 """The words the table page's script shows, in the reader's language.
 
-Errors keep the services' English message for the API; the page shows its code's
-text (config.error_text) instead.
+Errors keep the services' English message for the API; the page shows its error
+class's text (config.error_text) instead, found by its code.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.error_text import error_texts
+from games.consumers import SocketError
 from games.forms import LEVEL_LABELS
 from games.rules import OneCardMode, RuleOptions, Schedule, Scoring, build_schedule
 from games.rules.classic import ClassicOptions, TrumpMethod
@@ -87,6 +88,7 @@ def table_text() -> dict[str, Any]:
         "classic": classic_text(),
         "errors": {
             **error_texts(),
+            **error_texts(SocketError),
             # The page knows the bid refused and the cards dealt.
             "dealer_bid_forbidden": _(
                 "The dealer may not bid %(bid)s: "

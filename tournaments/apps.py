@@ -11,11 +11,10 @@ class TournamentsConfig(AppConfig):
         from games.visibility import Audience, add_audience
         from tournaments import receivers
         from tournaments.selectors import hidden_tables, may_view_table, table_home
-        from tournaments.signals import event_finished, event_recorded
+        from tournaments.signals import event_recorded
 
         game_recorded.connect(receivers.game_recorded, dispatch_uid="tournaments-standings")
         event_recorded.connect(receivers.event_recorded, dispatch_uid="tournaments-standings")
-        event_finished.connect(receivers.event_finished, dispatch_uid="tournaments-demo")
         # A private event's tables are for its organizer and entrants only.
         add_audience(Audience(hidden=hidden_tables, allows=may_view_table))
         # A game of an event's table links back to it, and offers no rematch.

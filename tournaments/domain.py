@@ -102,6 +102,11 @@ class ResultCorrected:
 
 
 @dataclass(frozen=True, slots=True)
+class EventFinished:
+    """Every round played: the last round's last table has finished."""
+
+
+@dataclass(frozen=True, slots=True)
 class ResultsPublished:
     pass
 
@@ -114,6 +119,7 @@ TournamentEvent = (
     | PlayerWithdrew
     | RoundStarted
     | ResultCorrected
+    | EventFinished
     | ResultsPublished
 )
 EVENT_TYPES: dict[str, type[TournamentEvent]] = {
@@ -162,6 +168,7 @@ class Championship:
     entries: dict[int, Entry] = field(default_factory=dict)
     rounds: list[Round] = field(default_factory=list)
     corrections: list[ResultCorrected] = field(default_factory=list)
+    finished: bool = False
     published: bool = False
     version: int = 0
 
@@ -215,6 +222,8 @@ def fold(championship: Championship, events: list[TournamentEvent]) -> Champions
             championship.rounds.append(Round(event.number, event.tables, event.games))
         elif isinstance(event, ResultCorrected):
             championship.corrections.append(event)
+        elif isinstance(event, EventFinished):
+            championship.finished = True
         elif isinstance(event, ResultsPublished):
             championship.published = True
         championship.version += 1

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
 from config.errors import DomainError
 
 
 class EventError(DomainError):
     code = "event_error"
+    text = gettext_noop("That was not accepted in this event.")
 
 
 class EventNotFound(EventError):
     code = "event_not_found"
+    text = gettext_noop("There is no such championship event.")
     status = 404
 
     def __init__(self, reference: object) -> None:
@@ -19,6 +23,7 @@ class EventNotFound(EventError):
 
 class SeasonNotFound(EventError):
     code = "season_not_found"
+    text = gettext_noop("There is no such season.")
     status = 404
 
     def __init__(self, reference: object) -> None:
@@ -27,6 +32,7 @@ class SeasonNotFound(EventError):
 
 class NotOrganizer(EventError):
     code = "not_organizer"
+    text = gettext_noop("Only the event's organizer may do that.")
     status = 403
 
     def __init__(self, message: str = "only the event's organizer may do that") -> None:
@@ -35,6 +41,7 @@ class NotOrganizer(EventError):
 
 class NotEntered(EventError):
     code = "not_entered"
+    text = gettext_noop("That player is not entered in this event.")
     status = 409
 
     def __init__(self, player_id: int) -> None:
@@ -43,6 +50,7 @@ class NotEntered(EventError):
 
 class AlreadyEntered(EventError):
     code = "already_entered"
+    text = gettext_noop("That player is already entered in this event.")
     status = 409
 
     def __init__(self, player_id: int) -> None:
@@ -51,6 +59,7 @@ class AlreadyEntered(EventError):
 
 class RoundInProgress(EventError):
     code = "round_in_progress"
+    text = gettext_noop("The current round is still being played.")
     status = 409
 
     def __init__(self, number: int, playing: int) -> None:
@@ -59,6 +68,7 @@ class RoundInProgress(EventError):
 
 class EventOver(EventError):
     code = "event_over"
+    text = gettext_noop("Every round of this event has been played.")
     status = 409
 
     def __init__(self, message: str = "every round of this event has been played") -> None:
@@ -67,6 +77,7 @@ class EventOver(EventError):
 
 class NotEnoughPlayers(EventError):
     code = "not_enough_players"
+    text = gettext_noop("A round needs at least 3 checked-in players.")
     status = 409
 
     def __init__(self, present: int) -> None:
@@ -75,6 +86,10 @@ class NotEnoughPlayers(EventError):
 
 class PlayersNotInFours(EventError):
     code = "players_not_in_fours"
+    text = gettext_noop(
+        "A whist drive seats its players in fours: a round needs a multiple of 4 checked-in "
+        "players."
+    )
     status = 409
 
     def __init__(self, present: int) -> None:
@@ -86,3 +101,5 @@ class PlayersNotInFours(EventError):
 
 class InvalidEventInput(EventError):
     code = "invalid_input"
+    text = gettext_noop("That input is not valid.")
+    reasoned = gettext_noop("Not accepted: %(reason)s")

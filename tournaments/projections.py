@@ -19,7 +19,7 @@ from tournaments.models import (
     Standing,
     TableResult,
 )
-from tournaments.services import project_event
+from tournaments.services import event_finish, project_event
 
 
 def _streams(prefix: str) -> list[str]:
@@ -64,6 +64,9 @@ def rebuild_standings() -> tuple[int, int]:
                 created_at=records[0].recorded_at,
             )
             standings.update_event_standings(event_id)
+            # An event whose last table finished before the log recorded the finish
+            # (as it did until EventFinished) has it recorded now; any other, nothing.
+            event_finish(event_id=event_id)
         for stream in seasons:
             standings.update_season(uuid.UUID(stream.removeprefix(SEASON_STREAM_PREFIX)))
     return len(events), len(seasons)

@@ -7,10 +7,11 @@ import uuid
 from typing import Any
 
 from games.signals import FINISH_EVENTS
-from tournaments.domain import ResultCorrected, RoundStarted, TournamentEvent
+from tournaments.domain import EventFinished, ResultCorrected, RoundStarted, TournamentEvent
+from tournaments.models import Event
 from tournaments.selectors import event_of_game
 from tournaments.standings import SCORE_EVENTS
-from tournaments.tasks import advance_event, follow_demo_event, schedule_standings
+from tournaments.tasks import advance_event, follow_demo_event, schedule_standings, update_season
 
 
 def game_recorded(*, game_id: Any, types: list[str], **kwargs: Any) -> None:
@@ -27,12 +28,14 @@ def game_recorded(*, game_id: Any, types: list[str], **kwargs: Any) -> None:
 
 
 def event_recorded(*, event_id: uuid.UUID, events: list[TournamentEvent], **kwargs: Any) -> None:
-    """A round started or a result corrected: the event's standings are due."""
+    """A round started or a result corrected: the event's standings are due. The event
+    finished: its season's leaderboard counts it now, and a demo championship is
+    followed by a new one, so that a visitor at any hour finds one in play (the task
+    finds out whether it was one)."""
     if any(isinstance(event, RoundStarted | ResultCorrected) for event in events):
         schedule_standings(event_id)
-
-
-def event_finished(*, event_id: uuid.UUID, **kwargs: Any) -> None:
-    """The demo championship that finished is followed by a new one, so that a
-    visitor at any hour finds one in play; the task finds out whether it was one."""
-    follow_demo_event.delay(str(event_id))
+    if any(isinstance(event, EventFinished) for event in events):
+        season_id = Event.objects.filter(pk=event_id).values_list("season_id", flat=True).first()
+        if season_id is not None:
+            update_season.delay(str(season_id))
+        follow_demo_event.delay(str(event_id))

@@ -19,6 +19,8 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
+from games.rules.errors import gettext_noop
+
 MIN_TABLE = 3
 MAX_TABLE = 6
 DEFAULT_TABLE = 4
@@ -38,6 +40,7 @@ class SeatingError(Exception):
     """A seating request that breaks a seating rule."""
 
     code = "seating_error"
+    text = gettext_noop("The players cannot be seated that way.")
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -46,6 +49,7 @@ class SeatingError(Exception):
 
 class TooFewPlayers(SeatingError):
     code = "too_few_players"
+    text = gettext_noop("There are too few players to seat.")
 
     def __init__(self, count: int) -> None:
         super().__init__(f"a round needs at least {MIN_TABLE} players to fill a table, not {count}")
@@ -54,6 +58,7 @@ class TooFewPlayers(SeatingError):
 
 class InvalidTableSize(SeatingError):
     code = "invalid_table_size"
+    text = gettext_noop("Tables seat 3 to 6 players.")
 
     def __init__(self, size: int) -> None:
         super().__init__(f"a table seats {MIN_TABLE} to {MAX_TABLE} players, not {size}")
@@ -62,6 +67,7 @@ class InvalidTableSize(SeatingError):
 
 class SizesMismatch(SeatingError):
     code = "sizes_mismatch"
+    text = gettext_noop("The tables' sizes do not add up to the players present.")
 
     def __init__(self, seats: int, players: int) -> None:
         super().__init__(
@@ -74,6 +80,7 @@ class SizesMismatch(SeatingError):
 
 class DuplicatePlayer(SeatingError):
     code = "duplicate_player"
+    text = gettext_noop("A player cannot sit at two seats.")
 
     def __init__(self, player: int) -> None:
         super().__init__(f"every player sits at exactly one table: player {player} is listed twice")

@@ -36,6 +36,7 @@ from tournaments import domain, seating
 from tournaments.domain import (
     Championship,
     EventCreated,
+    EventFinished,
     PlayerCheckedIn,
     PlayerRegistered,
     PlayerWithdrew,
@@ -412,9 +413,41 @@ def event_publish_results(*, event_id: uuid.UUID, actor: User) -> EventResult:
         playing = _unfinished_tables(championship)
         if playing:
             raise RoundInProgress(championship.rounds[-1].number, playing)
-        return [ResultsPublished()]
+        # Published before the standings task found it over: it is over all the same.
+        return [*_finishing(championship), ResultsPublished()]
 
     return _execute(event_id, actor, None, decide)
+
+
+def event_finish(*, event_id: uuid.UUID) -> bool:
+    """Record that the event is over once its last round's last table has finished;
+    whether this call recorded it. Nobody's command: the standings task asks, after
+    each update. Asked again, or for an event still in play, it records nothing. Two
+    callers racing for the stream's next sequence: the unique (stream, sequence) pair
+    refuses the second, which reads the stream again and finds the event over."""
+    recorded: list[TournamentEvent] = []
+
+    def decide(championship: Championship) -> list[TournamentEvent]:
+        recorded[:] = _finishing(championship)
+        return recorded
+
+    try:
+        _execute(event_id, None, None, decide)
+    except VersionConflict:
+        _execute(event_id, None, None, decide)
+    return bool(recorded)
+
+
+def _finishing(championship: Championship) -> list[TournamentEvent]:
+    """The one decision that an event is over: every round started and the last
+    one's tables all finished, not recorded yet."""
+    if (
+        championship.finished
+        or len(championship.rounds) < championship.settings.rounds
+        or _unfinished_tables(championship)
+    ):
+        return []
+    return [EventFinished()]
 
 
 DEMO_EVENT_NAME = "Demo Cup"
@@ -468,7 +501,7 @@ def event_follow_demo(*, event_id: uuid.UUID) -> tuple[Event, bool] | None:
 
 def _execute(
     event_id: uuid.UUID,
-    actor: User,
+    actor: User | None,
     expected_version: int | None,
     decide: Callable[[Championship], list[TournamentEvent]],
     championship: Championship | None = None,
@@ -561,12 +594,10 @@ def project_event(
 def _status(championship: Championship) -> str:
     if championship.published:
         return Event.Status.PUBLISHED
+    if championship.finished:
+        return Event.Status.FINISHED
     if not championship.rounds:
         return Event.Status.REGISTRATION
-    if len(championship.rounds) == championship.settings.rounds and not _unfinished_tables(
-        championship
-    ):
-        return Event.Status.FINISHED
     return Event.Status.RUNNING
 
 

@@ -5,6 +5,3 @@ from django.dispatch import Signal
 # Sent after the commit of every command that recorded an event's events:
 # ``event_id``, the ``version`` the event reached, and the recorded ``events``.
 event_recorded = Signal()
-# Sent after the commit that marked an event finished (its last round's last table
-# over): ``event_id``.
-event_finished = Signal()

@@ -17,7 +17,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
-from functools import partial
 
 from cachetools import LRUCache
 from django.db import transaction
@@ -30,7 +29,6 @@ from games.rules import classic
 from tournaments import points, rating
 from tournaments.domain import Championship, decode, event_stream, fold
 from tournaments.models import Entry, Event, RatingChange, SeasonStanding, Standing, TableResult
-from tournaments.signals import event_finished
 
 # The events whose arrival changes an event's standings.
 SCORE_EVENTS = ("HandScored", "GameFinished", "classic.HandScored", "classic.MatchFinished")
@@ -330,20 +328,7 @@ def update_event_standings(event_id: uuid.UUID) -> bool:
     with transaction.atomic():
         championship, marker = _standings_view(event_id)
         rows = refresh_tables(event_id, marker)
-        changed = write_standings(event_id, compute_standings(championship, rows))
-        # The last table of the last round finishing ends the event.
-        if (
-            len(championship.rounds) == championship.settings.rounds
-            and all(row.finished for row in rows)
-            and Event.objects.filter(pk=event_id, status=Event.Status.RUNNING).update(
-                status=Event.Status.FINISHED
-            )
-        ):
-            changed = True
-            transaction.on_commit(
-                partial(event_finished.send, sender=Event, event_id=event_id), robust=True
-            )
-    return changed
+        return write_standings(event_id, compute_standings(championship, rows))
 
 
 # --- Seasons ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
 from tournaments import standings
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
-from tournaments.services import event_advance, publish_event
+from tournaments.services import event_advance, event_finish, publish_event
 
 DUE_SLACK_SECONDS = 5
 
@@ -41,7 +41,8 @@ def schedule_standings(event_id: uuid.UUID) -> None:
 @shared_task(ignore_result=True, **RETRY)
 def update_standings(event_id: str) -> bool:
     """Re-read the event's tables that moved on and rewrite its standings; publish if
-    they changed. Run twice or late, it finds nothing more to do."""
+    they changed; finish the event if its last table has. Run twice or late, it finds
+    nothing more to do."""
     # Cleared before reading, so a hand scored while this runs asks for another run.
     cache.delete(_due_key(event_id))
     try:
@@ -49,6 +50,10 @@ def update_standings(event_id: str) -> bool:
     except Event.DoesNotExist:
         return False  # Gone (a task outliving a test database).
     changed = standings.update_event_standings(event.id)
+    # The standings only derive; whether the event is over is the event's own decision,
+    # asked only in its last round (it locks the event and reads its stream).
+    if event.status == Event.Status.RUNNING and event.rounds_started == event.rounds_total:
+        event_finish(event_id=event.id)
     if changed:
         publish_event(event.id, event.version)
     if event.season_id is not None and changed:

@@ -4,6 +4,7 @@ the log then holds."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import override_settings
 
 from accounts.models import User
@@ -16,6 +17,7 @@ from games.models import Game
 from games.selectors import TableHome, load_table, table_home
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end
+from tests.games.test_concurrency import race
 from tests.tournaments.drivers import (
     SHORT_RULES,
     bot_event,
@@ -28,6 +30,8 @@ from tests.tournaments.drivers import (
 from tournaments import services
 from tournaments.domain import decode, event_stream
 from tournaments.models import Entry, Event, TableResult
+from tournaments.projections import rebuild_standings
+from tournaments.tasks import update_standings
 
 
 def refused(code: str, call: object, **kwargs: object) -> DomainError:
@@ -306,3 +310,91 @@ def test_an_event_whose_bots_play_no_known_level_is_refused_with_unknown_bot(lev
     assert error.status == 400
     assert error.message == f"there is no bot {level!r}; choose one of easy, medium, strong"
     assert not Event.objects.exists()
+
+
+def finished_events(event: Event) -> int:
+    return [record.type for record in eventstore.read(event_stream(event.id))].count(
+        "EventFinished"
+    )
+
+
+@pytest.mark.django_db
+def test_an_event_still_in_play_is_not_finished() -> None:
+    # Given a one-round event whose only table has not finished
+    event, _, _, _ = private_event_round(4)
+
+    # When it is asked to finish
+    finished = services.event_finish(event_id=event.id)
+
+    # Then nothing is recorded and it runs on
+    assert finished is False
+    assert finished_events(event) == 0
+    assert Event.objects.get(pk=event.id).status == Event.Status.RUNNING
+
+
+@pytest.mark.django_db
+def test_the_last_table_finishing_records_one_event_finished_and_the_status_follows() -> None:
+    # Given a one-round event whose only table finishes
+    event, _, entrants, (game,) = private_event_round(4)
+    play_to_end(game.id, entrants)
+
+    # When the standings task runs, and runs again
+    update_standings(str(event.id))
+    update_standings(str(event.id))
+
+    # Then its stream holds exactly one EventFinished, and the projection says finished
+    assert finished_events(event) == 1
+    assert Event.objects.get(pk=event.id).status == Event.Status.FINISHED
+
+
+@pytest.mark.django_db
+def test_finishing_an_event_twice_records_it_once() -> None:
+    # Given a one-round event whose only table finished
+    event, _, entrants, (game,) = private_event_round(4)
+    play_to_end(game.id, entrants)
+
+    # When it is asked to finish twice
+    services.event_finish(event_id=event.id)
+    again = services.event_finish(event_id=event.id)
+
+    # Then the second records nothing: one EventFinished in the stream
+    assert again is False
+    assert finished_events(event) == 1
+    assert services.load_championship(event.id).finished is True
+
+
+@pytest.mark.django_db
+def test_a_finished_events_status_is_replayed_from_its_log() -> None:
+    # Given a finished one-round event
+    event, _, entrants, (game,) = private_event_round(4)
+    play_to_end(game.id, entrants)
+    services.event_finish(event_id=event.id)
+
+    # When the read models are dropped and rebuilt from the log
+    rebuild_standings()
+
+    # Then the event is finished again, and the rebuild recorded nothing more
+    assert Event.objects.get(pk=event.id).status == Event.Status.FINISHED
+    assert finished_events(event) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="the race is between PostgreSQL transactions (production mode); "
+    "embedded SQLite serializes every writer",
+)
+def test_of_callers_racing_to_finish_an_event_one_records_it_and_none_fails() -> None:
+    # Given a one-round event whose only table finished
+    event, _, entrants, (game,) = private_event_round(4)
+    play_to_end(game.id, entrants)
+
+    # When four callers ask to finish it at once
+    recorded: list[bool] = []
+    outcomes = race([lambda: recorded.append(services.event_finish(event_id=event.id))] * 4)
+
+    # Then none fails, and one of them recorded the stream's one EventFinished
+    assert outcomes == [None] * 4
+    assert sorted(recorded) == [False, False, False, True]
+    assert finished_events(event) == 1
+    assert Event.objects.get(pk=event.id).status == Event.Status.FINISHED
