@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.postgresql.base import DatabaseWrapper as PostgreSQLWrapper
 
 ORDINARY = "SELECT, INSERT, UPDATE, DELETE"
 APPEND_ONLY = "SELECT, INSERT"
@@ -39,7 +40,8 @@ def switch_role(connection: BaseDatabaseWrapper, credentials: Mapping[str, Any])
     connection.close()
     # A pool keeps connecting as the role it was made with: made again on next use.
     # (Asking for ``connection.pool`` would make one to close.)
-    if connection.alias in getattr(connection, "_connection_pools", {}):
+    pools = getattr(connection, "_connection_pools", {})
+    if isinstance(connection, PostgreSQLWrapper) and connection.alias in pools:
         connection.close_pool()
     connection.settings_dict.update(USER=credentials["USER"], PASSWORD=credentials["PASSWORD"])
     return kept

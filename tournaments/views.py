@@ -192,13 +192,13 @@ def events_list(request: HttpRequest) -> HttpResponse:
 
 
 def _new_event_page(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     *,
     form: EventForm | None = None,
     season_form: SeasonForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    seasons = list(selectors.organizer_seasons(_user_id(request)))
+    seasons = list(selectors.organizer_seasons(request.user.pk))
     if form is None:
         chosen = request.GET.get("season", "")
         initial = {"season": chosen} if any(str(s.id) == chosen for s in seasons) else {}
@@ -213,7 +213,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         return _refused(request, NotOrganizer())
     if request.method != "POST":
         return _new_event_page(request)
-    seasons = list(selectors.organizer_seasons(_user_id(request)))
+    seasons = list(selectors.organizer_seasons(request.user.pk))
     form = EventForm(request.POST, seasons=seasons)
     if not form.is_valid():
         return _new_event_page(request, form=form, status=400)
