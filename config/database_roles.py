@@ -17,7 +17,6 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.backends.postgresql.base import DatabaseWrapper as PostgreSQLWrapper
 
 ORDINARY = "SELECT, INSERT, UPDATE, DELETE"
 APPEND_ONLY = "SELECT, INSERT"
@@ -39,10 +38,11 @@ def switch_role(connection: BaseDatabaseWrapper, credentials: Mapping[str, Any])
     kept = {key: connection.settings_dict[key] for key in ("USER", "PASSWORD")}
     connection.close()
     # A pool keeps connecting as the role it was made with: made again on next use.
-    # (Asking for ``connection.pool`` would make one to close.)
-    pools = getattr(connection, "_connection_pools", {})
-    if isinstance(connection, PostgreSQLWrapper) and connection.alias in pools:
-        connection.close_pool()
+    # (Asking for ``connection.pool`` would make one to close.) Only some backends
+    # pool, and ``connection`` may be Django's proxy of one: asked, not type-tested.
+    close_pool = getattr(connection, "close_pool", None)
+    if close_pool is not None and connection.alias in getattr(connection, "_connection_pools", {}):
+        close_pool()
     connection.settings_dict.update(USER=credentials["USER"], PASSWORD=credentials["PASSWORD"])
     return kept
 
