@@ -47,6 +47,8 @@ def user_ensure_demo_organizer(
 
 def user_demo_organizer(user_id: int | None) -> User | None:
     """The demo organizer, if ``user_id`` is theirs."""
+    if user_id is None:
+        return None
     return User.objects.filter(pk=user_id, username=DEMO_ORGANIZER_USERNAME).first()
 
 
@@ -102,7 +104,8 @@ def user_register(
         errors.update(error.message_dict)
     taken = User.objects.filter(username__iexact=user.username).exclude(pk=user.pk)
     if "username" not in errors and taken.exists():
-        errors["username"] = [USERNAME_TAKEN]
+        # In the request's language, as full_clean's and validate_password's are.
+        errors["username"] = [str(USERNAME_TAKEN)]
     try:
         validate_password(password, user)
     except ValidationError as error:

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -26,12 +26,12 @@ from accounts.services import user_register
 from config.throttling import login_wait
 
 
-def sign_in_throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def sign_in_throttled(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """Count each POST against the sign-in budget; over it, answer 429 without running
     ``view`` (no password is checked)."""
 
     @wraps(view)
-    def counted(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def counted(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         wait = login_wait(request) if request.method == "POST" else None
         if wait is None:
             return view(request, *args, **kwargs)

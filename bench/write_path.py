@@ -47,15 +47,15 @@ def play_game(seed: int, before_each: Callable[[], None]) -> list[float]:
         services.game_join(game_id=game.id, user=user, alias=f"P{seat}")
     by_id = {user.pk: user for user in users}
     rng = random.Random(seed)
-    timings = []
+    timings: list[float] = []
     while True:
         table = load_table(game.id)
-        state = table.game
+        state = table.romanian_game
         if state.phase is Phase.FINISHED:
             return timings
-        seat = table.seats[state.turn]
-        assert seat is not None
-        actor = by_id[seat.user_id]
+        sitting = table.seats[state.turn]
+        assert sitting is not None
+        actor = by_id[sitting.user_id]
         before_each()
         start = time.perf_counter()
         if state.phase is Phase.BIDDING:

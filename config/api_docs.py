@@ -11,7 +11,9 @@ from rest_framework import serializers
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="Stable, machine-readable: `not_your_turn` ...")
     message = serializers.CharField(help_text="For people: names the rule or the problem.")
-    fields = serializers.DictField(
+    # The error body's member is named `fields`. DRF's metaclass takes a declared field
+    # off the class, so it does not hide Serializer.fields; the stubs cannot know that.
+    fields = serializers.DictField(  # type: ignore[assignment]
         required=False,
         child=serializers.JSONField(),
         help_text="Only with `invalid_input`: the messages by field name.",

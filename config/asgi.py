@@ -22,6 +22,9 @@ application = ProtocolTypeRouter(
         "lifespan": lifespan,
         # Only the site's own pages, and the origins trusted for its forms, may open
         # a socket: it is signed in by the session cookie (config/origins.py).
-        "websocket": OriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # The patterns' type: config/routing.py.
+        "websocket": OriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]
+        ),
     }
 )

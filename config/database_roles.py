@@ -38,9 +38,11 @@ def switch_role(connection: BaseDatabaseWrapper, credentials: Mapping[str, Any])
     kept = {key: connection.settings_dict[key] for key in ("USER", "PASSWORD")}
     connection.close()
     # A pool keeps connecting as the role it was made with: made again on next use.
-    # (Asking for ``connection.pool`` would make one to close.)
-    if connection.alias in getattr(connection, "_connection_pools", {}):
-        connection.close_pool()
+    # (Asking for ``connection.pool`` would make one to close.) Only some backends
+    # pool, and ``connection`` may be Django's proxy of one: asked, not type-tested.
+    close_pool = getattr(connection, "close_pool", None)
+    if close_pool is not None and connection.alias in getattr(connection, "_connection_pools", {}):
+        close_pool()
     connection.settings_dict.update(USER=credentials["USER"], PASSWORD=credentials["PASSWORD"])
     return kept
 

@@ -87,7 +87,8 @@ def _celery() -> str:
         return "eager"
     with celery_app.connection_for_write() as broker:
         # Once: kombu would otherwise retry a broker that refuses, for ever.
-        broker.ensure_connection(max_retries=0, timeout=CHECK_SECONDS)
+        # celery-types has kombu's timeout an int; kombu takes seconds, a float as well.
+        broker.ensure_connection(max_retries=0, timeout=CHECK_SECONDS)  # type: ignore[arg-type]
         replies = celery_app.control.ping(timeout=CHECK_SECONDS / 2, limit=1, connection=broker)
     return "ok" if replies else "unavailable"
 
@@ -98,14 +99,13 @@ CHECKS: dict[str, Callable[[], str]] = {"database": _database, "redis": _redis, 
 class HealthConsumer(BudgetedJsonConsumer):
     """Answers a ping through a group send, so the reply crosses the channel layer."""
 
-    groups = (HEALTH_GROUP,)
+    groups = [HEALTH_GROUP]
 
     async def connect(self) -> None:
         await self.accept()
         user = self.scope["user"]
-        await self.send_json(
-            {"type": "hello", "user": user.get_username() if user.is_authenticated else None}
-        )
+        name = user.get_username() if user is not None and user.is_authenticated else None
+        await self.send_json({"type": "hello", "user": name})
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "ping":

@@ -9,7 +9,7 @@ would otherwise keep the process from serving at all (its health checks included
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -28,7 +28,7 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-def run_on_server_loop(make: Callable[[], Awaitable[Any]]) -> None:
+def run_on_server_loop(make: Callable[[], Coroutine[Any, Any, Any]]) -> None:
     """Run ``make()`` on the loop that serves this process's sockets, if there is one.
 
     The in-memory channel layer's queues belong to that loop: a timer thread that

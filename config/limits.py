@@ -27,6 +27,7 @@ import time
 from itertools import accumulate
 from typing import Any, ClassVar
 
+from asgiref.typing import WebSocketReceiveEvent
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext_noop
@@ -165,7 +166,7 @@ class BudgetedJsonConsumer(AsyncJsonWebsocketConsumer):
     # Set once a budget is exceeded: frames already on their way are dropped.
     refused: bool = False
 
-    async def websocket_receive(self, message: dict[str, Any]) -> None:
+    async def websocket_receive(self, message: WebSocketReceiveEvent) -> None:
         if self.refused:
             return
         try:
@@ -177,7 +178,7 @@ class BudgetedJsonConsumer(AsyncJsonWebsocketConsumer):
             return
         await super().websocket_receive(message)
 
-    def _check(self, message: dict[str, Any]) -> None:
+    def _check(self, message: WebSocketReceiveEvent) -> None:
         text, data = message.get("text"), message.get("bytes")
         limit = settings.ATU_SOCKET_MAX_BYTES
         # A character is at most 4 bytes in UTF-8: most frames need no encoding.

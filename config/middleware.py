@@ -20,14 +20,21 @@ REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,100}")
 # The URL names a game as `ref` (its id or share code): the API's, the table page's.
 GAME_URL_KWARG = "ref"
+# Django's process_view hook: sync, or async on an async stack.
+_ViewHook = Callable[
+    [HttpRequest, Callable[..., Any], tuple[Any, ...], dict[str, Any]], Awaitable[None] | None
+]
 
 
-def _begin(request: HttpRequest) -> None:
+def _begin(request: HttpRequest) -> str:
+    """The request's id, set for the logs."""
     # Set, and left set until the request is finished: the server logs its access
     # line after the middleware returned. Run in a thread (as Django runs sync
     # middleware under ASGI), the values come back to the request's task with asgiref.
-    log_context.request_id.set(_request_id(request))
+    request_id = _request_id(request)
+    log_context.request_id.set(request_id)
     log_context.game.set(None)
+    return request_id
 
 
 @receiver(request_finished, dispatch_uid="config.middleware.forget")
@@ -58,22 +65,23 @@ class RequestContextMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
         self.get_response = get_response
         self.is_async = iscoroutinefunction(get_response)
+        self.process_view: _ViewHook = self._process_view_sync
         if self.is_async:
             markcoroutinefunction(self)
-            self.process_view = self._process_view_async  # type: ignore[method-assign]
+            self.process_view = self._process_view_async
 
     def __call__(self, request: HttpRequest) -> Any:
         if self.is_async:
             return self._handle_async(request)
-        _begin(request)
-        return self._stamp(self.get_response(request))
+        request_id = _begin(request)
+        return self._stamp(self.get_response(request), request_id)
 
     async def _handle_async(self, request: HttpRequest) -> HttpResponseBase:
-        _begin(request)
+        request_id = _begin(request)
         response: Awaitable[HttpResponseBase] = self.get_response(request)
-        return self._stamp(await response)
+        return self._stamp(await response, request_id)
 
-    def process_view(
+    def _process_view_sync(
         self,
         request: HttpRequest,
         view: Callable[..., Any],
@@ -93,6 +101,6 @@ class RequestContextMiddleware:
         _note_game(kwargs)
 
     @staticmethod
-    def _stamp(response: HttpResponseBase) -> HttpResponseBase:
-        response[REQUEST_ID_HEADER] = log_context.request_id.get()
+    def _stamp(response: HttpResponseBase, request_id: str) -> HttpResponseBase:
+        response[REQUEST_ID_HEADER] = request_id
         return response

@@ -20,13 +20,17 @@ Settings are read on every connection, so a test may change them.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
+
+if TYPE_CHECKING:
+    from channels.consumer import _ChannelScope
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 SOCKET_SCHEMES = {"ws": "http", "wss": "https"}
@@ -57,14 +61,14 @@ def parse_origin(text: str) -> Origin | None:
     return scheme, parts.hostname.lower(), DEFAULT_PORTS[scheme] if port is None else port
 
 
-def _headers(scope: dict[str, Any]) -> dict[str, list[str]]:
+def _headers(scope: Mapping[str, Any]) -> dict[str, list[str]]:
     headers: dict[str, list[str]] = {}
     for name, value in scope.get("headers", []):
         headers.setdefault(name.decode("latin-1").lower(), []).append(value.decode("latin-1"))
     return headers
 
 
-def _scheme(scope: dict[str, Any], headers: dict[str, list[str]]) -> str:
+def _scheme(scope: Mapping[str, Any], headers: dict[str, list[str]]) -> str:
     """``http`` or ``https``, as Django's ``HttpRequest.scheme`` says for a request
     that came the way the socket came."""
     proxy = settings.SECURE_PROXY_SSL_HEADER
@@ -77,7 +81,7 @@ def _scheme(scope: dict[str, Any], headers: dict[str, list[str]]) -> str:
     return SOCKET_SCHEMES.get(scope.get("scheme", "ws"), "http")
 
 
-def _own_origin(scope: dict[str, Any], headers: dict[str, list[str]]) -> Origin | None:
+def _own_origin(scope: Mapping[str, Any], headers: dict[str, list[str]]) -> Origin | None:
     """The socket's own origin: its scheme and Host, if the Host is allowed."""
     hosts = headers.get("host", [])
     if settings.USE_X_FORWARDED_HOST and headers.get("x-forwarded-host"):
@@ -106,7 +110,7 @@ def _trusted(origin: Origin) -> bool:
     return False
 
 
-def origin_allowed(scope: dict[str, Any]) -> bool:
+def origin_allowed(scope: Mapping[str, Any]) -> bool:
     """Whether the page that opened the socket ``scope`` may use it."""
     headers = _headers(scope)
     sent = headers.get("origin", [])
@@ -125,7 +129,7 @@ class OriginValidator:
     def __init__(self, application: Any) -> None:
         self.application = application
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    async def __call__(self, scope: _ChannelScope, receive: Any, send: Any) -> Any:
         if scope["type"] == "websocket" and not origin_allowed(scope):
             return await WebsocketDenier()(scope, receive, send)
         return await self.application(scope, receive, send)

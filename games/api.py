@@ -25,6 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.http import AuthenticatedRequest
 from accounts.models import User
 from config.api_docs import errors
 from games import eventstore, services, writepath
@@ -153,7 +154,7 @@ class GamesView(generics.ListAPIView):
         query = _parse(GameListQuerySerializer, self.request.query_params)
         return games_list(query.get("status"), viewer_id=_user_id(self.request))
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = _parse(GameCreateSerializer, request.data)
         game = services.game_create(creator=request.user, **data)
         return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
@@ -175,7 +176,7 @@ class PlayNowView(APIView):
             **errors(400, 401, codes={400: ["invalid_options", "invalid_player_count"]}),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = _parse(PlayNowSerializer, request.data)
         game = services.game_play_now(user=request.user, **data)
         return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
@@ -320,7 +321,7 @@ class CommandView(APIView):
     # The service, as a staticmethod: (game_id=..., actor or user=..., **data).
     command: Any
 
-    def post(self, request: Request, ref: str) -> Response:
+    def post(self, request: AuthenticatedRequest, ref: str) -> Response:
         header = request.headers.get("Idempotency-Key")
         data = _parse(self.serializer_class, request.data, idempotency_header=header)
         game_id = find_game(ref, viewer_id=_user_id(request)).id
@@ -525,7 +526,7 @@ class RematchView(APIView):
             ),
         },
     )
-    def post(self, request: Request, ref: str) -> Response:
+    def post(self, request: AuthenticatedRequest, ref: str) -> Response:
         game_id = find_game(ref, viewer_id=_user_id(request)).id
         game = services.game_rematch(game_id=game_id, actor=request.user)
         return Response(GameSummarySerializer(game).data)

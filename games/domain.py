@@ -156,9 +156,11 @@ def encode(event: AnyEvent) -> tuple[str, dict[str, Any]]:
         if isinstance(event, DealsCommitted):
             payload["commitments"] = list(event.commitments)
         return type(event).__name__, payload
-    if isinstance(event, _CLASSIC_ONLY):
-        return CLASSIC_TYPE_PREFIX + classic.event_type(event), classic.to_payload(event)
-    return rules.event_type(event), rules.to_payload(event)
+    # Romanian Whist's events and the shared core's (CardPlayed, TrickTaken) first:
+    # what is left is classic Whist's own, which are stored under the prefix.
+    if isinstance(event, rules.Event):
+        return rules.event_type(event), rules.to_payload(event)
+    return CLASSIC_TYPE_PREFIX + classic.event_type(event), classic.to_payload(event)
 
 
 def decode(type_name: str, payload: dict[str, Any]) -> AnyEvent:
@@ -230,6 +232,21 @@ class Table:
         return self.kind == CLASSIC
 
     @property
+    def romanian_game(self) -> GameState:
+        """The rules state of a Romanian Whist table, for what only that game has
+        (bids, a schedule of deals); a TypeError on a classic table."""
+        if isinstance(self.game, ClassicState):
+            raise TypeError(f"table {self.code!r} plays classic Whist, not Romanian Whist")
+        return self.game
+
+    @property
+    def romanian_options(self) -> RuleOptions:
+        """The options of a Romanian Whist table; a TypeError on a classic table."""
+        if isinstance(self.options, ClassicOptions):
+            raise TypeError(f"table {self.code!r} plays classic Whist, not Romanian Whist")
+        return self.options
+
+    @property
     def to_act(self) -> int | None:
         """The seat whose move the game waits for (a choice, a bid or a card), if any."""
         return self.game.turn if self.game.phase.value in ACTING_PHASES else None
@@ -297,9 +314,11 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
                 table.played = ()
             elif isinstance(event, rules.CardPlayed):
                 table.played += (event.card,)
-            if isinstance(table.game, ClassicState):
+            if isinstance(table.game, ClassicState) and isinstance(event, classic.ClassicEvent):
                 classic.evolve(table.game, [event], in_place=True)
-            else:
+            elif isinstance(table.game, GameState) and isinstance(event, rules.Event):
                 table.game = rules.evolve(table.game, [event], in_place=True)
+            else:
+                raise ValueError(f"{type(event).__name__} is not an event of a {table.kind} table")
         table.version += 1
     return table

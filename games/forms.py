@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.utils.functional import Promise
@@ -15,6 +15,9 @@ from games.domain import CLASSIC, ROMANIAN
 from games.rules import PRESETS, OneCardMode, Schedule, Scoring, classic, options_from_dict
 from games.rules import preset as rules_preset
 from games.services import MAX_TURN_SECONDS, MIN_TURN_SECONDS
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 # The presets' titles, as people read them in each language.
 PRESET_LABELS = {
@@ -38,12 +41,12 @@ AS_PRESET = ("", _("as the preset"))
 YES_NO = [AS_PRESET, ("yes", _("yes")), ("no", _("no"))]
 
 
-def _change(label: Promise, values: list[tuple[str, Any]]) -> forms.ChoiceField:
+def _change(label: StrPromise, values: list[tuple[str, Any]]) -> forms.ChoiceField:
     """A rule the preset sets and the form may change to one of ``values``."""
     return forms.ChoiceField(label=label, required=False, choices=[AS_PRESET, *values])
 
 
-def _yes_no(label: Promise) -> forms.ChoiceField:
+def _yes_no(label: StrPromise) -> forms.ChoiceField:
     """A rule the preset sets and the form may turn on or off."""
     return forms.ChoiceField(label=label, required=False, choices=YES_NO)
 

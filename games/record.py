@@ -78,7 +78,7 @@ def build_record(game_id: uuid.UUID, records: Sequence[eventstore.Recorded]) -> 
     if table.game.phase is not Phase.FINISHED:
         raise RecordNotReady()
     n = table.player_count
-    schedule = build_schedule(table.options, n)
+    schedule = build_schedule(table.romanian_options, n)
     players: list[dict[str, Any]] = []
     seed = ""
     commitments: tuple[str, ...] = ()

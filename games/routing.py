@@ -6,5 +6,6 @@ from games.consumers import GameConsumer
 
 websocket_urlpatterns = [
     # A game id or share code; the consumer closes with 4404 when there is no such game.
-    path("ws/games/<str:ref>/", GameConsumer.as_asgi()),
+    # An ASGI app, not a view: the stubs' path() does not know Channels' use of it.
+    path("ws/games/<str:ref>/", GameConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

@@ -172,6 +172,7 @@ def find_game(reference: str, *, viewer_id: int | None) -> Game:
     anonymous) may see it; otherwise it does not exist for them."""
     if not isinstance(reference, str) or not GAME_REFERENCE.fullmatch(reference):
         raise GameNotFound(reference)
+    game: Game | None
     try:
         game = Game.objects.get(pk=uuid.UUID(reference))
     except (ValueError, Game.DoesNotExist):

@@ -236,8 +236,13 @@ class _Verifier:
             elif isinstance(event, TableEvent):
                 self._table_event(index, event)
                 index += 1
-            else:
+            elif isinstance(event, rules.Event):
                 index = self._move(index, event)
+            else:
+                # Classic Whist's own event: the moves checked here are Romanian Whist's.
+                message = f"{record.type} is not an event of Romanian Whist"
+                self.problem("replay", message, record.sequence)
+                index += 1
 
         pending = self._finish()
         last = self.records[-1].sequence if self.records else 0
@@ -326,7 +331,7 @@ class _Verifier:
         if table.game.phase is not Phase.NOT_STARTED:
             self.problem("order", "the deals are committed after the game started", sequence)
         if table.player_count:
-            hands = len(build_schedule(table.options, table.player_count))
+            hands = len(build_schedule(table.romanian_options, table.player_count))
             if len(event.commitments) != hands:
                 self.problem(
                     "commitment",
@@ -373,7 +378,7 @@ class _Verifier:
         sequence = self.records[index].sequence
         if self.broken:
             return end
-        game = self.table.game
+        game = self.table.romanian_game
         hand = getattr(leader, "hand", None)
         if _is_consequence(leader):
             self.problem(
@@ -409,7 +414,7 @@ class _Verifier:
             except ValueError:
                 self.problem("commitment", f"the seed {table.seed!r} is not hexadecimal", sequence)
                 return None
-            return StartGame(table.player_count, table.options, seed)
+            return StartGame(table.player_count, table.romanian_options, seed)
         if isinstance(leader, OneCardModeChosen):
             return ChooseOneCardMode(leader.seat, leader.visibility)
         if isinstance(leader, HandDealt):

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from accounts.services import user_create_guest
 from accounts.views import throttled
@@ -124,7 +125,7 @@ def _table_url(game: Game) -> str:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def game_new(request: HttpRequest) -> HttpResponse:
+def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "GET":
         # Where a refused form was answered: switching the language reloads it.
         return redirect("home")
@@ -144,7 +145,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def game_join(request: HttpRequest) -> HttpResponse:
+def game_join(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "GET":
         # Where a refused form was answered: switching the language reloads it.
         return redirect("home")
@@ -184,12 +185,11 @@ def play_now(request: HttpRequest) -> HttpResponse:
 
 
 def _waiting_room_action(
-    request: HttpRequest, ref: str, act: Callable[[Game, User], object]
+    request: AuthenticatedHttpRequest, ref: str, act: Callable[[Game, User], object]
 ) -> HttpResponse:
     """Run ``act`` on the table for the signed-in user and go back to it; a refusal
     is said on the table page, with its status."""
     game = _visible_game(request, ref)
-    assert isinstance(request.user, User)
     try:
         act(game, request.user)
     except DomainError as error:
@@ -199,7 +199,7 @@ def _waiting_room_action(
 
 @require_http_methods(["POST"])
 @login_required
-def fill_with_bots(request: HttpRequest, ref: str) -> HttpResponse:
+def fill_with_bots(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
     # The service names the levels there are.
     level = request.POST.get("level", DEFAULT_LEVEL)
     return _waiting_room_action(
@@ -211,7 +211,7 @@ def fill_with_bots(request: HttpRequest, ref: str) -> HttpResponse:
 
 @require_http_methods(["POST"])
 @login_required
-def cancel(request: HttpRequest, ref: str) -> HttpResponse:
+def cancel(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
     return _waiting_room_action(
         request, ref, lambda game, user: services.game_cancel(game_id=game.id, actor=user)
     )
@@ -219,7 +219,7 @@ def cancel(request: HttpRequest, ref: str) -> HttpResponse:
 
 @require_http_methods(["POST"])
 @login_required
-def leave(request: HttpRequest, ref: str) -> HttpResponse:
+def leave(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
     return _waiting_room_action(
         request, ref, lambda game, user: services.game_leave(game_id=game.id, actor=user)
     )
@@ -295,7 +295,7 @@ def _seated(game: Game, user_id: int | None) -> bool:
 
 @require_http_methods(["POST"])
 @login_required
-def game_rematch(request: HttpRequest, ref: str) -> HttpResponse:
+def game_rematch(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
     """The end screen's Rematch (and Join rematch): the new table, or the finished
     one again with the reason it was refused."""
     game = _visible_game(request, ref)

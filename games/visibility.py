@@ -260,8 +260,9 @@ def event_views_for(
         if record.sequence != table.version + 1:
             raise ValueError(f"event {record.sequence} does not follow version {table.version}")
         event = record.event
+        # Only Romanian Whist has bids (and blind hands whose last bid shows cards).
         before = (
-            [visible_holdings(table.game, viewer.seat) for viewer in viewers]
+            [visible_holdings(table.romanian_game, viewer.seat) for viewer in viewers]
             if isinstance(event, rules.BidPlaced)
             else None
         )
@@ -308,7 +309,8 @@ def _payload_view(
         return {**payload, "cards": _screen(payload["cards"])}
     if before is not None:
         # The last bid of a blind hand shows the bidders their own cards.
-        now = visible_holdings(table.game, viewer.seat) if table.game.holdings else ()
+        game = table.romanian_game
+        now = visible_holdings(game, viewer.seat) if game.holdings else ()
         shown = {
             str(seat): _cards(cards)
             for seat, (was, cards) in enumerate(zip(before, now, strict=False))

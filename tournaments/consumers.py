@@ -50,7 +50,7 @@ class EventConsumer(BudgetedJsonConsumer):
     async def connect(self) -> None:
         await self.accept()
         user = self.scope["user"]
-        self.viewer_id = user.pk if user.is_authenticated else None
+        self.viewer_id = user.pk if user is not None and user.is_authenticated else None
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
             event = await database_sync_to_async(selectors.viewable_event)(code, self.viewer_id)

@@ -132,16 +132,17 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
     return TableHome(event.name, row.round, row.number, f"{url}#table-{game.code}")
 
 
-def hidden_tables(user_id: int | None) -> QuerySet[TableResult]:
+def hidden_tables(user_id: int | None) -> QuerySet[TableResult, uuid.UUID]:
     """The game ids of the private events' tables this viewer may not see."""
     events = Event.objects.filter(public=False)
     if user_id is not None:
         entered = Entry.objects.filter(player_id=user_id).values("event_id")
         events = events.exclude(organizer_id=user_id).exclude(pk__in=entered)
-    return TableResult.objects.filter(event_id__in=events.values("pk")).values("game_id")
+    tables = TableResult.objects.filter(event_id__in=events.values("pk"))
+    return tables.values_list("game_id", flat=True)
 
 
-def organizer_seasons(user_id: int | None) -> QuerySet[Season]:
+def organizer_seasons(user_id: int) -> QuerySet[Season]:
     return Season.objects.filter(organizer_id=user_id)
 
 

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from config.error_text import refusal
 from config.errors import DomainError
@@ -191,13 +192,13 @@ def events_list(request: HttpRequest) -> HttpResponse:
 
 
 def _new_event_page(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     *,
     form: EventForm | None = None,
     season_form: SeasonForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    seasons = list(selectors.organizer_seasons(_user_id(request)))
+    seasons = list(selectors.organizer_seasons(request.user.pk))
     if form is None:
         chosen = request.GET.get("season", "")
         initial = {"season": chosen} if any(str(s.id) == chosen for s in seasons) else {}
@@ -207,12 +208,12 @@ def _new_event_page(
 
 
 @login_required
-def event_new(request: HttpRequest) -> HttpResponse:
+def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not _may_organize(request):
         return _refused(request, NotOrganizer())
     if request.method != "POST":
         return _new_event_page(request)
-    seasons = list(selectors.organizer_seasons(_user_id(request)))
+    seasons = list(selectors.organizer_seasons(request.user.pk))
     form = EventForm(request.POST, seasons=seasons)
     if not form.is_valid():
         return _new_event_page(request, form=form, status=400)
@@ -247,7 +248,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def season_new(request: HttpRequest) -> HttpResponse:
+def season_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not _may_organize(request):
         return _refused(request, NotOrganizer())
     form = SeasonForm(request.POST)
@@ -301,7 +302,7 @@ def event_live(request: HttpRequest, code: str) -> JsonResponse:
 
 @require_GET
 @login_required
-def my_table(request: HttpRequest, code: str) -> HttpResponse:
+def my_table(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     event = _viewable(request, code)
     live = selectors.event_live(event.id, _user_id(request))
     context = {
@@ -328,7 +329,7 @@ def _player_action(
 
 @require_POST
 @login_required
-def register_self(request: HttpRequest, code: str) -> HttpResponse:
+def register_self(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     return _player_action(
         request,
         code,
@@ -339,7 +340,7 @@ def register_self(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def check_in_self(request: HttpRequest, code: str) -> HttpResponse:
+def check_in_self(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     return _player_action(
         request,
         code,
@@ -350,7 +351,7 @@ def check_in_self(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def withdraw_self(request: HttpRequest, code: str) -> HttpResponse:
+def withdraw_self(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     return _player_action(
         request,
         code,
@@ -440,7 +441,7 @@ class InvalidForm(Exception):
 
 @login_required
 @require_GET
-def manage(request: HttpRequest, code: str) -> HttpResponse:
+def manage(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     try:
         event = _managed(request, code)
     except NotOrganizer as error:
@@ -450,7 +451,7 @@ def manage(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def add_bots(request: HttpRequest, code: str) -> HttpResponse:
+def add_bots(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     def run(event: Event) -> str:
         form = BotsForm(request.POST)
         if not form.is_valid():
@@ -468,7 +469,7 @@ def add_bots(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def register_player(request: HttpRequest, code: str) -> HttpResponse:
+def register_player(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     def run(event: Event) -> str:
         form = RegisterPlayerForm(request.POST)
         if not form.is_valid():
@@ -482,7 +483,7 @@ def register_player(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def check_in_player(request: HttpRequest, code: str, player_id: int) -> HttpResponse:
+def check_in_player(request: AuthenticatedHttpRequest, code: str, player_id: int) -> HttpResponse:
     def run(event: Event) -> str:
         services.event_check_in(event_id=event.id, actor=request.user, player_id=player_id)
         return _("Player checked in.")
@@ -492,7 +493,7 @@ def check_in_player(request: HttpRequest, code: str, player_id: int) -> HttpResp
 
 @require_POST
 @login_required
-def withdraw_player(request: HttpRequest, code: str, player_id: int) -> HttpResponse:
+def withdraw_player(request: AuthenticatedHttpRequest, code: str, player_id: int) -> HttpResponse:
     def run(event: Event) -> str:
         services.event_withdraw(event_id=event.id, actor=request.user, player_id=player_id)
         return _("Player withdrawn from the rounds to come.")
@@ -502,7 +503,7 @@ def withdraw_player(request: HttpRequest, code: str, player_id: int) -> HttpResp
 
 @require_POST
 @login_required
-def start_round(request: HttpRequest, code: str) -> HttpResponse:
+def start_round(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     def run(event: Event) -> str:
         form = StartRoundForm(request.POST)
         if not form.is_valid():
@@ -525,7 +526,7 @@ def start_round(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def correct_result(request: HttpRequest, code: str) -> HttpResponse:
+def correct_result(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     def run(event: Event) -> str:
         form = CorrectionForm(request.POST, players=_players(event))
         if not form.is_valid():
@@ -551,7 +552,7 @@ def correct_result(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def publish_results(request: HttpRequest, code: str) -> HttpResponse:
+def publish_results(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     def run(event: Event) -> str:
         services.event_publish_results(event_id=event.id, actor=request.user)
         return _("The results are published.")
@@ -564,7 +565,9 @@ def publish_results(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
-def _table_action(request: HttpRequest, code: str, game_code: str, pause: bool) -> HttpResponse:
+def _table_action(
+    request: AuthenticatedHttpRequest, code: str, game_code: str, pause: bool
+) -> HttpResponse:
     if not CAN_PAUSE:
         raise Http404(_("Tables cannot be paused here."))
 
@@ -583,13 +586,13 @@ def _table_action(request: HttpRequest, code: str, game_code: str, pause: bool) 
 
 @require_POST
 @login_required
-def pause_table(request: HttpRequest, code: str, game_code: str) -> HttpResponse:
+def pause_table(request: AuthenticatedHttpRequest, code: str, game_code: str) -> HttpResponse:
     return _table_action(request, code, game_code, pause=True)
 
 
 @require_POST
 @login_required
-def resume_table(request: HttpRequest, code: str, game_code: str) -> HttpResponse:
+def resume_table(request: AuthenticatedHttpRequest, code: str, game_code: str) -> HttpResponse:
     return _table_action(request, code, game_code, pause=False)
 
 

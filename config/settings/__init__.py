@@ -1,6 +1,7 @@
 """Django settings for Atu. Every deployment-specific value comes from ``ENV``."""
 
 import os
+from typing import Any
 
 import sentry_sdk
 from csp.constants import NONE, SELF
@@ -117,7 +118,7 @@ ATU_STANDINGS_DEBOUNCE_SECONDS = 1.0
 
 # Shared by the server processes and the workers in production (the standings'
 # debounce keys); embedded, one process needs no more than its own memory.
-CACHES = {
+CACHES: dict[str, dict[str, Any]] = {
     "default": (
         {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",

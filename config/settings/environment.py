@@ -150,7 +150,9 @@ def _database(environ: Mapping[str, str], var_dir: Path) -> Mapping[str, Any]:
     # until PostgreSQL refuses clients). No health checks: they cost a "SELECT 1" round
     # trip before the first query of every request and every socket command; a
     # connection that died (a database restart) fails one query, and the pool drops it.
-    database = dict(dj_database_url.parse(url, conn_max_age=0, conn_health_checks=False))
+    database: dict[str, Any] = dict(
+        dj_database_url.parse(url, conn_max_age=0, conn_health_checks=False)
+    )
     if database["ENGINE"] == "django.db.backends.postgresql":
         # Requests and socket commands borrow a connection from a bounded pool per
         # process and give it back when they end (docs/decisions/0101).

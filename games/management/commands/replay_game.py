@@ -29,7 +29,9 @@ class Command(BaseCommand):
             for record in records:
                 payload = json.dumps(record.payload, separators=(", ", ": "), ensure_ascii=False)
                 self.stdout.write(f"{record.sequence:>5} {record.type} {payload}")
-        game = table.game
+        if table.is_classic:
+            raise CommandError("replay_game covers Romanian Whist games only")
+        game = table.romanian_game
         total = len(game.schedule)
         # Hands count from 0, as in the log, the record and verify_game's report.
         if game.phase is Phase.NOT_STARTED:
