@@ -6,22 +6,16 @@ import uuid
 
 from django.db import transaction
 
-from games import eventstore
+from eventlog import store
 from games.domain import STREAM_PREFIX, Table, fold
-from games.models import Game, StoredEvent
+from games.models import Game
 from games.services import project_game
 
 
 def game_streams() -> list[tuple[uuid.UUID, str]]:
     """Every game's id and stream in the log, in stream order."""
-    streams = (
-        StoredEvent.objects.filter(stream__startswith=STREAM_PREFIX)
-        .order_by("stream")
-        .values_list("stream", flat=True)
-        .distinct()
-    )
     games = []
-    for stream in streams:
+    for stream in store.streams(STREAM_PREFIX):
         try:
             games.append((uuid.UUID(stream.removeprefix(STREAM_PREFIX)), stream))
         except ValueError:
@@ -37,7 +31,7 @@ def rebuild_game_projections() -> int:
         Game.objects.all().delete()
         games = game_streams()
         for game_id, stream in games:
-            records = eventstore.read(stream)
+            records = store.read(stream)
             table = fold(Table(), [record.event for record in records])
             project_game(
                 game_id,

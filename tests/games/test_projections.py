@@ -4,9 +4,9 @@ import uuid
 import pytest
 from django.db import transaction
 
+from eventlog.store import append, read
 from games import services
 from games.domain import stream_of
-from games.eventstore import append, read
 from games.models import Game
 from games.projections import game_streams, rebuild_game_projections
 from games.selectors import load_table

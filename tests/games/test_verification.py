@@ -9,10 +9,10 @@ from dataclasses import replace
 import pytest
 from django.db import transaction
 
+from eventlog.store import Recorded, append, read
 from games import services
 from games.domain import AnyEvent, DealRevealed, DealsCommitted, stream_of
 from games.errors import GameNotFound, RecordNotKept
-from games.eventstore import Recorded, append, read
 from games.rules import (
     BidPlaced,
     GameFinished,
