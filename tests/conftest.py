@@ -40,8 +40,8 @@ def logged_in_client(client: Client, user: User) -> Client:
     return client
 
 
-# The tests of the log itself write a game's events to streams of a kind of their own,
-# which no rebuild of the games' read models mistakes for a game's.
+# Tests that need game events in a stream that is not a game's (the log's own tests, a
+# tampered copy of a game) write them to streams of a kind of their own, "test:".
 store.register("test:", store.codec_of(STREAM_PREFIX))
 
 _DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
