@@ -197,8 +197,8 @@ def run_worker_setting(
 
 def first_move_time(games: Sequence[str], timeout: float = 120.0) -> float:
     """When the worker, once started, recorded its first move at these tables."""
+    from eventlog.models import StoredEvent
     from games.domain import stream_of
-    from games.models import StoredEvent
 
     moves = StoredEvent.objects.filter(
         stream__in=[stream_of(game) for game in games], type__in=MOVES
@@ -215,8 +215,8 @@ def first_move_time(games: Sequence[str], timeout: float = 120.0) -> float:
 def moves_in_window(games: Sequence[str], delay: float, window: tuple[float, float]) -> list[float]:
     """The lateness (seconds) of each move recorded in the window: its time minus the
     time of the table's record before it, minus the bot delay."""
+    from eventlog.models import StoredEvent
     from games.domain import stream_of
-    from games.models import StoredEvent
 
     lateness = []
     rows = (

@@ -126,8 +126,9 @@ def seed_event(
     from django.db import transaction
     from django.utils import timezone
 
+    from eventlog.models import StoredEvent
     from games.domain import stream_of
-    from games.models import Game, StoredEvent
+    from games.models import Game
     from tournaments import domain
 
     now = timezone.now()
@@ -228,8 +229,9 @@ def finish_last_game(game_id: uuid.UUID, rng: random.Random) -> None:
     from django.db import transaction
     from django.utils import timezone
 
+    from eventlog.models import StoredEvent
     from games.domain import stream_of
-    from games.models import Game, StoredEvent
+    from games.models import Game
 
     records, scores = game_records(rng, final=True)
     stream = stream_of(game_id)
@@ -255,8 +257,8 @@ def finish_last_game(game_id: uuid.UUID, rng: random.Random) -> None:
 
 def read_every_game_event(event_id: uuid.UUID) -> int:
     """The baseline: every stored event of the event's games, payloads decoded."""
+    from eventlog.models import StoredEvent
     from games.domain import stream_of
-    from games.models import StoredEvent
     from tournaments.services import load_championship
 
     streams = [stream_of(g) for played in load_championship(event_id).rounds for g in played.games]

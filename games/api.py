@@ -28,7 +28,8 @@ from rest_framework.views import APIView
 from accounts.http import AuthenticatedRequest
 from accounts.models import User
 from config.api_docs import errors
-from games import eventstore, services, writepath
+from eventlog import store
+from games import services, writepath
 from games.domain import CLASSIC, ROMANIAN, Table, fold, stream_of
 from games.errors import NoRematch
 from games.record import game_record, record_filename
@@ -210,7 +211,7 @@ class GameView(APIView):
         game_id = game.id
         if at is not None:
             require_public_record(game)
-            shown = eventstore.read(stream_of(game_id))[:at]
+            shown = store.read(stream_of(game_id))[:at]
             table = fold(Table(), [record.event for record in shown])
             return Response(state_view(game_id, table, Viewer(None, replay=True)))
         table = load_table(game_id)
@@ -343,7 +344,7 @@ def _command_answer(result: writepath.CommandResult, user: User) -> dict[str, An
         events = []
     else:
         table = load_table(result.game_id)
-        records = eventstore.read(stream_of(result.game_id))[: result.last_sequence]
+        records = store.read(stream_of(result.game_id))[: result.last_sequence]
         events = event_views(records, viewer_of(table, user.pk), after=result.first_sequence - 1)
     return {"version": result.version, "events": events, "replayed": result.replayed}
 

@@ -7,8 +7,16 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Here, not at the top: the tasks import the models, which need the apps loaded.
         from config.lifespan import on_startup
+        from eventlog import store
         from games import receivers, tasks, turns
+        from games.domain import SCHEMA_VERSION, STREAM_PREFIX, decode, encode
+        from games.errors import VersionConflict
         from games.signals import game_recorded
+
+        store.register(
+            STREAM_PREFIX,
+            store.Codec(encode, decode, VersionConflict, version=SCHEMA_VERSION),
+        )
 
         turns.move_with(tasks.play_automatic_move)
         on_startup(turns.resume_at_startup)

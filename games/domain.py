@@ -10,13 +10,17 @@ Whist (:mod:`games.rules.classic`).
 from __future__ import annotations
 
 import typing
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games import rules
 from games.rules import Card, GameState, RuleOptions, classic, options_from_dict
 from games.rules.classic import ClassicOptions, ClassicState
+
+if TYPE_CHECKING:
+    from eventlog.store import Recorded
 
 STREAM_PREFIX = "game:"
 # The phases, in both games, in which a player must act (the others are the server's).
@@ -145,7 +149,8 @@ AnyEvent = TableEvent | rules.Event | classic.ClassicEvent
 TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
     cls.__name__: cls for cls in typing.get_args(TableEvent)
 }
-# Bumped when a payload's shape changes; stored with every event.
+# The payload schema a game's stream is written with: bumped when a payload's shape
+# changes, with an upcaster from the version before (eventlog.store.Codec).
 SCHEMA_VERSION = rules.SCHEMA_VERSION
 
 
@@ -321,4 +326,13 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
             else:
                 raise ValueError(f"{type(event).__name__} is not an event of a {table.kind} table")
         table.version += 1
+    return table
+
+
+def fold_records(table: Table, records: Sequence[Recorded]) -> Table:
+    """``table`` after ``records``, changed in place, stamped with when the last was
+    recorded."""
+    fold(table, [record.event for record in records])
+    if records:
+        table.moved_at = records[-1].recorded_at
     return table

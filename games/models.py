@@ -1,49 +1,10 @@
-"""The event log, the vault of unrevealed deal secrets, and the game read model.
-
-Only :mod:`games.eventstore` writes events; the database itself refuses to change
-or remove them (see ``migrations/0002_append_only``).
-"""
+"""The games' own tables beside the event log (:mod:`eventlog`): command receipts,
+the vault of unrevealed deal secrets, and the game read model."""
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-
-
-class StoredEvent(models.Model):
-    """One immutable fact of a stream (a game now, a tournament later)."""
-
-    stream = models.CharField(max_length=80)
-    sequence = models.PositiveIntegerField()
-    type = models.CharField(max_length=64)
-    schema_version = models.PositiveSmallIntegerField()
-    payload = models.JSONField()
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
-    recorded_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        verbose_name = _("stored event")
-        verbose_name_plural = _("stored events")
-        constraints = [
-            # Optimistic concurrency: of two writers appending at the same version,
-            # exactly one gets the next number.
-            models.UniqueConstraint(fields=["stream", "sequence"], name="event_stream_sequence"),
-        ]
-        indexes = [
-            # Standings read a stream's few events of some types (the scores), not
-            # the hundreds of cards around them.
-            models.Index(fields=["stream", "type"], name="event_stream_type"),
-        ]
-        ordering = ["stream", "sequence"]
-
-    def __str__(self) -> str:
-        return f"{self.stream}#{self.sequence} {self.type}"
 
 
 class CommandReceipt(models.Model):

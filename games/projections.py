@@ -10,9 +10,9 @@ from typing import Any
 
 from django.db import transaction
 
-from games import eventstore
+from eventlog import store
 from games.domain import STREAM_PREFIX, Table, fold
-from games.models import Game, StoredEvent
+from games.models import Game
 from games.rules import classic
 
 
@@ -106,14 +106,8 @@ def _game_update_sql(names: tuple[str, ...]) -> str:
 
 def game_streams() -> list[tuple[uuid.UUID, str]]:
     """Every game's id and stream in the log, in stream order."""
-    streams = (
-        StoredEvent.objects.filter(stream__startswith=STREAM_PREFIX)
-        .order_by("stream")
-        .values_list("stream", flat=True)
-        .distinct()
-    )
     games = []
-    for stream in streams:
+    for stream in store.streams(STREAM_PREFIX):
         try:
             games.append((uuid.UUID(stream.removeprefix(STREAM_PREFIX)), stream))
         except ValueError:
@@ -129,7 +123,7 @@ def rebuild_game_projections() -> int:
         Game.objects.all().delete()
         games = game_streams()
         for game_id, stream in games:
-            records = eventstore.read(stream)
+            records = store.read(stream)
             table = fold(Table(), [record.event for record in records])
             project_game(
                 game_id,

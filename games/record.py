@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from games import eventstore
+from eventlog import store
 from games.domain import (
     DealRevealed,
     DealsCommitted,
@@ -50,7 +50,7 @@ def game_record(game_id: uuid.UUID) -> dict[str, Any]:
     Raises :class:`GameNotFound` for an unknown game and :class:`RecordNotReady`
     while it is still open or in play (its deals' secrets are not all out yet).
     """
-    records = eventstore.read(stream_of(game_id))
+    records = store.read(stream_of(game_id))
     if not records:
         raise GameNotFound(game_id)
     return build_record(game_id, records)
@@ -69,7 +69,7 @@ def _cards(cards: Sequence[Card]) -> list[str]:
     return [str(card) for card in cards]
 
 
-def build_record(game_id: uuid.UUID, records: Sequence[eventstore.Recorded]) -> dict[str, Any]:
+def build_record(game_id: uuid.UUID, records: Sequence[store.Recorded]) -> dict[str, Any]:
     """The record of the game whose whole log is ``records``."""
     events = [record.event for record in records]
     table = fold(Table(), events)

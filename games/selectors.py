@@ -12,8 +12,8 @@ from cachetools import LRUCache
 from django.db import connection
 from django.db.models import QuerySet
 
-from games import eventstore
-from games.domain import Table, stream_of
+from eventlog import store
+from games.domain import Table, fold_records, stream_of
 from games.errors import GameNotFound
 from games.models import Game
 from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule
@@ -62,7 +62,7 @@ def rule_presets() -> list[PresetSummary]:
 @dataclass
 class _Cached:
     table: Table
-    last: eventstore.Recorded
+    last: store.Recorded
     trusted: bool
 
 
@@ -77,20 +77,20 @@ def load_table(game_id: uuid.UUID) -> Table:
     stream = stream_of(game_id)
     with _TABLE_CACHE_LOCK:
         entry = _TABLE_CACHE.get(game_id)
-    records: list[eventstore.Recorded] = []
+    records: list[store.Recorded] = []
     if entry is not None:
         marker = entry.last
-        records = eventstore.read(stream, after=marker.sequence - 1)
+        records = store.read(stream, after=marker.sequence - 1)
         if records and _same_record(records[0], marker):
             table, records = entry.table.clone(), records[1:]
         else:
             entry = None
     if entry is None:
         table = Table()
-        records = eventstore.read(stream)
+        records = store.read(stream)
         if not records:
             raise GameNotFound(game_id)
-    eventstore.fold_records(table, records)
+    fold_records(table, records)
     if records:
         # Read outside a transaction, the log is what others committed. What was
         # read replaces what was cached: it may be a write that was rolled back.
@@ -111,12 +111,12 @@ def cached_table(game_id: uuid.UUID) -> Table | None:
     return entry.table.clone()
 
 
-def _same_record(a: eventstore.Recorded, b: eventstore.Recorded) -> bool:
+def _same_record(a: store.Recorded, b: store.Recorded) -> bool:
     return (a.sequence, a.type, a.recorded_at) == (b.sequence, b.type, b.recorded_at)
 
 
 def remember_table(
-    game_id: uuid.UUID, table: Table, last: eventstore.Recorded, *, copy: bool = True
+    game_id: uuid.UUID, table: Table, last: store.Recorded, *, copy: bool = True
 ) -> None:
     """Keep ``table``, which ``last`` brought to its version, as written by a
     transaction not committed yet (:func:`trust_table` once it is): a copy, or
@@ -124,7 +124,7 @@ def remember_table(
     _keep(game_id, _Cached(table.clone() if copy else table, last, trusted=False), replace=True)
 
 
-def trust_table(game_id: uuid.UUID, last: eventstore.Recorded) -> None:
+def trust_table(game_id: uuid.UUID, last: store.Recorded) -> None:
     """The transaction that wrote ``last`` committed: the table it cached is trusted."""
     with _TABLE_CACHE_LOCK:
         cached = _TABLE_CACHE.get(game_id)
@@ -132,7 +132,7 @@ def trust_table(game_id: uuid.UUID, last: eventstore.Recorded) -> None:
             cached.trusted = True
 
 
-def offer_table(game_id: uuid.UUID, table: Table, last: eventstore.Recorded) -> None:
+def offer_table(game_id: uuid.UUID, table: Table, last: store.Recorded) -> None:
     """A table folded from committed records (a broadcast's), ``last`` the newest:
     kept, trusted, if it is newer than the one cached. The cache keeps ``table``
     itself: the caller must never change it again."""
@@ -155,12 +155,12 @@ def forget_tables() -> None:
         _TABLE_CACHE.clear()
 
 
-def replay_table(game_id: uuid.UUID) -> tuple[Table, list[eventstore.Recorded]]:
+def replay_table(game_id: uuid.UUID) -> tuple[Table, list[store.Recorded]]:
     """The table folded from the whole log, bypassing every cache, with the log."""
-    records = eventstore.read(stream_of(game_id))
+    records = store.read(stream_of(game_id))
     if not records:
         raise GameNotFound(game_id)
-    return eventstore.fold_records(Table(), records), records
+    return fold_records(Table(), records), records
 
 
 # A game id (UUID) or share code; anything else is no game of ours.

@@ -14,7 +14,8 @@ from typing import Any
 from celery import shared_task
 
 from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
-from games import eventstore, services, turns, writepath
+from eventlog import store
+from games import services, turns, writepath
 from games.domain import stream_of
 from games.errors import GameNotFound
 from games.models import Game
@@ -53,7 +54,7 @@ def _after_commit_again(game_id: uuid.UUID, version: int) -> None:
     its commit and what the commit sets off (the sockets told, an event's standings
     due, the next move scheduled), or lost its connection as the commit was answered,
     and nobody else would do those. Each of those is idempotent: done again, from the log."""
-    records = eventstore.read(stream_of(game_id), after=version)
+    records = store.read(stream_of(game_id), after=version)
     if records:
         last = records[-1].sequence
         writepath.publish(game_id, last, records)

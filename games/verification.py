@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from games import eventstore, rules
+from eventlog import store
+from games import rules
 from games.domain import (
     CLASSIC,
     AnyEvent,
@@ -148,7 +149,7 @@ def verify_game(game_id: uuid.UUID) -> VerificationReport:
 
 
 def verify_stream(stream: str) -> VerificationReport:
-    records = eventstore.read(stream)
+    records = store.read(stream)
     if not records:
         raise GameNotFound(stream)
     if records[0].payload.get("kind") == CLASSIC:
@@ -157,9 +158,7 @@ def verify_stream(stream: str) -> VerificationReport:
     return verify_records(records, stream=stream)
 
 
-def verify_records(
-    records: Sequence[eventstore.Recorded], *, stream: str = ""
-) -> VerificationReport:
+def verify_records(records: Sequence[store.Recorded], *, stream: str = "") -> VerificationReport:
     """Check a game's whole log, given as its records in order."""
     return _Verifier(records, stream).run()
 
@@ -195,7 +194,7 @@ def _differences(logged: rules.Event, expected: rules.Event) -> str:
 
 
 class _Verifier:
-    def __init__(self, records: Sequence[eventstore.Recorded], stream: str) -> None:
+    def __init__(self, records: Sequence[store.Recorded], stream: str) -> None:
         self.records = list(records)
         self.stream = stream
         self.table = Table()

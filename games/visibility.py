@@ -24,10 +24,19 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from games import eventstore, rules
-from games.domain import GameCreated, PlayerSeated, SeatTaken, Table, fold, stream_of
+from eventlog import store
+from eventlog.store import Recorded
+from games import rules
+from games.domain import (
+    GameCreated,
+    PlayerSeated,
+    SeatTaken,
+    Table,
+    fold,
+    fold_records,
+    stream_of,
+)
 from games.errors import DealSetInPlay, RecordNotReady
-from games.eventstore import Recorded
 from games.rules import (
     Card,
     GameState,
@@ -166,7 +175,7 @@ def seen_table(
     if not lag:
         return table, None
     shown, due = seen_records(game_id, table, viewer, now)
-    return eventstore.fold_records(Table(), shown), due
+    return fold_records(Table(), shown), due
 
 
 def seen_records(
@@ -174,7 +183,7 @@ def seen_records(
 ) -> tuple[list[Recorded], datetime | None]:
     """The log up to ``table``'s version as ``viewer`` sees it at ``now`` (see
     :func:`seen_table`)."""
-    records = eventstore.read(stream_of(game_id))[: table.version]
+    records = store.read(stream_of(game_id))[: table.version]
     return released(records, spectator_lag(table, viewer), now)
 
 

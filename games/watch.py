@@ -21,8 +21,8 @@ from typing import Any
 import orjson
 from django.utils import timezone
 
-from games import eventstore
-from games.domain import Table, fold, stream_of
+from eventlog import store
+from games.domain import Table, fold, fold_records, stream_of
 from games.selectors import find_game, load_table, offer_table
 from games.visibility import (
     Viewer,
@@ -85,7 +85,7 @@ class Step:
 
     game_id: uuid.UUID
     before: Table
-    records: list[eventstore.Recorded]
+    records: list[store.Recorded]
     table: Table
     # Each viewer's events, as event_views_from shows them.
     views: dict[Viewer, list[dict[str, Any]]]
@@ -111,7 +111,7 @@ class Step:
     ) -> Step:
         """Fold the broadcast ``rows`` once, showing them to each of ``viewers`` on
         the way (others are shown them on demand, folding them again)."""
-        records = [eventstore.record_from_message(row) for row in rows]
+        records = [store.record_from_message(stream_of(game_id), row) for row in rows]
         table = before.clone()
         shown = event_views_for(table, records, viewers)
         offer_table(game_id, table, records[-1])
@@ -188,7 +188,7 @@ class Watch:
         watch.table, watch.due = seen_table(game_id, watch.table, watch.viewer, timezone.now())
         return watch
 
-    def _released(self, records: Sequence[eventstore.Recorded]) -> list[eventstore.Recorded]:
+    def _released(self, records: Sequence[store.Recorded]) -> list[store.Recorded]:
         shown, self.due = released(records, self.lag, timezone.now())
         return shown
 
@@ -221,7 +221,7 @@ class Watch:
             state = members(state_view(self.game_id, self.table, self.viewer))
         return events_message(self.version, events, state)
 
-    def _seat_new(self, records: Sequence[eventstore.Recorded]) -> None:
+    def _seat_new(self, records: Sequence[store.Recorded]) -> None:
         # Seats are taken only while the table is open: a user watching it may sit
         # down, and then sees the game as that player from the first deal on.
         if records and self.user_id is not None and self.table.status == "open":
@@ -230,7 +230,7 @@ class Watch:
 
     def catch_up(self) -> str | None:
         """The events after the cursor, as an ``events`` message; None if there are none."""
-        records = self._released(eventstore.read(self.stream, after=self.version))
+        records = self._released(store.read(self.stream, after=self.version))
         if not records:
             return None
         self._seat_new(records)
@@ -260,7 +260,7 @@ class Watch:
         event loop."""
         if self.lag or self.table.deal_set:
             return None
-        records = [eventstore.record_from_message(row) for row in rows]
+        records = [store.record_from_message(self.stream, row) for row in rows]
         if not records or records[0].sequence != self.version + 1:
             return None
         self._seat_new(records)
@@ -269,20 +269,20 @@ class Watch:
 
     def resync(self) -> str:
         """The whole state as the log has it now (a lost broadcast is caught up too)."""
-        records = self._released(eventstore.read(self.stream, after=self.version))
+        records = self._released(store.read(self.stream, after=self.version))
         self._seat_new(records)
-        self.table = eventstore.fold_records(self.table.clone(), records)
+        self.table = fold_records(self.table.clone(), records)
         self._refresh_viewer()
         return self.state()
 
     def resume(self, after: int) -> str:
         """The events after ``after`` as one ``events`` message, up to the log's end;
         a fresh ``state`` if the client claims a version the log has not reached."""
-        records = self._released(eventstore.read(self.stream))
+        records = self._released(store.read(self.stream))
         # A stream is numbered from 1 without gaps: what the socket has not sent yet.
         new = records[self.version :]
         self._seat_new(new)
-        self.table = eventstore.fold_records(self.table.clone(), new)
+        self.table = fold_records(self.table.clone(), new)
         self._refresh_viewer()
         if after > self.version:
             return self.state()

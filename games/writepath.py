@@ -21,7 +21,8 @@ from django.db import transaction
 from accounts.models import User
 from config.errors import DomainError
 from config.lifespan import run_on_server_loop
-from games import eventstore, rules
+from eventlog import store
+from games import rules
 from games.deciders import server_moves
 from games.domain import AnyEvent, Table, stream_of
 from games.errors import (
@@ -51,7 +52,7 @@ class CommandResult:
     # one it brought the game to (shared with the table cache: never changed): enough
     # to show the new events to a viewer without reading the log again. Empty for a
     # retry answered from its receipt.
-    records: tuple[eventstore.Recorded, ...] = field(default=(), compare=False, repr=False)
+    records: tuple[store.Recorded, ...] = field(default=(), compare=False, repr=False)
     before: Table | None = field(default=None, compare=False, repr=False)
     table: Table | None = field(default=None, compare=False, repr=False)
 
@@ -120,7 +121,7 @@ def _execute_once(
     stream = stream_of(game_id)
     actor_id = actor.pk if actor is not None else None
     # A move's events and the read model written as one statement in autocommit (see
-    # eventstore.append_with), when nothing else is written with them: no receipt, no
+    # store.append_with), when nothing else is written with them: no receipt, no
     # deal set to reveal. Only from a trusted table (never inside a transaction, see
     # execute): whatever goes wrong is retried on the log, in a transaction.
     single = (
@@ -140,7 +141,7 @@ def _execute_once(
                     game_id,
                     receipt.first_sequence,
                     receipt.last_sequence,
-                    eventstore.version(stream),
+                    store.version(stream),
                     replayed=True,
                 )
         if table is None:
@@ -174,7 +175,7 @@ def _execute_once(
                 recorded = _append_projected(game_id, stream, base, events, actor, table, before)
             else:
                 # No savepoint: a conflict ends this transaction anyway.
-                recorded = eventstore.append(stream, base, events, actor, savepoint=False)
+                recorded = store.append(stream, base, events, actor, savepoint=False)
         except VersionConflict as error:
             if trusted:
                 raise _Stale() from error
@@ -221,7 +222,7 @@ def _execute_once(
     )
 
 
-def _committed(game_id: uuid.UUID, version: int, recorded: list[eventstore.Recorded]) -> None:
+def _committed(game_id: uuid.UUID, version: int, recorded: list[store.Recorded]) -> None:
     """The command's transaction committed: the table it cached stands for the log
     from now on, and the game's watchers are told."""
     trust_table(game_id, recorded[-1])
@@ -236,9 +237,9 @@ def _append_projected(
     actor: User | None,
     table: Table,
     before: dict[str, Any],
-) -> list[eventstore.Recorded]:
+) -> list[store.Recorded]:
     """Append ``events`` and bring the read model to ``table`` in one statement."""
-    recorded, updated = eventstore.append_with(
+    recorded, updated = store.append_with(
         stream,
         base,
         events,
@@ -273,7 +274,7 @@ def _moves_of(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
     return server_moves(table, Vault.of(game_id, table))
 
 
-def publish(game_id: uuid.UUID, version: int, records: Sequence[eventstore.Recorded] = ()) -> None:
+def publish(game_id: uuid.UUID, version: int, records: Sequence[store.Recorded] = ()) -> None:
     """Tell the game's watchers that its log grew to ``version``, with the new
     ``records``: a socket that has sent everything before them folds them as they
     come instead of reading the log; any other reads what it missed from the log."""
@@ -281,5 +282,5 @@ def publish(game_id: uuid.UUID, version: int, records: Sequence[eventstore.Recor
     if layer is not None:
         message: dict[str, Any] = {"type": "game.events", "version": version}
         if records:
-            message["records"] = [eventstore.record_to_message(r) for r in records]
+            message["records"] = [store.record_to_message(r) for r in records]
         run_on_server_loop(partial(layer.group_send, group_name(game_id), message))

@@ -22,7 +22,9 @@ from config.database_roles import (
     owner_connection,
     switch_role,
 )
-from games import appendonly
+from eventlog import appendonly, store
+from games.appendonly import GUARDS
+from games.domain import STREAM_PREFIX
 from tests.accounts.factories import UserFactory
 from tests.throttles import forget_throttle_counts
 
@@ -37,6 +39,10 @@ def logged_in_client(client: Client, user: User) -> Client:
     client.force_login(user)
     return client
 
+
+# Tests that need game events in a stream that is not a game's (the log's own tests, a
+# tampered copy of a game) write them to streams of a kind of their own, "test:".
+store.register("test:", store.codec_of(STREAM_PREFIX))
 
 _DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
 _guard = {"suspended": False}
@@ -65,7 +71,7 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
         return
     default = connections[DEFAULT_DB_ALIAS]
     with django_db_blocker.unblock():
-        grant_app_role(default, _app_credentials["USER"], append_only=appendonly.GUARDS)
+        grant_app_role(default, _app_credentials["USER"], append_only=GUARDS)
     owner = switch_role(default, _app_credentials)
     yield
     _close_every_connection()
@@ -90,19 +96,19 @@ def _suspend_guards() -> None:
     """Let Django empty the test database: the guards off, and with two roles the
     application's allowed TRUNCATE (Django's flush) until :func:`_resume_guards`."""
     if not owner_configured():
-        appendonly.suspend(connection)
+        appendonly.suspend(connection, GUARDS.values())
         return
     with owner_connection() as owner, owner.cursor() as cursor:
-        appendonly.suspend(owner)
+        appendonly.suspend(owner, GUARDS.values())
         cursor.execute(f"GRANT TRUNCATE ON ALL TABLES IN SCHEMA public TO {_app_role()}")
 
 
 def _resume_guards() -> None:
     if not owner_configured():
-        appendonly.resume(connection)
+        appendonly.resume(connection, GUARDS.values())
         return
     with owner_connection() as owner, owner.cursor() as cursor:
-        appendonly.resume(owner)
+        appendonly.resume(owner, GUARDS.values())
         cursor.execute(f"REVOKE TRUNCATE ON ALL TABLES IN SCHEMA public FROM {_app_role()}")
 
 

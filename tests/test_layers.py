@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
-PACKAGES = ("config", "accounts", "games", "tournaments", "bench")
+PACKAGES = ("config", "accounts", "eventlog", "games", "tournaments", "bench")
 
 
 def lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
@@ -38,7 +38,7 @@ def test_the_project_keeps_its_import_contracts(tmp_path: Path) -> None:
     result = lint_imports(copy_of_the_project(tmp_path))
 
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 7 kept, 0 broken." in result.stdout
+    assert "Contracts: 8 kept, 0 broken." in result.stdout
 
 
 def test_a_rules_module_that_imports_django_breaks_the_rules_contract(tmp_path: Path) -> None:
@@ -52,17 +52,19 @@ def test_a_rules_module_that_imports_django_breaks_the_rules_contract(tmp_path: 
 
     # Then the rules' contract is broken, naming the import
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "Contracts: 6 kept, 1 broken." in result.stdout
+    assert "Contracts: 7 kept, 1 broken." in result.stdout
     assert "games.rules.cards -> django" in result.stdout
     broken = result.stdout.split("Broken contracts", 1)[1]
     assert "The rules and the bots are a pure library" in broken
 
 
 def test_an_import_circle_breaks_the_acyclic_contract(tmp_path: Path) -> None:
-    # Given a copy of the project whose event log imports the services that use it
+    # Given a copy of the project whose selectors import the services that use them
     tree = copy_of_the_project(tmp_path)
-    store = tree / "games" / "eventstore.py"
-    store.write_text(store.read_text() + "\nfrom games import services  # noqa: E402, F401\n")
+    selectors = tree / "games" / "selectors.py"
+    selectors.write_text(
+        selectors.read_text() + "\nfrom games import services  # noqa: E402, F401\n"
+    )
 
     # When its imports are linted
     result = lint_imports(tree)
@@ -71,3 +73,40 @@ def test_an_import_circle_breaks_the_acyclic_contract(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stdout + result.stderr
     broken = result.stdout.split("Broken contracts", 1)[1]
     assert "No cycles are allowed in games." in broken
+
+
+def test_a_standings_module_reading_the_event_model_breaks_the_store_contract(
+    tmp_path: Path,
+) -> None:
+    # Given a copy of the project whose standings query the stored events themselves
+    tree = copy_of_the_project(tmp_path)
+    standings = tree / "tournaments" / "standings.py"
+    standings.write_text(
+        standings.read_text() + "\nfrom eventlog.models import StoredEvent  # noqa: E402, F401\n"
+    )
+
+    # When its imports are linted
+    result = lint_imports(tree)
+
+    # Then only the event log's contract is broken, naming the import
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Contracts: 7 kept, 1 broken." in result.stdout
+    assert "tournaments.standings -> eventlog.models" in result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[1]
+    assert "The apps use the event log only through its store" in broken
+
+
+def test_an_event_log_that_imports_the_games_breaks_the_layers(tmp_path: Path) -> None:
+    # Given a copy of the project whose store decodes with the games' own domain
+    tree = copy_of_the_project(tmp_path)
+    store = tree / "eventlog" / "store.py"
+    store.write_text(store.read_text() + "\nfrom games import domain  # noqa: E402, F401\n")
+
+    # When its imports are linted
+    result = lint_imports(tree)
+
+    # Then the layers are broken, naming the import
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "eventlog.store -> games.domain" in result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[1]
+    assert "eventlog is not allowed to import games" in broken

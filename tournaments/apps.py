@@ -6,13 +6,20 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # Here, not at the top: these import the models, which need the apps loaded.
+        from eventlog import store
+        from games.errors import VersionConflict
         from games.selectors import add_table_home
         from games.signals import game_recorded
         from games.visibility import Audience, add_audience
-        from tournaments import receivers
+        from tournaments import domain, receivers
         from tournaments.selectors import hidden_tables, may_view_table, table_home
         from tournaments.signals import event_recorded
 
+        codec = store.Codec(
+            domain.encode, domain.decode, VersionConflict, version=domain.SCHEMA_VERSION
+        )
+        for prefix in (domain.EVENT_STREAM_PREFIX, domain.SEASON_STREAM_PREFIX):
+            store.register(prefix, codec)
         game_recorded.connect(receivers.game_recorded, dispatch_uid="tournaments-standings")
         event_recorded.connect(receivers.event_recorded, dispatch_uid="tournaments-standings")
         # A private event's tables are for its organizer and entrants only.

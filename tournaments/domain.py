@@ -13,6 +13,10 @@ from typing import Any
 
 EVENT_STREAM_PREFIX = "event:"
 SEASON_STREAM_PREFIX = "season:"
+# The payload schema the championships' streams are written with, their own (not the
+# rules' version the games' streams have): bumped when a payload's shape changes, with
+# an upcaster from the version before (eventlog.store.Codec).
+SCHEMA_VERSION = 1
 
 
 def event_stream(event_id: object) -> str:

@@ -6,8 +6,7 @@ import uuid
 
 from django.db import transaction
 
-from games import eventstore
-from games.models import StoredEvent
+from eventlog import store
 from tournaments import domain, standings
 from tournaments.domain import EVENT_STREAM_PREFIX, SEASON_STREAM_PREFIX, Championship
 from tournaments.models import (
@@ -22,15 +21,6 @@ from tournaments.models import (
 from tournaments.services import event_finish, project_event
 
 
-def _streams(prefix: str) -> list[str]:
-    return list(
-        StoredEvent.objects.filter(stream__startswith=prefix)
-        .order_by("stream")
-        .values_list("stream", flat=True)
-        .distinct()
-    )
-
-
 def rebuild_standings() -> tuple[int, int]:
     """Drop every season, event, entry, table, standing and rating row and derive them
     again from the streams, as the write path and the tasks did. Returns how many
@@ -39,10 +29,10 @@ def rebuild_standings() -> tuple[int, int]:
     with transaction.atomic():
         for model in (RatingChange, SeasonStanding, Standing, TableResult, Entry, Event, Season):
             model.objects.all().delete()
-        seasons = _streams(SEASON_STREAM_PREFIX)
+        seasons = store.streams(SEASON_STREAM_PREFIX)
         for stream in seasons:
-            first = eventstore.read(stream)[0]
-            created = domain.decode(first.type, first.payload)
+            first = store.read(stream)[0]
+            created = first.event
             assert isinstance(created, domain.SeasonCreated)
             Season.objects.create(
                 id=uuid.UUID(stream.removeprefix(SEASON_STREAM_PREFIX)),
@@ -50,13 +40,11 @@ def rebuild_standings() -> tuple[int, int]:
                 organizer_id=created.organizer_id,
                 created_at=first.recorded_at,
             )
-        events = _streams(EVENT_STREAM_PREFIX)
+        events = store.streams(EVENT_STREAM_PREFIX)
         for stream in events:
             event_id = uuid.UUID(stream.removeprefix(EVENT_STREAM_PREFIX))
-            records = eventstore.read(stream)
-            championship = domain.fold(
-                Championship(), [domain.decode(r.type, r.payload) for r in records]
-            )
+            records = store.read(stream)
+            championship = domain.fold(Championship(), [r.event for r in records])
             project_event(
                 event_id,
                 championship,

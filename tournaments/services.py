@@ -23,7 +23,7 @@ from django.db import transaction
 from accounts.models import User
 from accounts.services import user_demo_lock, user_demo_organizer, user_ensure_bot_players
 from config.lifespan import run_on_server_loop
-from games import eventstore
+from eventlog import store
 from games import services as games
 from games.aliases import fitting_alias
 from games.domain import CLASSIC, GAME_KINDS, ROMANIAN
@@ -89,10 +89,10 @@ def event_group(event_id: uuid.UUID) -> str:
 
 
 def load_championship(event_id: uuid.UUID) -> Championship:
-    records = eventstore.read(event_stream(event_id))
+    records = store.read(event_stream(event_id))
     if not records:
         raise EventNotFound(event_id)
-    return domain.fold(Championship(), [domain.decode(r.type, r.payload) for r in records])
+    return domain.fold(Championship(), [r.event for r in records])
 
 
 def _season(season_id: uuid.UUID) -> Season:
@@ -111,12 +111,11 @@ def season_create(*, organizer: User, name: str) -> Season:
     name = _name(name)
     season_id = uuid.uuid4()
     with transaction.atomic():
-        recorded = eventstore.append(
+        recorded = store.append(
             season_stream(season_id),
             0,
             [SeasonCreated(name, organizer.pk)],
             organizer,
-            encoder=domain.encode,
         )
         return Season.objects.create(
             id=season_id, name=name, organizer_id=organizer.pk, created_at=recorded[0].recorded_at
@@ -518,9 +517,7 @@ def _execute(
         events = decide(championship)
         if not events:
             return EventResult(event_id, base)
-        recorded = eventstore.append(
-            event_stream(event_id), base, events, actor, encoder=domain.encode
-        )
+        recorded = store.append(event_stream(event_id), base, events, actor)
         domain.fold(championship, events)
         project_event(event_id, championship, updated_at=recorded[-1].recorded_at)
         transaction.on_commit(partial(publish_event, event_id, championship.version), robust=True)

@@ -20,14 +20,14 @@ from fractions import Fraction
 
 from cachetools import LRUCache
 from django.db import transaction
-from django.db.models import Count, Max
 
-from games import eventstore, rules
+from eventlog import store
+from games import rules
 from games.domain import stream_of
-from games.models import Game, StoredEvent
+from games.models import Game
 from games.rules import classic
 from tournaments import points, rating
-from tournaments.domain import Championship, decode, event_stream, fold
+from tournaments.domain import Championship, event_stream, fold
 from tournaments.models import Entry, Event, RatingChange, SeasonStanding, Standing, TableResult
 
 # The events whose arrival changes an event's standings.
@@ -51,7 +51,7 @@ def read_figures(
     by_stream = {stream_of(game_id): game_id for game_id in game_ids}
     if not by_stream:
         return {}
-    scored = eventstore.read_streams(list(by_stream), types=SCORE_EVENTS, until=until)
+    scored = store.read_streams(list(by_stream), types=SCORE_EVENTS, until=until)
     figures: dict[uuid.UUID, GameFigures] = {}
     scores: dict[uuid.UUID, tuple[int, ...]] = {}
     exact: dict[uuid.UUID, list[int]] = {}
@@ -295,15 +295,14 @@ def _standings_view(event_id: uuid.UUID) -> tuple[Championship, tuple[int, int]]
     """The event as far as the standings need it, and a marker of those events (how
     many, and the last one's number) that changes whenever they do; decoded again
     only when it does (a round's seating is most of it)."""
-    events = StoredEvent.objects.filter(stream=event_stream(event_id), type__in=STANDINGS_EVENTS)
-    counted = events.aggregate(count=Count("sequence"), last=Max("sequence"))
-    marker = (counted["count"], counted["last"] or 0)
+    stream = event_stream(event_id)
+    marker = store.tally(stream, types=STANDINGS_EVENTS)
     with _ROWS_LOCK:
         known = _VIEWS.get(event_id)
     if known is not None and known[0] == marker:
         return known[1], marker
-    rows = events.order_by("sequence").values_list("type", "payload")
-    championship = fold(Championship(), [decode(kind, payload) for kind, payload in rows])
+    records = store.read(stream, types=STANDINGS_EVENTS)
+    championship = fold(Championship(), [record.event for record in records])
     with _ROWS_LOCK:
         _VIEWS[event_id] = (marker, championship)
     return championship, marker

@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "accounts",
+    "eventlog",
     "games",
     "tournaments",
 ]

@@ -7,8 +7,9 @@ import uuid
 
 from django.core.management.base import CommandError
 
+from eventlog import store
 from games.domain import STREAM_PREFIX, stream_of
-from games.models import Game, StoredEvent
+from games.models import Game
 from games.services import CODE_ALPHABET, CODE_LENGTH
 
 _CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
@@ -34,14 +35,10 @@ def game_id_from(reference: str) -> uuid.UUID:
         found = Game.objects.filter(code=code).values_list("id", flat=True).first()
         if found is not None:
             return found
-        stream = (
-            StoredEvent.objects.filter(type="GameCreated", payload__code=code)
-            .values_list("stream", flat=True)
-            .first()
-        )
+        stream = store.stream_with("GameCreated", code=code)
         if stream is None or not stream.startswith(STREAM_PREFIX):
             raise CommandError(f"there is no game with the code {code}") from None
         return uuid.UUID(stream.removeprefix(STREAM_PREFIX))
-    if not StoredEvent.objects.filter(stream=stream_of(game_id)).exists():
+    if not store.version(stream_of(game_id)):
         raise CommandError(f"there is no game {game_id}")
     return game_id

@@ -2,7 +2,7 @@ from django.db import migrations
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
 
-from games import appendonly
+from eventlog import appendonly
 
 
 def install(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:

@@ -2,15 +2,16 @@ from django.db import migrations
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
 
-from games import appendonly
+from eventlog import appendonly
+from games.appendonly import VAULT
 
 
 def install(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    appendonly.install(schema_editor.connection, appendonly.VAULT_TABLE)
+    appendonly.install(schema_editor.connection, VAULT)
 
 
 def uninstall(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    appendonly.uninstall(schema_editor.connection, appendonly.VAULT_TABLE)
+    appendonly.uninstall(schema_editor.connection, VAULT)
 
 
 class Migration(migrations.Migration):

@@ -16,9 +16,10 @@ from django.db import ProgrammingError, connection, transaction
 
 from accounts.services import user_token
 from config.database_roles import app_role, owner_configured, owner_connection
-from games.appendonly import EVENT_TABLE, GUARDS, VAULT_TABLE
+from eventlog.appendonly import EVENT_TABLE
+from eventlog.store import append, read
+from games.appendonly import GUARDS, VAULT_TABLE
 from games.domain import PlayerSeated
-from games.eventstore import append, read
 from games.models import DealSecret
 from games.rules import Phase, Visibility, legal_bids, legal_plays
 from games.selectors import load_table

@@ -21,7 +21,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import user_token
-from games import eventstore
+from eventlog import store
 from games.domain import Table, stream_of
 from games.models import CommandReceipt, Game
 from games.rules import Phase, legal_bids, legal_plays
@@ -62,7 +62,7 @@ class Seated:
 
     @property
     def version(self) -> int:
-        return eventstore.version(stream_of(self.id))
+        return store.version(stream_of(self.id))
 
     def url(self, action: str = "") -> str:
         return f"/api/games/{self.code}/{action + '/' if action else ''}"
@@ -324,7 +324,7 @@ def test_events_after_a_sequence_are_the_later_ones_as_the_viewer_may_see_them(
 
 def test_game_created_is_shown_without_its_creators_account(game: Seated) -> None:
     # Given a game whose log records its creator's account
-    [created] = [r for r in eventstore.read(stream_of(game.id)) if r.type == "GameCreated"]
+    [created] = [r for r in store.read(stream_of(game.id)) if r.type == "GameCreated"]
     assert created.payload["creator_id"] == game.users[0].pk
 
     # Then neither an anonymous reader nor a player sees it
@@ -399,7 +399,7 @@ def test_a_bad_or_taken_alias_is_refused_with_its_code_and_seats_nobody(
 
     assert error(response) == (400, code)
     assert response.json().get("fields", {}).keys() == ({field} if field else set())
-    assert eventstore.version(stream_of(opened.id)) == 2
+    assert store.version(stream_of(opened.id)) == 2
 
 
 @pytest.mark.parametrize("alias", ["\u0410na", "ana", "ANA", "An\u0430", "\uff21na"])
@@ -1206,7 +1206,7 @@ def test_a_finished_game_replays_at_any_version_with_every_hand_open() -> None:
     # Given a finished game
     game_id, users = seated_game(players=3, preset="romanian-standard", options=SHORT)
     play_to_end(game_id, users)
-    records = eventstore.read(stream_of(game_id))
+    records = store.read(stream_of(game_id))
     dealt = next(r for r in records if r.type == "HandDealt")
 
     # When anyone reads it as it stood right after the first deal

@@ -33,7 +33,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import user_token
-from games import eventstore
+from eventlog import store
 from games.domain import stream_of
 from games.rules import Phase
 from games.selectors import load_table
@@ -82,7 +82,7 @@ class Knowledge:
         self.deals: dict[int, Deal] = {}
         self.hand_of: dict[int, int | None] = {}
         self.finished = False
-        for record in eventstore.read(stream_of(game_id)):
+        for record in store.read(stream_of(game_id)):
             payload = record.payload
             self.hand_of[record.sequence] = payload.get("hand")
             if record.type == "GameCreated":

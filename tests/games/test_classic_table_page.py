@@ -13,7 +13,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from playwright.async_api import Page, expect
 
-from games import eventstore
+from eventlog import store
 from games.domain import stream_of
 from games.models import Game
 from games.selectors import load_table
@@ -74,7 +74,7 @@ def outcome(code: str, dealer: int) -> Outcome:
     known: set[str] = set()
     public = {0: set[str]()}
     dealer_played_at = 0
-    for record in eventstore.read(stream_of(game.id)):
+    for record in store.read(stream_of(game.id)):
         if record.type == "classic.HandDealt" and record.payload["trump_card"]:
             known.add(record.payload["trump_card"])
         elif record.type == "CardPlayed":

@@ -10,9 +10,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
 
+from eventlog.store import append, read
 from games import services
 from games.domain import stream_of
-from games.eventstore import append, read
 from games.management.commands.verify_game import Command as VerifyGame
 from games.models import Game
 from games.record import dump_record, game_record

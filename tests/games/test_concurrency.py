@@ -12,10 +12,11 @@ from django.db import connection, connections
 from django.test import override_settings
 
 from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
+from eventlog.models import StoredEvent
 from games import services
 from games.domain import stream_of
 from games.errors import VersionConflict
-from games.models import Game, StoredEvent
+from games.models import Game
 from games.rules import Phase, legal_bids, legal_plays
 from games.selectors import load_table
 from tests.games.drivers import play_to_end, seated_game, user_to_act

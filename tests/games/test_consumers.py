@@ -26,7 +26,8 @@ from django.test import Client
 
 from accounts.models import User
 from config.asgi import application
-from games import consumers, eventstore, fanout, services, writepath
+from eventlog import store
+from games import consumers, fanout, services, writepath
 from games.domain import stream_of
 from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
 from games.selectors import load_table
@@ -248,7 +249,7 @@ def seated(
 
 @database_sync_to_async
 def log_version(game_id: uuid.UUID) -> int:
-    return eventstore.version(stream_of(game_id))
+    return store.version(stream_of(game_id))
 
 
 @database_sync_to_async
@@ -266,7 +267,7 @@ def server_view(game_id: uuid.UUID, user: User | None) -> dict[str, Any]:
 @database_sync_to_async
 def server_events(game_id: uuid.UUID, user: User | None, after: int) -> list[dict[str, Any]]:
     table = load_table(game_id)
-    records = eventstore.read(stream_of(game_id))
+    records = store.read(stream_of(game_id))
     return event_views(records, viewer_of(table, user.pk if user else None), after=after)
 
 

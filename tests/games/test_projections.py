@@ -4,9 +4,9 @@ import uuid
 import pytest
 from django.db import transaction
 
+from eventlog.store import append, read
 from games import services
 from games.domain import stream_of
-from games.eventstore import append, read
 from games.models import Game
 from games.projections import game_streams, rebuild_game_projections
 from games.selectors import load_table
@@ -76,7 +76,7 @@ def test_streams_that_are_not_games_are_left_out_of_the_rebuild(user) -> None:
     game = services.game_create(creator=user, player_count=3, preset="championship")
     created = read(stream_of(game.id))[0].event
     with transaction.atomic():
-        append(f"tampered:{uuid.uuid4()}", 0, [created], None)
+        append(f"test:{uuid.uuid4()}", 0, [created], None)
         append("game:not-a-uuid", 0, [created], None)
 
     rebuilt = rebuild_game_projections()

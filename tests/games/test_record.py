@@ -7,10 +7,10 @@ from collections import Counter
 import pytest
 
 from accounts.models import User
+from eventlog.store import read
 from games import services
 from games.domain import stream_of
 from games.errors import GameNotFound, RecordNotKept, RecordNotReady
-from games.eventstore import read
 from games.models import Game
 from games.record import dump_record, game_record, record_filename
 from games.rules import parse_card

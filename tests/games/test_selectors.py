@@ -6,7 +6,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from games import eventstore, services
+from eventlog import store
+from games import services
 from games.domain import Table, fold, stream_of
 from games.errors import VersionConflict
 from games.models import Game
@@ -54,14 +55,14 @@ def test_a_table_written_by_a_transaction_is_trusted_only_once_it_commits() -> N
     # and a load reads the log and trusts what it reads outside any transaction
     assert cached_table(game_id) is None
     table = load_table(game_id)
-    assert table.version == eventstore.version(stream_of(game_id))
+    assert table.version == store.version(stream_of(game_id))
     assert cached_table(game_id) == table == replay_table(game_id)[0]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_table_offered_from_a_broadcast_is_kept_only_if_newer_and_never_shared() -> None:
     game_id, _ = seated_game(players=3)
-    records = eventstore.read(stream_of(game_id))
+    records = store.read(stream_of(game_id))
     older = fold(Table(), [record.event for record in records[:-1]])
     newest = load_table(game_id)
 
@@ -85,7 +86,7 @@ def test_a_table_offered_from_a_broadcast_is_kept_only_if_newer_and_never_shared
 def lag_one_move_behind(game_id: uuid.UUID, users: list[User], rng: random.Random) -> None:
     """Make a move, then leave this process's cache one move behind the log, as if
     the move had been made through another process whose broadcast has not come."""
-    records = eventstore.read(stream_of(game_id))
+    records = store.read(stream_of(game_id))
     lagging = load_table(game_id)
     next_move(game_id, users, rng)
     forget_tables()
@@ -147,7 +148,7 @@ def test_a_stale_expected_version_is_a_conflict_even_when_the_cache_agrees_with_
 
     # Then it is told the version the log is at, and nothing is written
     assert (conflict.value.expected, conflict.value.actual) == (stale.version, table.version)
-    assert eventstore.version(stream_of(game_id)) == table.version
+    assert store.version(stream_of(game_id)) == table.version
 
 
 @pytest.mark.django_db(transaction=True)

@@ -10,7 +10,10 @@ from django.test import override_settings
 
 from accounts.models import User
 from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
-from games import eventstore, services, writepath
+from eventlog import store
+from eventlog.models import StoredEvent
+from eventlog.store import read
+from games import services, writepath
 from games.domain import DealRevealed, DealsCommitted, SeatTaken, Table, stream_of
 from games.errors import (
     AlreadySeated,
@@ -22,8 +25,7 @@ from games.errors import (
     TableFull,
     VersionConflict,
 )
-from games.eventstore import read
-from games.models import DealSecret, Game, StoredEvent
+from games.models import DealSecret, Game
 from games.projections import rebuild_game_projections
 from games.rules import GameFinished, HandDealt, Phase, RuleError, classic
 from games.rules.errors import NotYourTurn, ZeroPlayNotAllowed
@@ -103,7 +105,7 @@ def test_a_command_at_a_stale_version_is_a_conflict_and_writes_nothing() -> None
     assert error.value.message == (
         f"the game is at version {table.version}, not {table.version - 1}: reload and try again"
     )
-    assert eventstore.version(stream_of(game_id)) == table.version
+    assert store.version(stream_of(game_id)) == table.version
 
 
 def test_a_retried_command_gets_the_original_answer_and_no_second_event() -> None:
@@ -127,7 +129,7 @@ def test_a_retried_command_gets_the_original_answer_and_no_second_event() -> Non
         first.last_sequence,
         True,
     )
-    assert eventstore.version(stream_of(game_id)) == table.version + 1
+    assert store.version(stream_of(game_id)) == table.version + 1
 
 
 def test_an_idempotency_key_cannot_be_reused_for_another_command() -> None:
@@ -152,7 +154,7 @@ def test_a_player_acts_only_for_their_own_seat() -> None:
         services.game_place_bid(game_id=game_id, actor=stranger, bid=0)
     with pytest.raises(NotYourTurn):
         services.game_place_bid(game_id=game_id, actor=users[other_seat], bid=0)
-    assert eventstore.version(stream_of(game_id)) == table.version
+    assert store.version(stream_of(game_id)) == table.version
 
 
 def test_joining_refuses_a_second_seat_a_taken_alias_and_a_full_table() -> None:
@@ -247,7 +249,7 @@ def test_zero_play_announced_on_joining_is_recorded_before_the_first_deal() -> N
     services.game_join(game_id=game.id, user=users[1], alias="Bob", zero_play=True)
     services.game_join(game_id=game.id, user=users[2], alias="Cid")
 
-    types = [record.type for record in eventstore.read(stream_of(game.id))]
+    types = [record.type for record in store.read(stream_of(game.id))]
     assert types[5:8] == ["GameStarted", "ZeroPlayAnnounced", "HandDealt"]
     assert load_table(game.id).game.zero_play == (False, True, False)
 
@@ -258,7 +260,7 @@ def test_zero_play_on_joining_is_refused_where_the_table_does_not_play_it() -> N
 
     with pytest.raises(ZeroPlayNotAllowed):
         services.game_join(game_id=game.id, user=user, alias="Ana", zero_play=True)
-    assert eventstore.version(stream_of(game.id)) == 1
+    assert store.version(stream_of(game.id)) == 1
 
 
 def test_the_demo_table_seats_four_bots_once_and_is_not_opened_twice() -> None:
@@ -421,7 +423,7 @@ def test_every_command_on_a_finished_game_is_refused_as_game_over_and_writes_not
     # Given a finished game
     game_id, users = seated_game(players=3, preset="classic-app")
     play_to_end(game_id, users, seed=1)
-    version = eventstore.version(stream_of(game_id))
+    version = store.version(stream_of(game_id))
 
     # When an account sends a command to it
     with pytest.raises(GameIsOver) as refused:
@@ -430,7 +432,7 @@ def test_every_command_on_a_finished_game_is_refused_as_game_over_and_writes_not
     # Then it is refused with the code of a finished game, and its log does not move
     assert (refused.value.code, refused.value.status) == ("game_over", 400)
     assert refused.value.message == "the game is over: its record is final"
-    assert eventstore.version(stream_of(game_id)) == version
+    assert store.version(stream_of(game_id)) == version
 
 
 # --- Substitutes --------------------------------------------------------------------------
@@ -444,7 +446,7 @@ def test_a_log_holding_a_seat_taken_by_a_substitute_still_reads_and_the_substitu
     seat = table.game.turn
     substitute = UserFactory.create()
     with transaction.atomic():
-        eventstore.append(
+        store.append(
             stream_of(game_id), table.version, [SeatTaken(seat, substitute.pk, "Sub")], users[0]
         )
 
@@ -882,7 +884,7 @@ def test_asking_again_for_a_rematch_returns_the_same_table_and_leaves_the_finish
 ):
     # Given a finished game and its rematch
     game_id, person, _ = finished_game_with_bots()
-    version = eventstore.version(stream_of(game_id))
+    version = store.version(stream_of(game_id))
     first = services.game_rematch(game_id=game_id, actor=person)
 
     # When the player asks again
@@ -891,7 +893,7 @@ def test_asking_again_for_a_rematch_returns_the_same_table_and_leaves_the_finish
     # Then it is the same table, the only one, and the finished game's log did not move
     assert second.id == first.id
     assert Game.objects.filter(rematch_of=game_id).count() == 1
-    assert eventstore.version(stream_of(game_id)) == version
+    assert store.version(stream_of(game_id)) == version
     assert load_table(game_id).status == "finished"
 
 

@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 from playwright.async_api import Browser, BrowserContext, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
-from games import eventstore
+from eventlog import store
 from games.domain import stream_of
 from games.models import Game
 from games.selectors import load_table
@@ -107,7 +107,7 @@ def outcome(code: str) -> Outcome:
     table = load_table(game.id)
     known: set[str] = set()
     public = {0: set[str]()}
-    for record in eventstore.read(stream_of(game.id)):
+    for record in store.read(stream_of(game.id)):
         if record.type == "HandDealt" and record.payload["trump_card"]:
             known.add(record.payload["trump_card"])
         elif record.type == "CardPlayed":

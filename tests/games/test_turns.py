@@ -5,7 +5,8 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-from games import eventstore, services
+from eventlog import store
+from games import services
 from games.domain import stream_of
 from games.errors import InvalidInput, NotYourSeat, UnknownBot
 from games.rules import Phase
@@ -73,7 +74,7 @@ def test_a_seat_whose_turn_timer_ran_out_is_played_by_the_medium_bot() -> None:
     assert automatic_move_delay(table) == 30.0
     assert (automatic_bot(table, seat), automatic_bot(table, other)) == ("medium", "random")
     assert made is not None
-    bid = eventstore.read(stream_of(game.id), after=table.version)[0]
+    bid = store.read(stream_of(game.id), after=table.version)[0]
     assert (bid.type, bid.payload["seat"], bid.actor_id) == ("BidPlaced", seat, None)
 
 
@@ -112,7 +113,7 @@ def test_an_automatic_move_plays_the_seat_to_act_once_and_only_at_its_version() 
     assert made is not None and made.first_sequence == before.version + 1
     assert again is None
     assert after.game.bids[before.game.turn] is not None
-    bid = eventstore.read(stream_of(game_id), after=before.version)[0]
+    bid = store.read(stream_of(game_id), after=before.version)[0]
     assert (bid.type, bid.payload["seat"], bid.actor_id) == ("BidPlaced", before.game.turn, None)
 
 

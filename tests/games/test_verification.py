@@ -9,10 +9,10 @@ from dataclasses import replace
 import pytest
 from django.db import transaction
 
+from eventlog.store import Recorded, append, read
 from games import services
 from games.domain import AnyEvent, DealRevealed, DealsCommitted, stream_of
 from games.errors import GameNotFound, RecordNotKept
-from games.eventstore import Recorded, append, read
 from games.rules import (
     BidPlaced,
     GameFinished,
@@ -47,7 +47,7 @@ def tampered_copy(
 ) -> tuple[str, list[Recorded]]:
     """A new stream holding every event of ``records``, each passed through ``change``
     (the log itself refuses to be altered)."""
-    stream = f"tampered:{uuid.uuid4()}"
+    stream = f"test:tampered-{uuid.uuid4()}"
     with transaction.atomic():
         append(stream, 0, [change(record, record.event) for record in records], None)
     return stream, read(stream)
@@ -391,7 +391,7 @@ def test_commitments_recorded_after_the_first_deal_fail_the_order_checks() -> No
 def test_an_event_that_no_move_explains_is_reported() -> None:
     _, records = finished_game()
     finished = next(r.event for r in records if isinstance(r.event, GameFinished))
-    stream = f"tampered:{uuid.uuid4()}"
+    stream = f"test:tampered-{uuid.uuid4()}"
     with transaction.atomic():
         append(stream, 0, [r.event for r in records] + [finished], None)
 

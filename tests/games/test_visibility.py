@@ -11,9 +11,9 @@ from datetime import timedelta
 import pytest
 
 from accounts.models import User
+from eventlog.store import read
 from games.domain import Table, stream_of
 from games.errors import GameNotFound
-from games.eventstore import read
 from games.rules import classic
 from games.selectors import find_game, forget_tables, games_list, load_table
 from games.services import game_create, game_join, game_pause

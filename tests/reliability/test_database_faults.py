@@ -25,7 +25,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games import eventstore
+from eventlog import store
 from games.domain import stream_of
 from games.models import Game
 from tests.games.test_two_processes import free_port, production_only, serve, wait_until_healthy
@@ -76,7 +76,7 @@ def test_a_round_finishes_without_beat_while_the_workers_connections_are_termina
         terminated = 0
         for step in range(1, TERMINATIONS + 1):
             wait_until(
-                lambda step=step: sum(eventstore.version(stream_of(g)) for g in games) > 60 * step,
+                lambda step=step: sum(store.version(stream_of(g)) for g in games) > 60 * step,
                 60,
                 f"the round under way ({step})",
             )

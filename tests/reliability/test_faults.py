@@ -33,7 +33,8 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from accounts.models import User
-from games import eventstore, services
+from eventlog import store
+from games import services
 from games.domain import Table, stream_of
 from games.models import Game
 from games.rules import Phase, Visibility, legal_bids, legal_plays
@@ -64,15 +65,15 @@ def moves_by_deal(game_id: uuid.UUID) -> Counter[tuple[str, int, int]]:
     """How often each seat bid, played and chose in each deal, from the log."""
     return Counter(
         (record.type, record.payload["hand"], record.payload["seat"])
-        for record in eventstore.read(stream_of(game_id))
+        for record in store.read(stream_of(game_id))
         if record.type in ("BidPlaced", "CardPlayed")
     )
 
 
-def check_log(game_id: uuid.UUID) -> list[eventstore.Recorded]:
+def check_log(game_id: uuid.UUID) -> list[store.Recorded]:
     """The game's log numbered 1, 2, ... without a gap, each seat's bid once and its
     cards once per deal; the log."""
-    records = eventstore.read(stream_of(game_id))
+    records = store.read(stream_of(game_id))
     assert [record.sequence for record in records] == list(range(1, len(records) + 1))
     table = load_table(game_id)
     counts = moves_by_deal(game_id)
@@ -190,7 +191,7 @@ def make(move: Move, watchers: dict[int | None, Watcher]) -> int:
     return version
 
 
-def value_of(record: eventstore.Recorded) -> Any:
+def value_of(record: store.Recorded) -> Any:
     payload = record.payload
     if record.type == "BidPlaced":
         return payload["bid"]
@@ -230,7 +231,7 @@ def test_clients_of_a_killed_server_resume_exactly_on_the_other_and_finish_the_g
 
         # Then each client, reconnecting to B after the last version it saw, is sent
         # exactly the events it missed
-        logged = eventstore.version(stream_of(game_id))
+        logged = store.version(stream_of(game_id))
         for key, watcher in watchers.items():
             seen = watcher.version
             watcher.socket = open_socket(b, game_id, cookies[key], after=seen)
@@ -247,7 +248,7 @@ def test_clients_of_a_killed_server_resume_exactly_on_the_other_and_finish_the_g
             make(in_flight, watchers)
             acked.append(in_flight)
         else:
-            made = eventstore.read(stream_of(game_id), after=in_flight.version)[0]
+            made = store.read(stream_of(game_id), after=in_flight.version)[0]
             assert (made.type, value_of(made)) == in_flight.event
 
         # And the game goes on on B to its end
@@ -287,7 +288,7 @@ def test_a_round_survives_its_worker_killed_and_its_standings_equal_a_rebuild(
 
         # When the worker is killed with SIGKILL in the middle of the round
         wait_until(
-            lambda: sum(eventstore.version(stream_of(g)) for g in games) > 150,
+            lambda: sum(store.version(stream_of(g)) for g in games) > 150,
             60,
             "the round under way",
         )
@@ -326,7 +327,7 @@ def where_the_round_stands(event_id: uuid.UUID, games: list[uuid.UUID]) -> str:
     row, and the event's status."""
     tables = dict(TableResult.objects.filter(game_id__in=games).values_list("game_id", "version"))
     states = [
-        (game.status, game.version, eventstore.version(stream_of(game.id)), tables.get(game.id))
+        (game.status, game.version, store.version(stream_of(game.id)), tables.get(game.id))
         for game in Game.objects.filter(pk__in=games)
     ]
     return f"event {Event.objects.get(pk=event_id).status}, games {states}"
@@ -375,6 +376,6 @@ def test_a_timed_move_the_broker_lost_is_made_up_once_when_beat_returns(
             time.sleep(2 * BEAT_SECONDS)
 
     assert made_up < BEAT_SECONDS + 2, f"made up {made_up:.1f} s after beat returned"
-    records = eventstore.read(stream_of(game.id), after=started.version)
+    records = store.read(stream_of(game.id), after=started.version)
     bids = [(record.type, record.payload["seat"], record.actor_id) for record in records]
     assert bids == [("BidPlaced", started.game.turn, None)]

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from games import eventstore
+from eventlog import store
 from games.domain import stream_of
 from tests.tournaments.drivers import organizer, play_round, wait_until
 from tests.tournaments.test_standings import read_models, standing_rows
@@ -32,14 +32,14 @@ DRIVE_RULES = {"deals": 2}
 def logged_rounds(event_id: uuid.UUID) -> list[tuple[list[list[int]], list[tuple[int, int]]]]:
     """Each round's tables by seat, and each table's side totals, read from the raw logs."""
     rounds = []
-    for record in eventstore.read(event_stream(event_id)):
+    for record in store.read(event_stream(event_id)):
         if record.type != "RoundStarted":
             continue
         totals = []
         for game_id in record.payload["games"]:
             finished = [
                 r.payload["points"]
-                for r in eventstore.read(stream_of(game_id))
+                for r in store.read(stream_of(game_id))
                 if r.type == "classic.MatchFinished"
             ]
             assert len(finished) == 1, f"game {game_id} did not finish once"

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from games import eventstore
+from eventlog import store
 from games.domain import stream_of
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def deals(game_id: object) -> list[dict[str, object]]:
-    return [r.payload for r in eventstore.read(stream_of(game_id)) if r.type == "HandDealt"]
+    return [r.payload for r in store.read(stream_of(game_id)) if r.type == "HandDealt"]
 
 
 @pytest.mark.usefixtures("bots_play")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games import eventstore
+from eventlog import store
 from games.domain import stream_of
 from tests.tournaments.drivers import bot_event, organizer, play_round, wait_until
 from tournaments import services, standings
@@ -27,12 +27,12 @@ def recomputed(event_id: uuid.UUID) -> dict[int, tuple[float, int]]:
     logs: the event's rounds, and each table's scores and bids."""
     totals: dict[int, Fraction] = defaultdict(Fraction)
     exact: dict[int, int] = defaultdict(int)
-    for record in eventstore.read(event_stream(event_id)):
+    for record in store.read(event_stream(event_id)):
         if record.type != "RoundStarted":
             continue
         for players, game_id in zip(record.payload["tables"], record.payload["games"], strict=True):
             final: list[int] | None = None
-            for event in eventstore.read(stream_of(game_id)):
+            for event in store.read(stream_of(game_id)):
                 if event.type == "HandScored":
                     for seat, (bid, won) in enumerate(
                         zip(event.payload["bids"], event.payload["tricks"], strict=True)

@@ -21,6 +21,9 @@ class Migration(migrations.Migration):
         ("tournaments", "0001_initial"),
         ("games", "0005_game_kind"),
     ]
+    # It reads the log through the games' StoredEvent, which later leaves them for
+    # the eventlog app (decision 1501).
+    run_before = [("games", "0010_storedevent_to_eventlog")]
 
     operations = [
         migrations.AddField(

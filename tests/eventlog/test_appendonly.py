@@ -11,9 +11,10 @@ from django.db import DatabaseError, connection, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from config.database_roles import owner_configured, owner_connection
+from eventlog.models import StoredEvent
+from eventlog.store import append, read
 from games.domain import PlayerSeated
-from games.eventstore import append, read
-from games.models import DealSecret, StoredEvent
+from games.models import DealSecret
 
 STREAM = "test:stream"
 EVENTS = [PlayerSeated(0, 1, "Ana"), PlayerSeated(1, 2, "Bob")]
