@@ -64,7 +64,7 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
 
 
 def _drf_error(exc: Exception, context: Mapping[str, Any]) -> Response:
-    drf_response = exception_handler(exc, context)
+    drf_response = exception_handler(exc, dict(context))
     if drf_response is None:
         # A bug, not a bad request: log it with its traceback, answer in our shape.
         logger.error("unhandled error in %s", context.get("view"), exc_info=exc)

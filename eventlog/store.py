@@ -25,6 +25,7 @@ from django.db import IntegrityError, connections, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
+from config.columns import column, column_name
 from eventlog.models import StoredEvent
 
 # A record's stored type name and payload at schema version n, made those of n + 1.
@@ -301,7 +302,7 @@ def _cursor() -> Any:
     connection.ensure_connection()
     with connection.wrap_database_errors:
         # Wrapped as Django wraps its own (errors translated, queries logged in tests).
-        return connection._prepare_cursor(psycopg.Cursor(connection.connection))
+        return connection._prepare_cursor(psycopg.Cursor(connection.connection))  # type: ignore[attr-defined]  # Django's own wrapping, absent from the stubs
 
 
 def _insert(stream: str, schema_version: int, records: Sequence[Recorded]) -> tuple[str, list[Any]]:
@@ -309,7 +310,7 @@ def _insert(stream: str, schema_version: int, records: Sequence[Recorded]) -> tu
     bulk_create builds model instances and compiles the statement anew each time,
     several times the cost of the write itself on the hot path of every move."""
     connection = connections[StoredEvent.objects.db]
-    fields = [StoredEvent._meta.get_field(name) for name in _COLUMNS]
+    fields = [column(StoredEvent, name) for name in _COLUMNS]
     stream_field, sequence_field, type_field, schema_field, payload, actor, at = fields
     params: list[Any] = []
     for record in records:
@@ -329,7 +330,7 @@ def _insert(stream: str, schema_version: int, records: Sequence[Recorded]) -> tu
 def _insert_sql(vendor: str, rows: int) -> str:
     connection = connections[StoredEvent.objects.db]
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(StoredEvent._meta.get_field(name).column) for name in _COLUMNS)
+    columns = ", ".join(quote(column_name(StoredEvent, name)) for name in _COLUMNS)
     row = "(" + ", ".join(["%s"] * len(_COLUMNS)) + ")"
     values = ", ".join([row] * rows)
     return f"INSERT INTO {quote(StoredEvent._meta.db_table)} ({columns}) VALUES {values}"

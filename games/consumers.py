@@ -169,7 +169,7 @@ class GameConsumer(BudgetedJsonConsumer):
 
     # No channel of its own: the game's broadcasts come through the one its
     # process's sockets share (see games.fanout), handed over with deliver.
-    channel_layer_alias = None
+    channel_layer_alias = None  # type: ignore[assignment]  # Channels reads None as no layer
     watch: Watch | None = None
     wake: asyncio.TimerHandle | None = None
     # The broadcasts handed over and not yet sent on, and the task sending them on.
@@ -184,7 +184,7 @@ class GameConsumer(BudgetedJsonConsumer):
         self.turn = asyncio.Lock()
         await self.accept()
         user = self.scope["user"]
-        user_id = user.pk if user.is_authenticated else None
+        user_id = user.pk if user is not None and user.is_authenticated else None
         reference = self.scope["url_route"]["kwargs"]["ref"]
         # This socket's task, and the threads it hands work to, log with its game.
         log_context.game.set(reference)
@@ -298,7 +298,7 @@ class GameConsumer(BudgetedJsonConsumer):
     async def _command(self, kind: str, content: dict[str, Any]) -> None:
         assert self.watch is not None
         user = self.scope["user"]
-        if not user.is_authenticated:
+        if user is None or not user.is_authenticated:
             raise NotAuthenticated("sign in to play")
         service = COMMANDS[kind][1]
         validated = _validated(kind, content)

@@ -13,7 +13,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
+from django.core.exceptions import ImproperlyConfigured
 
 from games.domain import Table
 from games.visibility import Viewer
@@ -66,7 +67,7 @@ async def follow(game_id: uuid.UUID, socket: Socket) -> None:
 
 
 async def _subscribe(game_id: uuid.UUID, followed: _Followed) -> str:
-    layer = get_channel_layer()
+    layer = _layer()
     try:
         channel = await layer.new_channel()
         await layer.group_add(group_name(game_id), channel)
@@ -102,7 +103,14 @@ async def unfollow(game_id: uuid.UUID, socket: Socket) -> None:
         return  # Never subscribed: nothing to take out.
     assert followed.reader is not None
     followed.reader.cancel()
-    await get_channel_layer().group_discard(group_name(game_id), channel)
+    await _layer().group_discard(group_name(game_id), channel)
+
+
+def _layer() -> BaseChannelLayer:
+    layer = get_channel_layer()
+    if layer is None:
+        raise ImproperlyConfigured("the games' sockets need a channel layer (CHANNEL_LAYERS)")
+    return layer
 
 
 def shared_step(game_id: uuid.UUID, before: Table, rows: list[Any], viewer: Viewer) -> Step:

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 
+from config.columns import column, column_name
 from eventlog import store
 from games.domain import STREAM_PREFIX, Table, fold
 from games.models import Game
@@ -90,7 +91,7 @@ def game_update(
     connection = transaction.get_connection()
     meta = Game._meta
     params = [
-        meta.get_field(name).get_db_prep_save(value, connection) for name, value in changed.items()
+        column(Game, name).get_db_prep_save(value, connection) for name, value in changed.items()
     ]
     params.append(meta.pk.get_db_prep_value(game_id, connection))
     return _game_update_sql(tuple(changed)), params
@@ -100,7 +101,7 @@ def game_update(
 def _game_update_sql(names: tuple[str, ...]) -> str:
     quote = transaction.get_connection().ops.quote_name
     meta = Game._meta
-    columns = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in names)
+    columns = ", ".join(f"{quote(column_name(Game, name))} = %s" for name in names)
     return f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
 
 

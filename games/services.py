@@ -188,7 +188,7 @@ def game_join(
         if table.is_full:
             raise TableFull()
         require_free(alias, (s.alias for s in table.seats if s is not None))
-        if zero_play and (table.is_classic or table.options.zero_play is None):
+        if zero_play and (table.is_classic or table.romanian_options.zero_play is None):
             raise ZeroPlayNotAllowed("zero play is not played at this table")
         free = table.seats.index(None)
         events = fold_all(table, [PlayerSeated(free, user.pk, alias, zero_play)])

@@ -327,7 +327,7 @@ def event_start_round(
             ratings = _ratings(settings, present) if settings.first_round == "rating" else None
             tables = seating.first_round(present, sizes=sizes, rng=rng, ratings=ratings)
         else:
-            standing = {s.player: s.points for s in event_standings(event_id, championship)}
+            standing = {s.player: float(s.points) for s in event_standings(event_id, championship)}
             met: Counter[frozenset[int]] = Counter()
             for played in championship.rounds:
                 seating.record_meetings(met, played.tables)
