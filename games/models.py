@@ -76,7 +76,7 @@ class Game(models.Model):
     scores = models.JSONField(default=list)
     places = models.JSONField(default=list)
     version = models.PositiveIntegerField(default=0)
-    # The duplicate deal set the game plays, if any (see games.services._may_reveal).
+    # The duplicate deal set the game plays, if any (see games.vault.Vault.may_reveal).
     deal_set = models.CharField(max_length=80, blank=True, db_index=True)
     paused = models.BooleanField(default=False)
     # The finished game this one plays again (same players, same rules), if any; a
