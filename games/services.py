@@ -34,7 +34,7 @@ from games.bots import BOTS, choose_command
 from games.bots import DEFAULT_LEVEL as DEFAULT_LEVEL
 from games.bots import LEVEL_NAMES as LEVEL_NAMES
 from games.bots.classic import choose_classic_command
-from games.deciders import acting_seat, fold_all, ruled, server_moves, start
+from games.deciders import acting_seat, fold_all, ruled, start
 from games.domain import (
     CLASSIC,
     GAME_KINDS,
@@ -76,7 +76,7 @@ from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
 from games.selectors import load_table, rematch_game, table_home
 from games.turns import automatic_bot, automatic_move_delay
 from games.vault import Vault
-from games.writepath import CommandResult, execute
+from games.writepath import CommandResult, execute, server_moves_of
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -609,7 +609,7 @@ def game_play_automatically(*, game_id: uuid.UUID, expected_version: int) -> Com
             command = choose_classic_command(game, seat, rng, bot=bot, played=table.played)
         else:
             command = choose_command(game, seat, rng, bot=bot, played=table.played)
-        return ruled(table, command) + server_moves(table, Vault.of(game_id, table))
+        return ruled(table, command) + server_moves_of(game_id, table)
 
     table = load_table(game_id)
     if table.version != expected_version or automatic_move_delay(table) is None:
@@ -643,7 +643,7 @@ def _rules_command(
         acting = acting_seat(table, actor_id, seat)
         if table.paused:
             raise GamePausedError()
-        return ruled(table, make(acting, table)) + server_moves(table, Vault.of(game_id, table))
+        return ruled(table, make(acting, table)) + server_moves_of(game_id, table)
 
     return execute(
         game_id=game_id,

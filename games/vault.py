@@ -52,11 +52,7 @@ class Vault:
         DO NOTHING), and both read back what the vault holds, so a commitment is always
         to the stored secret. The vault is only ever inserted into, never updated."""
 
-        def stored() -> dict[int, bytes]:
-            rows = DealSecret.objects.filter(stream=self.stream).values_list("hand", "secret")
-            return {hand: bytes(secret) for hand, secret in rows}
-
-        kept = stored()
+        kept = _stored(self.stream)
         missing = [hand for hand in range(hands) if hand not in kept]
         if missing:
             DealSecret.objects.bulk_create(
@@ -66,7 +62,7 @@ class Vault:
                 ),
                 ignore_conflicts=True,
             )
-            kept = stored()
+            kept = _stored(self.stream)
         return [kept[hand] for hand in range(hands)]
 
     def secret(self, hand: int) -> bytes:
@@ -77,8 +73,7 @@ class Vault:
             return kept
         if self.deal_set:
             return bytes(DealSecret.objects.get(stream=self.stream, hand=hand).secret)
-        rows = DealSecret.objects.filter(stream=self.stream).values_list("hand", "secret")
-        vault = {number: bytes(secret) for number, secret in rows}
+        vault = _stored(self.stream)
         if hand not in vault:
             raise DealSecret.DoesNotExist(f"{self.stream} has no secret for hand {hand}")
         transaction.on_commit(partial(_keep_vault, self.stream, vault))
@@ -91,6 +86,11 @@ class Vault:
         if not self.deal_set:
             return True
         return table.status == "finished" and deal_set_over(self.deal_set, finishing=self.game_id)
+
+
+def _stored(stream: str) -> dict[int, bytes]:
+    rows = DealSecret.objects.filter(stream=stream).values_list("hand", "secret")
+    return {hand: bytes(secret) for hand, secret in rows}
 
 
 def _keep_vault(stream: str, vault: dict[int, bytes]) -> None:

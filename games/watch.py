@@ -111,7 +111,8 @@ class Step:
     ) -> Step:
         """Fold the broadcast ``rows`` once, showing them to each of ``viewers`` on
         the way (others are shown them on demand, folding them again)."""
-        records = [store.record_from_message(stream_of(game_id), row) for row in rows]
+        stream = stream_of(game_id)
+        records = [store.record_from_message(stream, row) for row in rows]
         table = before.clone()
         shown = event_views_for(table, records, viewers)
         offer_table(game_id, table, records[-1])

@@ -266,11 +266,13 @@ def _reveal_deal_set(deal_set: str, finished: uuid.UUID) -> None:
             expected_version=None,
             idempotency_key=None,
             command={},
-            decide=partial(_moves_of, other),
+            decide=partial(server_moves_of, other),
         )
 
 
-def _moves_of(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
+def server_moves_of(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
+    """What the server does by itself at ``table`` (deciders.server_moves), from the
+    game's own vault or its deal set's."""
     return server_moves(table, Vault.of(game_id, table))
 
 

@@ -13,7 +13,7 @@ from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
 from tournaments import standings
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
-from tournaments.services import event_advance, event_finish, publish_event
+from tournaments.services import event_advance, event_finish, event_follow_demo, publish_event
 
 DUE_SLACK_SECONDS = 5
 
@@ -94,7 +94,5 @@ def follow_demo_event(event_id: str) -> str | None:
     """After an event finished: the next demo championship, if it was one (see
     services.event_follow_demo); run twice, the second finds the first's. Returns the
     id of the demo championship running, or None."""
-    from tournaments.services import event_follow_demo
-
     followed = event_follow_demo(event_id=uuid.UUID(event_id))
     return None if followed is None else str(followed[0].id)
