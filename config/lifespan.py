@@ -19,6 +19,7 @@ from config import collector, looplag
 
 _server_loop: asyncio.AbstractEventLoop | None = None
 _startup_hooks: list[Callable[[], Awaitable[None]]] = []
+_tasks: set[asyncio.Future[Any]] = set()
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -33,10 +34,17 @@ def run_on_server_loop(make: Callable[[], Coroutine[Any, Any, Any]]) -> None:
 
     The in-memory channel layer's queues belong to that loop: a timer thread that
     published through a loop of its own would wake consumers from the wrong thread.
-    Elsewhere (a Celery worker, a management command, a test) it runs in place.
+    Called on a loop already (a move written there, see games.writepath), it runs
+    next on that loop, in a task held until it is done (a loop holds its tasks only
+    weakly). Elsewhere (a Celery worker, a management command, a test) it runs in
+    place.
     """
-    loop = _server_loop
-    if loop is not None and loop.is_running() and _running_loop() is not loop:
+    loop, running = _server_loop, _running_loop()
+    if running is not None and (loop is None or running is loop):
+        task = asyncio.ensure_future(make())
+        _tasks.add(task)
+        task.add_done_callback(_tasks.discard)
+    elif loop is not None and loop.is_running():
         asyncio.run_coroutine_threadsafe(make(), loop)
     else:
         async_to_sync(make)()

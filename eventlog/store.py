@@ -26,6 +26,7 @@ from django.db.models import Count, Max
 from django.utils import timezone
 
 from config.columns import column, column_name
+from eventlog import loopdb
 from eventlog.models import StoredEvent
 
 # A record's stored type name and payload at schema version n, made those of n + 1.
@@ -253,20 +254,58 @@ def append_with(
     an unreferenced WITH runs after the main statement, which would lock the read
     model's row before the log's key, the reverse of :func:`append` and then the
     projection in a transaction, and two writers racing for one version deadlocked."""
+    codec, recorded, sql, params = _appended_with(
+        stream, expected_version, events, actor, statement
+    )
+    try:
+        with _cursor() as cursor:
+            cursor.execute(sql, params)
+            return recorded, int(cursor.rowcount)
+    except IntegrityError as error:
+        raise codec.conflict(expected_version) from error
+
+
+def writes_on_loop() -> bool:
+    """Whether :func:`append_with_on_loop` may be awaited here: on a server's loop
+    whose connections are open (:mod:`eventlog.loopdb`)."""
+    return loopdb.available()
+
+
+async def append_with_on_loop(
+    stream: str,
+    expected_version: int,
+    events: Sequence[Any],
+    actor: AbstractBaseUser | None,
+    statement: Callable[[list[Recorded]], tuple[str, list[Any]]],
+) -> tuple[list[Recorded], int]:
+    """:func:`append_with` from the event loop, through its own connections
+    (:mod:`eventlog.loopdb`, which must be open): no worker thread, no Django
+    connection."""
+    codec, recorded, sql, params = _appended_with(
+        stream, expected_version, events, actor, statement
+    )
+    try:
+        async with loopdb.connection() as connection:
+            cursor = await connection.execute(sql, params)
+            return recorded, int(cursor.rowcount)
+    except psycopg.IntegrityError as error:
+        raise codec.conflict(expected_version) from error
+
+
+def _appended_with(
+    stream: str,
+    expected_version: int,
+    events: Sequence[Any],
+    actor: AbstractBaseUser | None,
+    statement: Callable[[list[Recorded]], tuple[str, list[Any]]],
+) -> tuple[Codec, list[Recorded], str, list[Any]]:
+    """:func:`append_with`'s records and its one statement, with its parameters."""
     codec = codec_of(stream)
     recorded = _records(codec, expected_version, events, actor)
     insert, insert_params = _insert(stream, codec.version, recorded)
     update, update_params = statement(recorded)
-    try:
-        with _cursor() as cursor:
-            cursor.execute(
-                f"WITH appended AS ({insert} RETURNING 1) "
-                f"{update} AND EXISTS (SELECT 1 FROM appended)",
-                [*insert_params, *update_params],
-            )
-            return recorded, int(cursor.rowcount)
-    except IntegrityError as error:
-        raise codec.conflict(expected_version) from error
+    sql = f"WITH appended AS ({insert} RETURNING 1) {update} AND EXISTS (SELECT 1 FROM appended)"
+    return codec, recorded, sql, [*insert_params, *update_params]
 
 
 def _records(

@@ -11,7 +11,7 @@ class GamesConfig(AppConfig):
         from games import receivers, tasks, turns
         from games.domain import SCHEMA_VERSION, STREAM_PREFIX, decode, encode
         from games.errors import VersionConflict
-        from games.signals import game_recorded
+        from games.signals import FINISH_EVENTS, game_recorded
 
         store.register(
             STREAM_PREFIX,
@@ -20,4 +20,6 @@ class GamesConfig(AppConfig):
 
         turns.move_with(tasks.play_automatic_move)
         on_startup(turns.resume_at_startup)
-        game_recorded.connect(receivers.game_recorded, dispatch_uid="games-demo")
+        game_recorded.listen(
+            receivers.game_recorded, types=FINISH_EVENTS, dispatch_uid="games-demo"
+        )

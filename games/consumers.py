@@ -65,7 +65,7 @@ from games.serializers import (
     ZeroPlaySerializer,
 )
 from games.watch import Watch, json_text
-from games.writepath import CommandResult
+from games.writepath import CommandResult, Move, execute_move_on_loop
 
 logger = logging.getLogger("atu.websocket")
 
@@ -80,6 +80,12 @@ COMMANDS: dict[str, tuple[type[serializers.Serializer], Callable[..., CommandRes
     "zero_play": (ZeroPlaySerializer, services.game_announce_zero_play),
     "one_card_mode": (OneCardModeSerializer, services.game_choose_one_card_mode),
     "seat_bot": (SeatBotSerializer, services.game_set_seat_bot),
+}
+# The moves of live play, written from the event loop where they can be (see
+# games.writepath.execute_move_on_loop): the same services, as moves.
+MOVES: dict[str, Callable[..., Move]] = {
+    "bid": services.move_place_bid,
+    "play": services.move_play_card,
 }
 
 
@@ -300,11 +306,16 @@ class GameConsumer(BudgetedJsonConsumer):
         user = self.scope["user"]
         if user is None or not user.is_authenticated:
             raise NotAuthenticated("sign in to play")
-        service = COMMANDS[kind][1]
         validated = _validated(kind, content)
-        result = await database_sync_to_async(service)(
-            game_id=self.watch.game_id, actor=user, **validated
-        )
+        move = MOVES.get(kind)
+        if move is not None:
+            result = await execute_move_on_loop(
+                move(game_id=self.watch.game_id, actor=user, **validated)
+            )
+        else:
+            result = await database_sync_to_async(COMMANDS[kind][1])(
+                game_id=self.watch.game_id, actor=user, **validated
+            )
         ack: dict[str, Any] = {"type": "ack", "version": result.version, "command": kind}
         if result.replayed:
             ack["replayed"] = True

@@ -76,7 +76,7 @@ from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
 from games.selectors import load_table, rematch_game, table_home
 from games.turns import automatic_bot, automatic_move_delay
 from games.vault import Vault
-from games.writepath import CommandResult, execute, server_moves_of
+from games.writepath import CommandResult, Move, execute, execute_move, server_moves_of
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -404,7 +404,29 @@ def game_place_bid(
     expected_version: int | None = None,
     idempotency_key: str | None = None,
 ) -> CommandResult:
-    return _rules_command(
+    return execute_move(
+        move_place_bid(
+            game_id=game_id,
+            actor=actor,
+            bid=bid,
+            seat=seat,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+        )
+    )
+
+
+def move_place_bid(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    bid: int,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> Move:
+    """:func:`game_place_bid` as a move, for the write path on a server's loop."""
+    return _rules_move(
         game_id=game_id,
         actor=actor,
         seat=seat,
@@ -426,6 +448,28 @@ def game_play_card(
 ) -> CommandResult:
     """Play ``card``; ``None`` plays the last card held, which a player on the
     forehead cannot name."""
+    return execute_move(
+        move_play_card(
+            game_id=game_id,
+            actor=actor,
+            card=card,
+            seat=seat,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+        )
+    )
+
+
+def move_play_card(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    card: str | None,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> Move:
+    """:func:`game_play_card` as a move, for the write path on a server's loop."""
     if card is not None and not isinstance(card, str):
         raise InvalidInput("a card is written rank then suit, like AS, 10H or 7D")
     parsed = None if card is None else rules.parse_card(card)
@@ -438,7 +482,7 @@ def game_play_card(
             raise InvalidInput("name the card to play; only a last card may go unnamed")
         return rules.PlayCard(acting, held[0])
 
-    return _rules_command(
+    return _rules_move(
         game_id=game_id,
         actor=actor,
         seat=seat,
@@ -637,6 +681,29 @@ def _rules_command(
     command: dict[str, Any],
     make: Callable[[int, Table], rules.Command],
 ) -> CommandResult:
+    return execute_move(
+        _rules_move(
+            game_id=game_id,
+            actor=actor,
+            seat=seat,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+            command=command,
+            make=make,
+        )
+    )
+
+
+def _rules_move(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    seat: int | None,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    command: dict[str, Any],
+    make: Callable[[int, Table], rules.Command],
+) -> Move:
     actor_id = None if actor is None else actor.pk
 
     def decide(table: Table) -> list[AnyEvent]:
@@ -645,14 +712,7 @@ def _rules_command(
             raise GamePausedError()
         return ruled(table, make(acting, table)) + server_moves_of(game_id, table)
 
-    return execute(
-        game_id=game_id,
-        actor=actor,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        command=command,
-        decide=decide,
-    )
+    return Move(game_id, actor, expected_version, idempotency_key, command, decide)
 
 
 def new_code(model: type[Game] | type[Any] = Game) -> str:

@@ -8,6 +8,7 @@ returns them. Nothing writes a game's events another way.
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
@@ -15,7 +16,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db import transaction
 
 from accounts.models import User
@@ -36,8 +39,10 @@ from games.projections import game_update, project_game, projected
 from games.rules import RuleError, classic
 from games.selectors import cached_table, load_table, remember_table, trust_table
 from games.signals import game_recorded
-from games.turns import schedule_automatic_move
+from games.turns import automatic_move_delay, schedule_automatic_move
 from games.vault import Vault
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -146,25 +151,7 @@ def _execute_once(
                 )
         if table is None:
             table = load_table(game_id)
-        base = table.version
-        if expected_version is not None and expected_version != base:
-            if trusted:
-                raise _Stale()
-            raise VersionConflict(expected_version, base)
-        before = projected(table)
-        start = table.clone()
-        try:
-            if actor is not None and table.status == "finished":
-                # No account's command changes a published record; only the server
-                # still writes to it, revealing a deal set's secrets once the set is over.
-                raise GameIsOver()
-            if table.cancelled:
-                raise TableCancelledError()
-            events = decide(table)
-        except (DomainError, RuleError) as error:
-            if trusted:
-                raise _Stale() from error
-            raise
+        base, before, start, events = _decided(table, actor, expected_version, decide, trusted)
         if not events:
             if trusted:
                 raise _Stale()
@@ -201,16 +188,15 @@ def _execute_once(
             _reveal_deal_set(table.deal_set, game_id)
         transaction.on_commit(partial(_committed, game_id, table.version, recorded), robust=True)
         transaction.on_commit(partial(schedule_automatic_move, game_id, table), robust=True)
-        transaction.on_commit(
-            partial(
-                game_recorded.send,
-                sender=Game,
-                game_id=game_id,
-                version=table.version,
-                types=[record.type for record in recorded],
-            ),
-            robust=True,
-        )
+        types = [record.type for record in recorded]
+        if game_recorded.wanted(types):
+            transaction.on_commit(partial(_tell, game_id, table.version, types), robust=True)
+    return _result(game_id, base, recorded, start, table)
+
+
+def _result(
+    game_id: uuid.UUID, base: int, recorded: list[store.Recorded], start: Table, table: Table
+) -> CommandResult:
     return CommandResult(
         game_id,
         base + 1,
@@ -220,6 +206,132 @@ def _execute_once(
         before=start,
         table=table,
     )
+
+
+@dataclass(frozen=True)
+class Move:
+    """A command as the write path takes it: who acts on which game, at which
+    version, what they asked (kept with an idempotency key), and its decider."""
+
+    game_id: uuid.UUID
+    actor: User | None
+    expected_version: int | None
+    idempotency_key: str | None
+    command: dict[str, Any]
+    decide: Callable[[Table], list[AnyEvent]]
+
+
+def execute_move(move: Move) -> CommandResult:
+    return execute(
+        game_id=move.game_id,
+        actor=move.actor,
+        expected_version=move.expected_version,
+        idempotency_key=move.idempotency_key,
+        command=move.command,
+        decide=move.decide,
+    )
+
+
+async def execute_move_on_loop(move: Move) -> CommandResult:
+    """:func:`execute_move` from a server's event loop. A move decided on this
+    process's trusted table and written as one statement (``single`` in
+    :func:`_execute_once`: no idempotency key, no deal set) is decided and written
+    on the loop itself, through its own connections (``store.append_with_on_loop``),
+    with no worker thread. Anything else, and whatever that way meets (a lag, an
+    error, a secret to read from the vault: Django refuses the database on the
+    loop), goes through :func:`execute_move` in a thread, decided on the log."""
+    if move.idempotency_key is None and store.writes_on_loop():
+        table = cached_table(move.game_id)
+        if table is not None and not table.deal_set:
+            try:
+                return await _execute_on_loop(move, table)
+            except _Stale:
+                pass
+    return await database_sync_to_async(execute_move)(move)
+
+
+async def _execute_on_loop(move: Move, table: Table) -> CommandResult:
+    game_id = move.game_id
+    try:
+        base, before, start, events = _decided(
+            table, move.actor, move.expected_version, move.decide, trusted=True
+        )
+    except SynchronousOnlyOperation as error:
+        raise _Stale() from error
+    if not events:
+        raise _Stale()
+    try:
+        recorded, updated = await store.append_with_on_loop(
+            stream_of(game_id),
+            base,
+            events,
+            move.actor,
+            lambda records: game_update(game_id, table, records[-1].recorded_at, before),
+        )
+    except VersionConflict as error:
+        raise _Stale() from error
+    # Committed: from here on it is the thread's way after its commit.
+    at = recorded[-1].recorded_at
+    if not updated:
+        # As _append_projected: a rebuild replaced the row while the statement waited.
+        await database_sync_to_async(project_game)(game_id, table, updated_at=at)
+    table.moved_at = at
+    remember_table(game_id, table, recorded[-1], copy=False)
+    _committed(game_id, table.version, recorded)
+    types = [record.type for record in recorded]
+    told = game_recorded.wanted(types)
+    if told or automatic_move_delay(table) is not None:
+        await database_sync_to_async(_derive)(game_id, table, types if told else None)
+    return _result(game_id, base, recorded, start, table)
+
+
+def _derive(game_id: uuid.UUID, table: Table, types: list[str] | None) -> None:
+    """What follows a commit besides its broadcast, each part run whatever the
+    other does (as ``on_commit(robust=True)`` runs them): the automatic move's
+    schedule, and the receivers of ``types`` (None: none are told)."""
+    steps = [partial(schedule_automatic_move, game_id, table)]
+    if types is not None:
+        steps.append(partial(_tell, game_id, table.version, types))
+    for step in steps:
+        try:
+            step()
+        except Exception:
+            logger.exception("after the commit of a move of game %s", game_id)
+
+
+def _tell(game_id: uuid.UUID, version: int, types: list[str]) -> None:
+    game_recorded.send(sender=Game, game_id=game_id, version=version, types=types)
+
+
+def _decided(
+    table: Table,
+    actor: User | None,
+    expected_version: int | None,
+    decide: Callable[[Table], list[AnyEvent]],
+    trusted: bool,
+) -> tuple[int, dict[str, Any], Table, list[AnyEvent]]:
+    """Decide the command on ``table``, folding its events in: the version it was
+    decided at, the read model's values and the table before it, and the events."""
+    base = table.version
+    if expected_version is not None and expected_version != base:
+        if trusted:
+            raise _Stale()
+        raise VersionConflict(expected_version, base)
+    before = projected(table)
+    start = table.clone()
+    try:
+        if actor is not None and table.status == "finished":
+            # No account's command changes a published record; only the server
+            # still writes to it, revealing a deal set's secrets once the set is over.
+            raise GameIsOver()
+        if table.cancelled:
+            raise TableCancelledError()
+        events = decide(table)
+    except (DomainError, RuleError) as error:
+        if trusted:
+            raise _Stale() from error
+        raise
+    return base, before, start, events
 
 
 def _committed(game_id: uuid.UUID, version: int, recorded: list[store.Recorded]) -> None:

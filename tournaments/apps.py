@@ -14,13 +14,16 @@ class TournamentsConfig(AppConfig):
         from tournaments import domain, receivers
         from tournaments.selectors import hidden_tables, may_view_table, table_home
         from tournaments.signals import event_recorded
+        from tournaments.standings import SCORE_EVENTS
 
         codec = store.Codec(
             domain.encode, domain.decode, VersionConflict, version=domain.SCHEMA_VERSION
         )
         for prefix in (domain.EVENT_STREAM_PREFIX, domain.SEASON_STREAM_PREFIX):
             store.register(prefix, codec)
-        game_recorded.connect(receivers.game_recorded, dispatch_uid="tournaments-standings")
+        game_recorded.listen(
+            receivers.game_recorded, types=SCORE_EVENTS, dispatch_uid="tournaments-standings"
+        )
         event_recorded.connect(receivers.event_recorded, dispatch_uid="tournaments-standings")
         # A private event's tables are for its organizer and entrants only.
         add_audience(Audience(hidden=hidden_tables, allows=may_view_table))

@@ -87,6 +87,24 @@ async def test_a_move_published_from_a_timer_thread_reaches_sockets_via_the_serv
 
 
 @pytest.mark.django_db(transaction=True)
+async def test_what_code_on_the_server_loop_hands_it_runs_next_on_that_loop() -> None:
+    # Given a server process whose lifespan has started
+    async with started_server():
+        loops: list[asyncio.AbstractEventLoop] = []
+
+        async def remember_loop() -> None:
+            loops.append(asyncio.get_running_loop())
+
+        # When code running on its loop (a move written there) hands it a coroutine
+        run_on_server_loop(remember_loop)
+
+        # Then it is not run in place, but next, on that loop
+        assert loops == []
+        await asyncio.sleep(0.05)
+        assert loops == [asyncio.get_running_loop()]
+
+
+@pytest.mark.django_db(transaction=True)
 async def test_a_server_process_collects_garbage_on_its_loops_clock_from_startup_to_shutdown() -> (
     None
 ):

@@ -22,6 +22,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.db import connection
 from django.test import Client
 
 from accounts.models import User
@@ -31,9 +32,9 @@ from games import consumers, fanout, services, writepath
 from games.domain import stream_of
 from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
 from games.selectors import load_table
-from games.serializers import BidSerializer
 from games.visibility import VIEWER_MEMBERS, Viewer, event_views, state_view, viewer_of
 from tests.accounts.factories import UserFactory
+from tests.config.test_lifespan import started_server
 from tests.games.drivers import play_to_end, seated_game, user_to_act
 from tests.games.test_api_leaks import Knowledge, check_events, check_state
 from tests.tournaments.drivers import private_event_round
@@ -458,8 +459,25 @@ async def test_a_page_of_another_port_or_scheme_cannot_open_a_players_socket(
 # --- Playing over sockets --------------------------------------------------------------
 
 
+@pytest.fixture(params=["thread", "loop"])
+async def writes(request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    """Where the socket's moves are written: from the worker thread, as without a
+    server's lifespan, or from the loop itself, as a server process on PostgreSQL
+    writes them (games.writepath.execute_move_on_loop)."""
+    if request.param == "thread":
+        yield "thread"
+        return
+    if connection.vendor != "postgresql":
+        pytest.skip("the loop writes to PostgreSQL only; embedded SQLite has the thread's way")
+    async with started_server():
+        async with asyncio.timeout(TIMEOUT):
+            while not store.writes_on_loop():
+                await asyncio.sleep(0.01)
+        yield "loop"
+
+
 async def test_moves_over_sockets_reach_every_socket_in_order_and_as_its_viewer_may_see_them(
-    open_socket: Opener,
+    open_socket: Opener, writes: str
 ) -> None:
     game_id, users = await seated(3, "romanian-standard", ONE_CARD_FIRST)
     spectator = await database_sync_to_async(UserFactory.create)()
@@ -508,7 +526,7 @@ async def test_moves_over_sockets_reach_every_socket_in_order_and_as_its_viewer_
 
 
 async def test_a_command_out_of_turn_or_without_a_seat_is_an_error_and_the_socket_stays_open(
-    open_socket: Opener,
+    open_socket: Opener, writes: str
 ) -> None:
     game_id, users = await seated()
     table = await database_sync_to_async(load_table)(game_id)
@@ -713,10 +731,10 @@ async def test_messages_faster_than_the_rate_budget_are_refused_and_the_socket_c
 async def test_a_bug_behind_a_command_is_a_server_error_and_the_socket_stays_open(
     open_socket: Opener, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def broken(**arguments: Any) -> writepath.CommandResult:
+    def broken(**arguments: Any) -> writepath.Move:
         raise RuntimeError("a bug")
 
-    monkeypatch.setitem(consumers.COMMANDS, "bid", (BidSerializer, broken))
+    monkeypatch.setitem(consumers.MOVES, "bid", broken)
     game_id, users = await seated()
     socket = await open_socket(game_id, users[0])
 

@@ -1,0 +1,183 @@
+"""The write path from a server's event loop (``execute_move_on_loop``): a live move
+decided on the process's trusted table is written there, through the loop's own
+connections; anything that way cannot settle goes through the worker thread,
+decided on the log, and lands once."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import threading
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+
+from accounts.models import User
+from eventlog import loopdb, store
+from games import services, vault
+from games.domain import Table, stream_of
+from games.errors import VersionConflict
+from games.models import Game
+from games.rules import Phase, legal_bids, legal_plays
+from games.selectors import forget_tables, load_table, remember_table, trust_table
+from games.signals import game_recorded
+from games.writepath import Move, execute_move_on_loop
+from tests.games.drivers import next_move, seated_game, user_to_act
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="a server's loop writes through psycopg's async driver to PostgreSQL "
+        "(production mode); on embedded SQLite every move goes through the worker thread",
+    ),
+]
+
+TIMEOUT = 10
+
+
+@pytest.fixture
+async def loop_writes() -> AsyncIterator[None]:
+    """The loop's own connections open, as a server process's lifespan opens them."""
+    serving = asyncio.ensure_future(loopdb.serve())
+    async with asyncio.timeout(TIMEOUT):
+        while not store.writes_on_loop():
+            await asyncio.sleep(0.01)
+    yield
+    serving.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await serving
+    assert not store.writes_on_loop()
+
+
+def move_for(
+    game_id: uuid.UUID, table: Table, users: Sequence[User], version: int | None = None
+) -> Move:
+    """The first legal move of whoever is to act, at ``version`` (the table's if None)."""
+    game = table.game
+    common: dict[str, Any] = {
+        "game_id": game_id,
+        "actor": user_to_act(table, users),
+        "expected_version": table.version if version is None else version,
+    }
+    if game.phase is Phase.BIDDING:
+        return services.move_place_bid(bid=legal_bids(game)[0], **common)
+    return services.move_play_card(card=str(legal_plays(game)[0]), **common)
+
+
+async def started() -> tuple[uuid.UUID, list[User], Table]:
+    """A started Championship game, its players, and its table (cached, trusted)."""
+    game_id, users = await database_sync_to_async(seated_game)(4, "championship")
+    return game_id, users, await database_sync_to_async(load_table)(game_id)
+
+
+async def log_of(game_id: uuid.UUID) -> list[store.Recorded]:
+    return await database_sync_to_async(store.read)(stream_of(game_id))
+
+
+async def test_a_live_move_is_written_from_the_loop_while_the_worker_thread_is_busy(
+    loop_writes: None,
+) -> None:
+    # Given a game whose table this process holds, and its worker thread held up
+    game_id, users, table = await started()
+    release = threading.Event()
+    busy = asyncio.ensure_future(database_sync_to_async(release.wait)())
+    try:
+        # When the player to act moves from the loop
+        result = await asyncio.wait_for(
+            execute_move_on_loop(move_for(game_id, table, users)), TIMEOUT
+        )
+    finally:
+        release.set()
+        await busy
+
+    # Then it is in the log, once, and the read model is at its version
+    log = await log_of(game_id)
+    assert result.version == table.version + 1 == len(log)
+    assert [r.sequence for r in result.records] == [table.version + 1]
+    assert result.records[0].type == log[-1].type == "BidPlaced"
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    assert game.version == result.version
+    # And the table it brought the game to is the one the next move is decided on
+    again = await asyncio.wait_for(
+        execute_move_on_loop(move_for(game_id, result.table, users)), TIMEOUT
+    )
+    assert again.version == len(await log_of(game_id)) == table.version + 2
+
+
+async def test_a_move_with_no_table_held_here_is_decided_on_the_log(loop_writes: None) -> None:
+    # Given a game this process holds no table of
+    game_id, users, table = await started()
+    forget_tables()
+
+    # When its player to act moves from the loop
+    result = await execute_move_on_loop(move_for(game_id, table, users))
+
+    # Then it lands at the next version
+    assert result.version == table.version + 1 == len(await log_of(game_id))
+
+
+async def test_a_move_decided_on_a_table_behind_the_log_is_decided_again_on_the_log(
+    loop_writes: None,
+) -> None:
+    # Given a game whose table here is one move behind its log (another process moved)
+    game_id, users, table = await started()
+    behind = table.clone()
+    last = (await log_of(game_id))[-1]
+    await database_sync_to_async(next_move)(game_id, users, random.Random(1))
+    now = await database_sync_to_async(load_table)(game_id)
+    remember_table(game_id, behind, last)
+    trust_table(game_id, last)
+
+    # When the next player moves at the log's version, and a stale client at the old one
+    result = await execute_move_on_loop(move_for(game_id, now, users))
+    with pytest.raises(VersionConflict):
+        await execute_move_on_loop(move_for(game_id, now, users, version=table.version))
+
+    # Then the first lands after the other process's move, and the stale one nowhere
+    assert result.version == table.version + 2 == len(await log_of(game_id))
+
+
+async def test_a_move_that_needs_a_secret_from_the_vault_lands_once(loop_writes: None) -> None:
+    # Given a game at the last card of its first hand (one card each), its vault no
+    # longer kept in memory (a restarted process)
+    game_id, users, table = await started()
+    rng = random.Random(3)
+    while not (table.game.phase is Phase.PLAYING and _last_card(table)):
+        await database_sync_to_async(next_move)(game_id, users, rng)
+        table = await database_sync_to_async(load_table)(game_id)
+    with vault._VAULTS_LOCK:
+        vault._VAULTS.clear()
+    told: list[list[str]] = []
+
+    def receiver(*, types: list[str], **kwargs: Any) -> None:
+        told.append(types)
+
+    game_recorded.listen(receiver, types=["HandScored"], dispatch_uid="test-writepath")
+    try:
+        # When the last card is played from the loop, and then the next bid
+        result = await execute_move_on_loop(move_for(game_id, table, users))
+        bid = await execute_move_on_loop(move_for(game_id, result.table, users))
+    finally:
+        game_recorded.disconnect(dispatch_uid="test-writepath")
+        game_recorded.types.discard("HandScored")
+
+    # Then the hand is scored and the next one dealt from the vault, each event once
+    log = await log_of(game_id)
+    types = [record.type for record in log[table.version :]]
+    assert types[:3] == ["CardPlayed", "TrickTaken", "HandScored"]
+    assert "DealRevealed" in types and "HandDealt" in types
+    assert types[-1] == "BidPlaced"
+    assert [record.sequence for record in log] == list(range(1, bid.version + 1))
+    # And the receivers of a scored hand are told of that move, and of no other
+    assert told == [[record.type for record in result.records]]
+
+
+def _last_card(table: Table) -> bool:
+    holdings = table.game.holdings
+    return sum(len(held) for held in holdings) == 1
