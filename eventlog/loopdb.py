@@ -22,9 +22,11 @@ import psycopg
 from django.db import connections
 from psycopg_pool import AsyncConnectionPool
 
-# What a pool of Django's settings gives when they name no size or timeout.
+# What the loop's pool takes when Django's settings name no pool (they name one in
+# production: DATABASE_POOL_*, docs/decisions/0101).
 DEFAULT_MAX_SIZE = 4
 DEFAULT_TIMEOUT = 10.0
+DEFAULT_MAX_IDLE = 60.0
 
 _pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
 _loop: asyncio.AbstractEventLoop | None = None
@@ -63,17 +65,20 @@ def _connection_kwargs(alias: str) -> tuple[dict[str, Any], dict[str, Any]]:
 
 async def serve(alias: str = "default") -> None:
     """Keep the pool open until cancelled (the server's shutdown); on PostgreSQL only.
-    It opens without waiting for a connection: a database that is down delays no
-    startup (a move waits for a connection as long as Django's pool would)."""
+    It opens with no connection: a database that is down delays no startup, and the
+    first move opens one (a move waits for it as long as Django's pool would)."""
     global _pool, _loop
     if connections[alias].vendor != "postgresql":
         return
     params, options = _connection_kwargs(alias)
+    # As large as the threads' pool, and as quick to give back what a burst opened;
+    # none kept open while no move is made (decision 0101).
     pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
         kwargs=params,
-        min_size=1,
+        min_size=0,
         max_size=max(1, int(options.get("max_size", DEFAULT_MAX_SIZE))),
         timeout=float(options.get("timeout", DEFAULT_TIMEOUT)),
+        max_idle=float(options.get("max_idle", DEFAULT_MAX_IDLE)),
         open=False,
     )
     await pool.open(wait=False)

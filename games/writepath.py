@@ -270,7 +270,7 @@ async def _execute_on_loop(move: Move, table: Table) -> CommandResult:
         )
     except VersionConflict as error:
         raise _Stale() from error
-    # Committed: from here on it is the thread's way after its commit.
+    # Committed: what follows is what the thread's way does after its commit.
     at = recorded[-1].recorded_at
     if not updated:
         # As _append_projected: a rebuild replaced the row while the statement waited.
