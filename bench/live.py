@@ -1087,12 +1087,19 @@ async def measure(
     print("Results (medians of the windows):")
     print(f"  Atu paced, {args.tables} tables: {atu.paced.text()}")
     print(f"  baseline paced: {baseline.paced.text()}")
-    target = f"p99 under {P99_TARGET_MS:g} ms in every window at {P99_TARGET_TABLES} tables"
+    target = f"p99 under {P99_TARGET_MS:g} ms in every window"
     if args.tables >= P99_TARGET_TABLES:
+        # Judged at 500 tables, and at any larger count the run was asked for.
         met = verdict(atu.paced.worst_p99_ms < P99_TARGET_MS)
-        print(f"    target: {target} -> {met} (worst window {atu.paced.worst_p99_ms:.1f} ms)")
+        print(
+            f"    target: {target} at {args.tables} tables -> {met} "
+            f"(worst window {atu.paced.worst_p99_ms:.1f} ms)"
+        )
     else:
-        print(f"    target: {target} -> not measured (only {args.tables} tables)")
+        print(
+            f"    target: {target} at {P99_TARGET_TABLES} tables -> not measured "
+            f"(only {args.tables} tables)"
+        )
     print(f"  Atu saturation: {atu.saturation.text()}")
     print(f"  baseline saturation: {baseline.saturation.text()}")
     rate_ratio = atu.saturation.rate / baseline.saturation.rate
