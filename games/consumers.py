@@ -30,10 +30,10 @@ let a bot play a seat or hand it back) run the one service
 each and are answered with an ``ack`` or an ``error``; their events come through
 the group like everyone else's. A bid or a card is written from the event loop
 itself where it can be, the others in a worker thread
-(:func:`games.writepath.execute_move_on_loop`). Bad input is answered with ``invalid_input`` (JSON
-nested too deep, ``too_deep``); the socket stays open. A message over the size
-budget or faster than the rate budget is answered with an error and the socket is
-closed (1009 ``message_too_large``, 4429 ``too_many_messages``; see
+(:func:`games.writepath.execute_move_on_loop`). Bad input is answered with
+``invalid_input`` (JSON nested too deep, ``too_deep``); the socket stays open. A
+message over the size budget or faster than the rate budget is answered with an
+error and the socket is closed (1009 ``message_too_large``, 4429 ``too_many_messages``; see
 :mod:`config.limits`).
 """
 
