@@ -501,14 +501,16 @@ def game_announce_zero_play(
     expected_version: int | None = None,
     idempotency_key: str | None = None,
 ) -> CommandResult:
-    return _rules_command(
-        game_id=game_id,
-        actor=actor,
-        seat=seat,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        command={"zero_play": True},
-        make=lambda s, _: rules.AnnounceZeroPlay(s),
+    return execute_move(
+        _rules_move(
+            game_id=game_id,
+            actor=actor,
+            seat=seat,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+            command={"zero_play": True},
+            make=lambda s, _: rules.AnnounceZeroPlay(s),
+        )
     )
 
 
@@ -525,14 +527,16 @@ def game_choose_one_card_mode(
         visibility = Visibility(mode)
     except ValueError:
         raise InvalidOneCardMode(mode) from None
-    return _rules_command(
-        game_id=game_id,
-        actor=actor,
-        seat=seat,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        command={"one_card_mode": visibility.value},
-        make=lambda s, _: rules.ChooseOneCardMode(s, visibility),
+    return execute_move(
+        _rules_move(
+            game_id=game_id,
+            actor=actor,
+            seat=seat,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+            command={"one_card_mode": visibility.value},
+            make=lambda s, _: rules.ChooseOneCardMode(s, visibility),
+        )
     )
 
 
@@ -669,29 +673,6 @@ def game_play_automatically(*, game_id: uuid.UUID, expected_version: int) -> Com
         )
     except VersionConflict:
         return None
-
-
-def _rules_command(
-    *,
-    game_id: uuid.UUID,
-    actor: User | None,
-    seat: int | None,
-    expected_version: int | None,
-    idempotency_key: str | None,
-    command: dict[str, Any],
-    make: Callable[[int, Table], rules.Command],
-) -> CommandResult:
-    return execute_move(
-        _rules_move(
-            game_id=game_id,
-            actor=actor,
-            seat=seat,
-            expected_version=expected_version,
-            idempotency_key=idempotency_key,
-            command=command,
-            make=make,
-        )
-    )
 
 
 def _rules_move(

@@ -468,7 +468,10 @@ async def writes(request: pytest.FixtureRequest) -> AsyncIterator[str]:
         yield "thread"
         return
     if connection.vendor != "postgresql":
-        pytest.skip("the loop writes to PostgreSQL only; embedded SQLite has the thread's way")
+        pytest.skip(
+            "moves are written from the event loop on PostgreSQL only (production mode); "
+            "on embedded SQLite they go through the worker thread, the 'thread' case"
+        )
     async with started_server():
         async with asyncio.timeout(TIMEOUT):
             while not store.writes_on_loop():
