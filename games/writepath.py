@@ -24,6 +24,7 @@ from django.db import transaction
 from accounts.models import User
 from config.errors import DomainError
 from config.lifespan import run_on_server_loop
+from config.transactions import after_commit
 from eventlog import store
 from games import rules
 from games.deciders import server_moves
@@ -186,11 +187,11 @@ def _execute_once(
         )
         if table.deal_set and finished and len(table.revealed) == len(table.game.results):
             _reveal_deal_set(table.deal_set, game_id)
-        transaction.on_commit(partial(_committed, game_id, table.version, recorded), robust=True)
-        transaction.on_commit(partial(schedule_automatic_move, game_id, table), robust=True)
+        after_commit(_committed, game_id, table.version, recorded)
+        after_commit(schedule_automatic_move, game_id, table)
         types = [record.type for record in recorded]
         if game_recorded.wanted(types):
-            transaction.on_commit(partial(_tell, game_id, table.version, types), robust=True)
+            after_commit(_tell, game_id, table.version, types)
     return _result(game_id, base, recorded, start, table)
 
 

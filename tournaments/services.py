@@ -23,6 +23,7 @@ from django.db import transaction
 from accounts.models import User
 from accounts.services import user_demo_lock, user_demo_organizer, user_ensure_bot_players
 from config.lifespan import run_on_server_loop
+from config.transactions import after_commit
 from eventlog import store
 from games import services as games
 from games.aliases import fitting_alias
@@ -520,16 +521,13 @@ def _execute(
         recorded = store.append(event_stream(event_id), base, events, actor)
         domain.fold(championship, events)
         project_event(event_id, championship, updated_at=recorded[-1].recorded_at)
-        transaction.on_commit(partial(publish_event, event_id, championship.version), robust=True)
-        transaction.on_commit(
-            partial(
-                event_recorded.send,
-                sender=Event,
-                event_id=event_id,
-                version=championship.version,
-                events=events,
-            ),
-            robust=True,
+        after_commit(publish_event, event_id, championship.version)
+        after_commit(
+            event_recorded.send,
+            sender=Event,
+            event_id=event_id,
+            version=championship.version,
+            events=events,
         )
     return EventResult(event_id, championship.version)
 
