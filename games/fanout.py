@@ -121,8 +121,8 @@ def shared_step(game_id: uuid.UUID, before: Table, rows: list[Any], viewer: View
     for step in followed.steps:
         if step.before.version == before.version and step.table.version == version:
             return step
-        if step.table.version == before.version:
-            prior = step.shared_view
+        if step.table.version == before.version and step.shared_view is not None:
+            prior = (step.table, step.shared_view)
     # Every viewer here that will want it: the sockets at the same version.
     viewers = [viewer]
     for socket in followed.sockets:

@@ -365,7 +365,34 @@ def _turn_deadline(table: Table) -> str | None:
     return (table.moved_at + timedelta(seconds=table.turn_seconds)).isoformat()
 
 
-def _table_view(game_id: uuid.UUID, table: Table) -> dict[str, Any]:
+class _Lender:
+    """Members of a shared view lent by the shared view of a table before, where the
+    parts of the table a member is built from are the very same objects: a table's
+    values are immutable (replaced, never changed), so the member would come out the
+    same. A move then builds, and its changes compare, only what it changed: most
+    members (the options, the seats, the schedule, a game's results, which grow to
+    dozens of lists) change once a hand at most."""
+
+    def __init__(self, table: Table, since: tuple[Table, dict[str, Any]] | None) -> None:
+        self.table = table
+        self.before: Table | None = None
+        self.view: dict[str, Any] = {}
+        if since is not None:
+            self.before, self.view = since
+
+    def __call__(
+        self, name: str, parts: Callable[[Table], tuple[object, ...]], build: Callable[[], Any]
+    ) -> Any:
+        if (
+            self.before is not None
+            and name in self.view
+            and all(a is b for a, b in zip(parts(self.before), parts(self.table), strict=True))
+        ):
+            return self.view[name]
+        return build()
+
+
+def _table_view(game_id: uuid.UUID, table: Table, lend: _Lender) -> dict[str, Any]:
     """What every viewer of either game sees of the table around the cards."""
     return {
         "id": str(game_id),
@@ -375,22 +402,30 @@ def _table_view(game_id: uuid.UUID, table: Table) -> dict[str, Any]:
         "version": table.version,
         "player_count": table.player_count,
         "preset": table.preset,
-        "options": _options_view(table.options),
-        "seats": [
-            {"seat": number, "alias": seat.alias if seat else None}
-            for number, seat in enumerate(table.seats)
-        ],
+        "options": lend("options", lambda t: (t.options,), lambda: _options_view(table.options)),
+        "seats": lend(
+            "seats",
+            lambda t: (t.seats,),
+            lambda: [
+                {"seat": number, "alias": seat.alias if seat else None}
+                for number, seat in enumerate(table.seats)
+            ],
+        ),
         "phase": table.game.phase.value,
         "turn_seconds": table.turn_seconds,
         "turn_deadline": _turn_deadline(table),
         "paused": table.paused,
         "spectator_delay": table.spectator_delay,
         "bots": list(table.bots),
-        "deals": {
-            "seed": table.seed,
-            "commitments": list(table.commitments),
-            "revealed": list(table.revealed),
-        },
+        "deals": lend(
+            "deals",
+            lambda t: (t.seed, t.commitments, t.revealed),
+            lambda: {
+                "seed": table.seed,
+                "commitments": list(table.commitments),
+                "revealed": list(table.revealed),
+            },
+        ),
     }
 
 
@@ -404,31 +439,45 @@ def state_view(game_id: uuid.UUID, table: Table, viewer: Viewer) -> dict[str, An
     return {**shared_state_view(game_id, table), **viewer_state_view(table, viewer)}
 
 
-def shared_state_view(game_id: uuid.UUID, table: Table) -> dict[str, Any]:
+def shared_state_view(
+    game_id: uuid.UUID, table: Table, since: tuple[Table, dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """The members of :func:`state_view` that every viewer of the table gets alike:
-    all but :data:`VIEWER_MEMBERS`, and no card that anyone may not see."""
+    all but :data:`VIEWER_MEMBERS`, and no card that anyone may not see. ``since``: a
+    table of the same game before, and its shared view, which lends the members
+    built from parts of the table that did not change (:class:`_Lender`); the view
+    is never changed afterwards, as the members lent are shared."""
+    lend = _Lender(table, since)
     game = table.game
     if isinstance(game, classic.ClassicState):
-        return _classic_shared_view(game_id, table, game)
+        return _classic_shared_view(game_id, table, game, lend)
     return {
-        **_table_view(game_id, table),
+        **_table_view(game_id, table, lend),
         "hands_total": len(game.schedule),
-        "schedule": [spec.cards for spec in game.schedule],
+        "schedule": lend(
+            "schedule",
+            lambda t: (t.romanian_game.schedule,),
+            lambda: [spec.cards for spec in game.schedule],
+        ),
         "scores": list(game.scores),
         "places": list(game.places),
         "zero_play": list(game.zero_play),
-        "results": [
-            {
-                "hand": result.hand,
-                "cards": game.schedule[result.hand].cards,
-                "bids": list(result.bids),
-                "tricks": list(result.tricks),
-                "points": list(result.points),
-                "streak_points": list(result.streak_points),
-                "totals": list(result.totals),
-            }
-            for result in game.results
-        ],
+        "results": lend(
+            "results",
+            lambda t: (t.romanian_game.results, t.romanian_game.schedule),
+            lambda: [
+                {
+                    "hand": result.hand,
+                    "cards": game.schedule[result.hand].cards,
+                    "bids": list(result.bids),
+                    "tricks": list(result.tricks),
+                    "points": list(result.points),
+                    "streak_points": list(result.streak_points),
+                    "totals": list(result.totals),
+                }
+                for result in game.results
+            ],
+        ),
     }
 
 
@@ -443,12 +492,12 @@ def viewer_state_view(table: Table, viewer: Viewer) -> dict[str, Any]:
 
 
 def _classic_shared_view(
-    game_id: uuid.UUID, table: Table, game: classic.ClassicState
+    game_id: uuid.UUID, table: Table, game: classic.ClassicState, lend: _Lender
 ) -> dict[str, Any]:
     """Classic Whist's state: scores by side (seats 0 and 2 against 1 and 3), the
     games of the rubber; the hand in play is the viewer's (_classic_viewer_view)."""
     return {
-        **_table_view(game_id, table),
+        **_table_view(game_id, table, lend),
         "sides": [[0, 2], [1, 3]],
         "hands_total": game.options.deals,
         "game": game.game,

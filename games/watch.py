@@ -52,8 +52,9 @@ def members(view: dict[str, Any]) -> str:
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Whether ``a`` and ``b`` are the same JSON: of one type too (``0 == False``)."""
-    return type(a) is type(b) and a == b
+    """Whether ``a`` and ``b`` are the same JSON: of one type too (``0 == False``).
+    A member lent by the view before (visibility's ``_Lender``) is the same object."""
+    return a is b or (type(a) is type(b) and a == b)
 
 
 def _changed(view: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
@@ -90,8 +91,9 @@ class Step:
     # Each viewer's events, as event_views_from shows them.
     views: dict[Viewer, list[dict[str, Any]]]
     # The members of the state that every viewer shares at ``before``, when the step
-    # before this one built them (so that a message may carry only the changes).
-    prior: dict[str, Any] | None = None
+    # before this one built them (so that a message may carry only the changes), with
+    # the table they were built from (which lends what did not change).
+    prior: tuple[Table, dict[str, Any]] | None = None
     # Each viewer's message, by viewer and what it carries of the state (Watch.with_state).
     messages: dict[tuple[Viewer, str], str] = field(default_factory=dict)
     # The members of the state that every viewer shares: as they are, as JSON (no
@@ -107,7 +109,7 @@ class Step:
         before: Table,
         rows: list[Any],
         viewers: list[Viewer],
-        prior: dict[str, Any] | None,
+        prior: tuple[Table, dict[str, Any]] | None,
     ) -> Step:
         """Fold the broadcast ``rows`` once, showing them to each of ``viewers`` on
         the way (others are shown them on demand, folding them again)."""
@@ -141,11 +143,11 @@ class Step:
         """The shared members a message carries, as JSON: all of them, or (when the
         step before built them) those that changed since."""
         if self.shared_view is None:
-            self.shared_view = shared_state_view(self.game_id, self.table)
+            self.shared_view = shared_state_view(self.game_id, self.table, self.prior)
         if with_state == "changes" and self.prior is not None:
             if self.changes is None:
                 # Never empty: the version changes.
-                self.changes = members(_changed(self.shared_view, self.prior))
+                self.changes = members(_changed(self.shared_view, self.prior[1]))
             return self.changes
         if self.shared is None:
             self.shared = members(self.shared_view)

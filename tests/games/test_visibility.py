@@ -8,16 +8,24 @@ import random
 import uuid
 from datetime import timedelta
 
+import orjson
 import pytest
 
 from accounts.models import User
 from eventlog.store import read
-from games.domain import Table, stream_of
+from games.domain import Table, fold, stream_of
 from games.errors import GameNotFound
 from games.rules import classic
 from games.selectors import find_game, forget_tables, games_list, load_table
 from games.services import game_create, game_join, game_pause
-from games.visibility import Viewer, event_views, event_views_from, may_see_game, state_view
+from games.visibility import (
+    Viewer,
+    event_views,
+    event_views_from,
+    may_see_game,
+    shared_state_view,
+    state_view,
+)
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move, play_to_end, seated_game
 from tests.tournaments.drivers import private_event_round
@@ -182,3 +190,37 @@ def test_there_is_no_turn_deadline_without_a_timer_or_while_paused() -> None:
 
     assert state_view(untimed, load_table(untimed), Viewer(None))["turn_deadline"] is None
     assert state_view(timed, load_table(timed), Viewer(None))["turn_deadline"] is None
+
+
+@pytest.mark.parametrize("kind", ["romanian", "classic"])
+def test_a_shared_view_built_since_the_table_before_is_the_one_built_afresh_at_every_event(
+    kind: str,
+) -> None:
+    # Given a whole game's log
+    game_id, users = seated_game(4 if kind == "classic" else 3, preset=None, kind=kind)
+    play_to_end(game_id, users, seed=5)
+    records = read(stream_of(game_id))
+
+    # When each event's shared view is built from the one before it
+    before = Table()
+    before_view = shared_state_view(game_id, before)
+    lent_results = 0
+    for record in records:
+        table = fold(before.clone(), [record.event])
+        table.version = record.sequence
+        view = shared_state_view(game_id, table, (before, before_view))
+
+        # Then it is, to the byte, the view built from nothing
+        assert orjson.dumps(view) == orjson.dumps(shared_state_view(game_id, table))
+        # and the seats, which no move changes, nor (in Romanian Whist) the results,
+        # which only a hand's end changes, are built again
+        if table.seats is before.seats:
+            assert view["seats"] is before_view["seats"]
+        if kind == "romanian":
+            game, was = table.romanian_game, before.romanian_game
+            if game.results and game.results is was.results and game.schedule is was.schedule:
+                assert view["results"] is before_view["results"]
+                lent_results += 1
+        before, before_view = table, view
+    if kind == "romanian":
+        assert lent_results > len(records) // 2
