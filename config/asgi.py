@@ -9,12 +9,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Set up Django before importing anything that imports models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.lifespan import lifespan  # noqa: E402
 from config.origins import OriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.sockets import socket_auth_stack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -24,7 +24,7 @@ application = ProtocolTypeRouter(
         # a socket: it is signed in by the session cookie (config/origins.py).
         # The patterns' type: config/routing.py.
         "websocket": OriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]
+            socket_auth_stack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]
         ),
     }
 )
