@@ -88,6 +88,19 @@ class Vault:
         return table.status == "finished" and deal_set_over(self.deal_set, finishing=self.game_id)
 
 
+def keep_vault(game_id: uuid.UUID, table: Table) -> None:
+    """Read ``table``'s own vault into this process's memory, outside any transaction
+    (so only what is committed), for the moves decided on the server's event loop,
+    which may not read the database through Django (games.writepath). A deal set's
+    vault is not kept: it is read each time."""
+    vault = Vault.of(game_id, table)
+    if vault.deal_set:
+        return
+    stored = _stored(vault.stream)
+    if stored:
+        _keep_vault(vault.stream, stored)
+
+
 def _stored(stream: str) -> dict[int, bytes]:
     rows = DealSecret.objects.filter(stream=stream).values_list("hand", "secret")
     return {hand: bytes(secret) for hand, secret in rows}

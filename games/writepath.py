@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -41,7 +41,7 @@ from games.rules import RuleError, classic
 from games.selectors import cached_table, load_table, remember_table, trust_table
 from games.signals import game_recorded
 from games.turns import automatic_move_delay, schedule_automatic_move
-from games.vault import Vault
+from games.vault import Vault, keep_vault
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +70,11 @@ def group_name(game_id: uuid.UUID) -> str:
 class _Stale(Exception):
     """A command decided on this process's cached table, not on the log itself, met
     something the log may explain: it is decided again on the log."""
+
+
+class _VaultNotKept(_Stale):
+    """A move decided on the event loop needed a secret this process has not read yet
+    (Django refuses the database on the loop). Nothing was written."""
 
 
 def execute(
@@ -238,14 +243,27 @@ async def execute_move_on_loop(move: Move) -> CommandResult:
     process's trusted table and written as one statement (``single`` in
     :func:`_execute_once`: no idempotency key, no deal set) is decided and written
     on the loop itself, through its own connections (``store.append_with_on_loop``),
-    with no worker thread. Anything else, and whatever that way meets (a lag, an
-    error, a secret to read from the vault: Django refuses the database on the
-    loop), goes through :func:`execute_move` in a thread, decided on the log."""
+    with no worker thread. A secret of the vault this process has not read yet
+    (Django refuses the database on the loop) is read in the thread, and the move
+    decided on the loop again. Anything else, and whatever that way meets (a lag, an
+    error), goes through :func:`execute_move` in a thread, decided on the log."""
     if move.idempotency_key is None and store.writes_on_loop():
         table = cached_table(move.game_id)
         if table is not None and not table.deal_set:
             try:
                 return await _execute_on_loop(move, table)
+            except _VaultNotKept:
+                # The first hand this process ends at a table: the vault is read in
+                # the thread (one query) and the move is decided on the loop again.
+                # Deciding the whole move in the thread instead queued the hand ends
+                # of hundreds of tables starting together behind one another in the
+                # one worker thread, for up to a second (decision 1801).
+                await database_sync_to_async(keep_vault)(move.game_id, table)
+                # A fresh copy: the decider folded part of the move into the first.
+                table = cached_table(move.game_id)
+                if table is not None:
+                    with suppress(_Stale):
+                        return await _execute_on_loop(move, table)
             except _Stale:
                 pass
     return await database_sync_to_async(execute_move)(move)
@@ -258,7 +276,7 @@ async def _execute_on_loop(move: Move, table: Table) -> CommandResult:
             table, move.actor, move.expected_version, move.decide, trusted=True
         )
     except SynchronousOnlyOperation as error:
-        raise _Stale() from error
+        raise _VaultNotKept() from error
     if not events:
         raise _Stale()
     try:

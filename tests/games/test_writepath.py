@@ -181,6 +181,47 @@ async def test_a_move_that_needs_a_secret_from_the_vault_lands_once(loop_writes:
     assert told == [[record.type for record in result.records]]
 
 
+async def test_a_hand_ended_before_its_vault_is_read_here_is_written_from_the_loop(
+    loop_writes: None,
+) -> None:
+    # Given a game at the last card of its first hand, its vault not read by this
+    # process yet, and a spy on the statements the worker thread runs
+    game_id, users, table = await started()
+    rng = random.Random(3)
+    while not (table.game.phase is Phase.PLAYING and _last_card(table)):
+        await database_sync_to_async(next_move)(game_id, users, rng)
+        table = await database_sync_to_async(load_table)(game_id)
+    with vault._VAULTS_LOCK:
+        vault._VAULTS.clear()
+    statements: list[str] = []
+
+    def spy(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    # The worker thread's own connection: each thread has its own.
+    wrappers = await database_sync_to_async(lambda: connection.execute_wrappers)()
+    wrappers.append(spy)
+    try:
+        # When its last card is played from the loop
+        result = await execute_move_on_loop(move_for(game_id, table, users))
+    finally:
+        wrappers.remove(spy)
+
+    # Then the thread read the vault (and, after the commit, the receivers of a scored
+    # hand read what they need) but wrote nothing: the loop wrote the move, once
+    assert "games_dealsecret" in statements[0]
+    assert all(statement.startswith("SELECT") for statement in statements)
+    log = await log_of(game_id)
+    assert [record.sequence for record in log] == list(range(1, result.version + 1))
+    assert [record.type for record in result.records][:3] == [
+        "CardPlayed",
+        "TrickTaken",
+        "HandScored",
+    ]
+    assert stream_of(game_id) in vault._VAULTS
+
+
 def _last_card(table: Table) -> bool:
     holdings = table.game.holdings
     return sum(len(held) for held in holdings) == 1
