@@ -96,6 +96,9 @@ def keep_vault(game_id: uuid.UUID, table: Table) -> None:
     vault = Vault.of(game_id, table)
     if vault.deal_set:
         return
+    with _VAULTS_LOCK:
+        if vault.stream in _VAULTS:
+            return
     stored = _stored(vault.stream)
     if stored:
         _keep_vault(vault.stream, stored)

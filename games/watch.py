@@ -24,6 +24,7 @@ from django.utils import timezone
 from eventlog import store
 from games.domain import Table, fold, fold_records, stream_of
 from games.selectors import find_game, load_table, offer_table
+from games.vault import keep_vault
 from games.visibility import (
     Viewer,
     event_views,
@@ -189,6 +190,11 @@ class Watch:
         watch = cls(game_id, user_id, load_table(game_id), with_state)
         # A delayed spectator starts where the delay puts them, not at the end.
         watch.table, watch.due = seen_table(game_id, watch.table, watch.viewer, timezone.now())
+        if watch.viewer.seat is not None and watch.table.status == "playing":
+            # The player's moves are decided on the server's event loop, which may not
+            # read the vault (games.writepath): read now, in this thread, rather than
+            # when the first hand they end here needs its secrets (decision 1801).
+            keep_vault(game_id, watch.table)
         return watch
 
     def _released(self, records: Sequence[store.Recorded]) -> list[store.Recorded]:

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import pytest
+
+from games import vault
+from games.domain import stream_of
+from games.watch import Watch
+from tests.games.drivers import seated_game
+
+pytestmark = pytest.mark.django_db
+
+
+def forget_vaults() -> None:
+    with vault._VAULTS_LOCK:
+        vault._VAULTS.clear()
+
+
+def test_a_players_watch_of_a_playing_table_keeps_its_vault_for_the_moves_made_on_the_loop() -> (
+    None
+):
+    # Given a started game whose vault this process has not read
+    game_id, users = seated_game(3)
+    forget_vaults()
+
+    # When one of its players opens a watch of it
+    watch = Watch.open(str(game_id), users[1].pk)
+
+    # Then the vault is kept, every hand's secret of it
+    assert watch.viewer.seat == 1
+    kept = vault._VAULTS[stream_of(game_id)]
+    assert sorted(kept) == list(range(len(watch.table.romanian_game.schedule)))
+
+
+def test_a_spectators_watch_reads_no_vault() -> None:
+    # Given a started game whose vault this process has not read
+    game_id, _ = seated_game(3)
+    forget_vaults()
+
+    # When a spectator opens a watch of it
+    watch = Watch.open(str(game_id), None)
+
+    # Then no secret is read into memory
+    assert watch.viewer.seat is None
+    assert stream_of(game_id) not in vault._VAULTS
