@@ -91,7 +91,7 @@ CHANNEL_LAYERS = {
         {"BACKEND": "channels.layers.InMemoryChannelLayer"}
         if ENV.redis_url is None
         else {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.channel_layer.RedisPubSubLayer",
             "CONFIG": {"hosts": [{"address": ENV.redis_url, **REDIS_TIMEOUTS}]},
         }
     )
