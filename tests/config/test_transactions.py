@@ -34,10 +34,9 @@ def test_a_hook_that_raises_is_logged_by_name_and_the_commit_goes_on(
         raise RuntimeError("the broker is down")
 
     # when
-    with caplog.at_level(logging.ERROR, logger="django.db.backends.base"):
-        with transaction.atomic():
-            after_commit(fails)
-            after_commit(calls.append, "next")
+    with caplog.at_level(logging.ERROR, logger="django.db.backends.base"), transaction.atomic():
+        after_commit(fails)
+        after_commit(calls.append, "next")
 
     # then
     assert calls == ["next"]
