@@ -120,12 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     django.setup()
     from django.db import connection
 
-    from bench.write_path import play_game
+    from bench.write_path import play_game, throwaway_database
     from games.models import Game
 
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database():
         play_game(0, lambda: None)
         game = Game.objects.get()
         start, rows = broadcasts(game.id)
@@ -148,8 +146,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"  ratio Atu / baseline: {statistics.median(atu) / statistics.median(base):.2f}x "
             f"(medians), {min(atu) / min(base):.2f}x (fastest)"
         )
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     return 0
 
 

@@ -21,7 +21,8 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import django
@@ -86,6 +87,19 @@ def summary(name: str, games: list[list[float]]) -> tuple[float, float]:
     return statistics.median(every), statistics.median(late)
 
 
+@contextmanager
+def throwaway_database() -> Iterator[None]:
+    """A test database made for the run and destroyed after it (Django set up)."""
+    from django.db import connection
+
+    old_name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        yield
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2, help="games per variant")
@@ -95,9 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from games.selectors import forget_tables
 
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database():
         print(f"Write path benchmark: {connection.vendor}, 4 players, preset 'championship'")
         cached = [play_game(seed, lambda: None) for seed in range(args.games)]
         replayed = [play_game(100 + seed, forget_tables) for seed in range(args.games)]
@@ -108,8 +120,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"  ratio baseline / cache: {all_replayed / all_cached:.2f}x over all commands, "
             f"{late_replayed / late_cached:.2f}x over the last quarter"
         )
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     return 0
 
 

@@ -41,6 +41,7 @@ class _Shard(RedisSingleShardConnection):
 class _LoopLayer(RedisPubSubLoopLayer):
     def __init__(self, hosts: Any = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(hosts, *args, **kwargs)
+        # Replaces the stock shards, which hold no connection until first used.
         self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
 
 

@@ -146,13 +146,7 @@ async def test_a_move_decided_on_a_table_behind_the_log_is_decided_again_on_the_
 async def test_a_move_that_needs_a_secret_from_the_vault_lands_once(loop_writes: None) -> None:
     # Given a game at the last card of its first hand (one card each), its vault no
     # longer kept in memory (a restarted process)
-    game_id, users, table = await started()
-    rng = random.Random(3)
-    while not (table.game.phase is Phase.PLAYING and _last_card(table)):
-        await database_sync_to_async(next_move)(game_id, users, rng)
-        table = await database_sync_to_async(load_table)(game_id)
-    with vault._VAULTS_LOCK:
-        vault._VAULTS.clear()
+    game_id, users, table = await at_last_card_vault_unread()
     told: list[list[str]] = []
 
     def receiver(*, types: list[str], **kwargs: Any) -> None:
@@ -186,13 +180,7 @@ async def test_a_hand_ended_before_its_vault_is_read_here_is_written_from_the_lo
 ) -> None:
     # Given a game at the last card of its first hand, its vault not read by this
     # process yet, and a spy on the statements the worker thread runs
-    game_id, users, table = await started()
-    rng = random.Random(3)
-    while not (table.game.phase is Phase.PLAYING and _last_card(table)):
-        await database_sync_to_async(next_move)(game_id, users, rng)
-        table = await database_sync_to_async(load_table)(game_id)
-    with vault._VAULTS_LOCK:
-        vault._VAULTS.clear()
+    game_id, users, table = await at_last_card_vault_unread()
     statements: list[str] = []
 
     def spy(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
@@ -220,6 +208,19 @@ async def test_a_hand_ended_before_its_vault_is_read_here_is_written_from_the_lo
         "HandScored",
     ]
     assert stream_of(game_id) in vault._VAULTS
+
+
+async def at_last_card_vault_unread() -> tuple[uuid.UUID, list[User], Table]:
+    """:func:`started`, played to the last card of its first hand (one card each), its
+    vault not read by this process (a restarted one)."""
+    game_id, users, table = await started()
+    rng = random.Random(3)
+    while not (table.game.phase is Phase.PLAYING and _last_card(table)):
+        await database_sync_to_async(next_move)(game_id, users, rng)
+        table = await database_sync_to_async(load_table)(game_id)
+    with vault._VAULTS_LOCK:
+        vault._VAULTS.clear()
+    return game_id, users, table
 
 
 def _last_card(table: Table) -> bool:
