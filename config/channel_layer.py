@@ -8,7 +8,8 @@ it: while the loop is busy (the hands of hundreds of tables ending within the sa
 second, as a championship round's do), every publish of the process queued behind
 the others for a loop turn each, and the moves' events reached the sockets 100 ms to
 1.6 s after their commit (decision 1801). Here each publish takes a connection of the
-client's pool for itself, at most ``PUBLISHING`` at once; subscribing keeps the lock.
+client's pool for itself, at most ``PUBLISHING`` at once, and only the publishes of one
+channel wait for one another; subscribing keeps the lock.
 """
 
 from __future__ import annotations
@@ -31,11 +32,24 @@ class _Shard(RedisSingleShardConnection):
     def __init__(self, host: dict[str, Any], channel_layer: Any) -> None:
         super().__init__(host, channel_layer)
         self._publishing = asyncio.Semaphore(PUBLISHING)
+        # The publishes of each channel (a game's group) not done yet, and the lock
+        # that keeps them in order: a channel's messages still go out one after the
+        # other, in the order they were published (asyncio's locks are fair), so its
+        # sockets get a game's broadcasts in order rather than reading the log for
+        # one that overtook another.
+        self._channels: dict[str, tuple[asyncio.Lock, list[int]]] = {}
 
     async def publish(self, channel: str, message: bytes) -> None:
-        async with self._publishing:
-            self._ensure_redis()
-            await self._redis.publish(channel, message)
+        lock, waiting = self._channels.setdefault(channel, (asyncio.Lock(), [0]))
+        waiting[0] += 1
+        try:
+            async with lock, self._publishing:
+                self._ensure_redis()
+                await self._redis.publish(channel, message)
+        finally:
+            waiting[0] -= 1
+            if not waiting[0]:
+                del self._channels[channel]
 
 
 class _LoopLayer(RedisPubSubLoopLayer):

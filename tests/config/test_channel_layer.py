@@ -14,32 +14,39 @@ pytestmark = pytest.mark.skipif(
     settings.ENV.redis_url is None,
     reason="needs Redis (production mode); embedded mode's in-memory layer publishes nothing",
 )
-MESSAGES = 60
+GROUPS = 20
+EACH = 3
 
 
-async def test_a_burst_of_publishes_goes_out_on_several_connections_and_every_message_arrives() -> (
-    None
-):
-    # Given the production layer, and a channel in a group of its own
+async def test_a_burst_to_many_groups_goes_out_on_several_connections_each_group_in_order() -> None:
+    # Given the production layer, and a channel in many groups
     layer = get_channel_layer()
     assert isinstance(layer, RedisPubSubLayer)
-    group = f"test-burst-{uuid.uuid4().hex}"
+    groups = [f"test-burst-{uuid.uuid4().hex}" for _ in range(GROUPS)]
     channel = await layer.new_channel()
-    await layer.group_add(group, channel)
+    for group in groups:
+        await layer.group_add(group, channel)
     watcher = redis.Redis.from_url(settings.ENV.redis_url)
     before = {client["id"] for client in watcher.client_list() if client["cmd"] == "publish"}
     try:
-        # When a burst of messages is published at once
+        # When a burst of messages is published at once, a few to each group
         await asyncio.gather(
-            *(layer.group_send(group, {"type": "test", "n": n}) for n in range(MESSAGES))
+            *(
+                layer.group_send(group, {"type": "test", "group": g, "n": n})
+                for n in range(EACH)
+                for g, group in enumerate(groups)
+            )
         )
-        received = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(MESSAGES)]
+        received = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(GROUPS * EACH)]
     finally:
-        await layer.group_discard(group, channel)
+        for group in groups:
+            await layer.group_discard(group, channel)
 
-    # Then each arrives once, and they went out on connections of their own, a bounded
-    # number of them (one connection at a time, each waiting for the one before, it was)
-    assert sorted(message["n"] for message in received) == list(range(MESSAGES))
+    # Then each arrives once, each group's in the order published, and they went out
+    # on connections of their own, a bounded number of them (one connection at a time,
+    # each waiting for the one before, it was)
+    for g in range(GROUPS):
+        assert [m["n"] for m in received if m["group"] == g] == list(range(EACH))
     publishing = {
         client["id"] for client in watcher.client_list() if client["cmd"] == "publish"
     } - before
