@@ -2,7 +2,8 @@
 serves the sockets, starts in the background what the apps asked to run at startup
 (the games resume their automatic moves, :func:`games.turns.resume_at_startup`),
 watches how long that loop is held (:mod:`config.looplag`), and hands the garbage
-collector to that loop's clock (:mod:`config.collector`).
+collector to that loop's clock (:mod:`config.collector`). On shutdown it waits, a
+while, for what the loop runs in the background (:func:`in_background`).
 
 Nothing started holds up the startup: a database that is down or does not answer
 would otherwise keep the process from serving at all (its health checks included)."""
@@ -20,6 +21,8 @@ from config import collector, looplag
 _server_loop: asyncio.AbstractEventLoop | None = None
 _startup_hooks: list[Callable[[], Awaitable[None]]] = []
 _tasks: set[asyncio.Future[Any]] = set()
+# How long a shutdown waits for what runs in the background.
+SETTLE_SECONDS = 10.0
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -41,13 +44,27 @@ def run_on_server_loop(make: Callable[[], Coroutine[Any, Any, Any]]) -> None:
     """
     loop, running = _server_loop, _running_loop()
     if running is not None and (loop is None or running is loop):
-        task = asyncio.ensure_future(make())
-        _tasks.add(task)
-        task.add_done_callback(_tasks.discard)
+        in_background(make())
     elif loop is not None and loop.is_running():
         asyncio.run_coroutine_threadsafe(make(), loop)
     else:
         async_to_sync(make)()
+
+
+def in_background(awaitable: Awaitable[Any]) -> None:
+    """Run ``awaitable`` on the running loop without waiting for it: held until done
+    (a loop holds its tasks only weakly), and waited for, a while, by the shutdown."""
+    task = asyncio.ensure_future(awaitable)
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+async def settled() -> None:
+    """Wait until nothing this loop runs in the background (:func:`in_background`)
+    is left, including what those started meanwhile."""
+    loop = asyncio.get_running_loop()
+    while pending := [task for task in _tasks if task.get_loop() is loop]:
+        await asyncio.wait(pending)
 
 
 def on_startup(hook: Callable[[], Awaitable[None]]) -> None:
@@ -73,6 +90,10 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             _server_loop = None
+            # What a move left to do after its commit (a bot's move to schedule, the
+            # championships to tell) is not lost to a restart, unless it hangs.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(settled(), SETTLE_SECONDS)
             for task in running:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

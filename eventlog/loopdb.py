@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 import psycopg
@@ -88,3 +88,19 @@ async def serve(alias: str = "default") -> None:
     finally:
         _pool = _loop = None
         await pool.close()
+
+
+@asynccontextmanager
+async def serving(alias: str = "default") -> AsyncIterator[None]:
+    """The pool open for the block, as a server's lifespan keeps it open (:func:`serve`):
+    for what runs the loop's writes without a lifespan (a benchmark, a test)."""
+    task = asyncio.ensure_future(serve(alias))
+    # serve returns at once where there is no pool to open (SQLite).
+    while not available() and not task.done():
+        await asyncio.sleep(0.01)
+    try:
+        yield
+    finally:
+        task.cancel()
+        with suppress(asyncio.CancelledError):
+            await task

@@ -23,7 +23,7 @@ from django.db import transaction
 
 from accounts.models import User
 from config.errors import DomainError
-from config.lifespan import run_on_server_loop
+from config.lifespan import in_background, run_on_server_loop
 from config.transactions import after_commit
 from eventlog import store
 from games import rules
@@ -300,7 +300,10 @@ async def _execute_on_loop(move: Move, table: Table) -> CommandResult:
     types = [record.type for record in recorded]
     told = game_recorded.wanted(types)
     if told or automatic_move_delay(table) is not None:
-        await database_sync_to_async(_derive)(game_id, table, types if told else None)
+        # In the background: the mover's socket hears its own broadcast only once this
+        # handler returns, and a hop to the one worker thread waited behind every
+        # other hand end of a burst (decision 1801).
+        in_background(database_sync_to_async(_derive)(game_id, table, types if told else None))
     return _result(game_id, base, recorded, start, table)
 
 

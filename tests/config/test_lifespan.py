@@ -14,7 +14,7 @@ import pytest
 from channels.layers import get_channel_layer
 
 from config.asgi import application
-from config.lifespan import run_on_server_loop
+from config.lifespan import in_background, run_on_server_loop
 from games.writepath import group_name, publish
 from tests.games.test_two_processes import free_port, serve
 
@@ -102,6 +102,24 @@ async def test_what_code_on_the_server_loop_hands_it_runs_next_on_that_loop() ->
         assert loops == []
         await asyncio.sleep(0.05)
         assert loops == [asyncio.get_running_loop()]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_server_process_shuts_down_once_what_runs_in_the_background_is_done() -> None:
+    # Given a server process whose loop runs work in the background, which starts more
+    done: list[str] = []
+
+    async def step(name: str, then: str | None = None) -> None:
+        await asyncio.sleep(0.05)
+        done.append(name)
+        if then is not None:
+            in_background(step(then))
+
+    async with started_server():
+        in_background(step("first", then="second"))
+        # When the server is told to shut down at once
+    # Then it shut down only once both had run
+    assert done == ["first", "second"]
 
 
 @pytest.mark.django_db(transaction=True)

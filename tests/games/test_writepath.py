@@ -6,7 +6,6 @@ decided on the log, and lands once."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import threading
 import uuid
@@ -18,6 +17,7 @@ from channels.db import database_sync_to_async
 from django.db import connection
 
 from accounts.models import User
+from config.lifespan import settled
 from eventlog import loopdb, store
 from games import services, vault
 from games.domain import Table, stream_of
@@ -44,14 +44,9 @@ TIMEOUT = 10
 @pytest.fixture
 async def loop_writes() -> AsyncIterator[None]:
     """The loop's own connections open, as a server process's lifespan opens them."""
-    serving = asyncio.ensure_future(loopdb.serve())
-    async with asyncio.timeout(TIMEOUT):
-        while not store.writes_on_loop():
-            await asyncio.sleep(0.01)
-    yield
-    serving.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await serving
+    async with loopdb.serving():
+        assert store.writes_on_loop()
+        yield
     assert not store.writes_on_loop()
 
 
@@ -158,6 +153,7 @@ async def test_a_move_that_needs_a_secret_from_the_vault_lands_once(loop_writes:
         # When the last card is played from the loop, and then the next bid
         result = await execute_move_on_loop(move_for(game_id, table, users))
         bid = await execute_move_on_loop(move_for(game_id, result.table, users))
+        await settled()
     finally:
         game_recorded.disconnect(dispatch_uid="test-writepath")
         # The apps' own receivers listen for it too: their types are left as they were.
@@ -193,6 +189,7 @@ async def test_a_hand_ended_before_its_vault_is_read_here_is_written_from_the_lo
     try:
         # When its last card is played from the loop
         result = await execute_move_on_loop(move_for(game_id, table, users))
+        await settled()
     finally:
         wrappers.remove(spy)
 
@@ -208,6 +205,49 @@ async def test_a_hand_ended_before_its_vault_is_read_here_is_written_from_the_lo
         "HandScored",
     ]
     assert stream_of(game_id) in vault._VAULTS
+
+
+async def test_a_hand_end_is_answered_before_its_receivers_are_told(loop_writes: None) -> None:
+    # Given a game at the last card of its first hand, its vault read by this process,
+    # a receiver of scored hands, and the worker thread held up
+    game_id, users, table = await at_last_card_vault_unread()
+    await database_sync_to_async(vault.keep_vault)(game_id, table)
+    told: list[list[str]] = []
+
+    def receiver(*, types: list[str], **kwargs: Any) -> None:
+        told.append(types)
+
+    listened = set(game_recorded.types)
+    game_recorded.listen(receiver, types=["HandScored"], dispatch_uid="test-writepath")
+    release = threading.Event()
+    busy = asyncio.ensure_future(database_sync_to_async(release.wait)())
+    try:
+        # When the last card is played from the loop
+        result = await asyncio.wait_for(
+            execute_move_on_loop(move_for(game_id, table, users)), TIMEOUT
+        )
+        # Then it is answered, durable, while the receivers still wait for the thread
+        assert told == []
+        assert await sequences_on_loop(game_id) == list(range(1, result.version + 1))
+    finally:
+        release.set()
+        await busy
+        # And once the thread is free they are told of the move, once
+        await settled()
+        game_recorded.disconnect(dispatch_uid="test-writepath")
+        game_recorded.types.clear()
+        game_recorded.types.update(listened)
+    assert told == [[record.type for record in result.records]]
+
+
+async def sequences_on_loop(game_id: uuid.UUID) -> list[int]:
+    """The game's logged sequences, read through the loop's own connections."""
+    async with loopdb.connection() as conn:
+        cursor = await conn.execute(
+            "SELECT sequence FROM games_storedevent WHERE stream = %s ORDER BY sequence",
+            [stream_of(game_id)],
+        )
+        return [row[0] for row in await cursor.fetchall()]
 
 
 async def at_last_card_vault_unread() -> tuple[uuid.UUID, list[User], Table]:
