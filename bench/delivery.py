@@ -120,6 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     django.setup()
     from django.db import connection
 
+    from bench.timing import print_cpu_ratio
     from bench.write_path import play_game, throwaway_database
     from games.models import Game
 
@@ -137,15 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{len(rows)} broadcasts to {VIEWERS} viewers (?with_state=changes), "
             f"{statistics.mean(sizes):.0f} B per message, {args.replays} replays"
         )
-        for name, times in (("Atu", atu), ("baseline (encode only)", base)):
-            print(
-                f"  {name}: median {statistics.median(times):.1f} µs of CPU per broadcast "
-                f"(fastest {min(times):.1f})"
-            )
-        print(
-            f"  ratio Atu / baseline: {statistics.median(atu) / statistics.median(base):.2f}x "
-            f"(medians), {min(atu) / min(base):.2f}x (fastest)"
-        )
+        print_cpu_ratio("broadcast", ("Atu", atu), ("baseline (encode only)", base))
     return 0
 
 

@@ -4,6 +4,7 @@ percentiles and the PASS/FAIL verdict."""
 from __future__ import annotations
 
 import os
+import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -45,3 +46,17 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 def verdict(passed: bool) -> str:
     return "PASS" if passed else "FAIL"
+
+
+def print_cpu_ratio(per: str, atu: tuple[str, list[float]], base: tuple[str, list[float]]) -> None:
+    """Atu's and the baseline's CPU (µs ``per`` what) over the rounds, and the ratio."""
+    for name, times in (atu, base):
+        print(
+            f"  {name}: median {statistics.median(times):.1f} µs of CPU per {per} "
+            f"(fastest {min(times):.1f})"
+        )
+    (_, a), (_, b) = atu, base
+    print(
+        f"  ratio Atu / baseline: {statistics.median(a) / statistics.median(b):.2f}x "
+        f"(medians), {min(a) / min(b):.2f}x (fastest)"
+    )

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import django
 
@@ -35,17 +36,25 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 os.environ.setdefault("SECRET_KEY", "bench-throwaway-database-key-not-for-production")
 
 
+def started_game(name: str) -> tuple[Any, list[Any]]:
+    """A started 4-player Championship game, and its players (``name``-0 to -3)."""
+    from accounts.models import User
+    from games import services
+
+    users = [User.objects.create(username=f"{name}-{seat}") for seat in range(4)]
+    game = services.game_create(creator=users[0], player_count=4, preset="championship")
+    for seat, user in enumerate(users):
+        services.game_join(game_id=game.id, user=user, alias=f"P{seat}")
+    return game, users
+
+
 def play_game(seed: int, before_each: Callable[[], None]) -> list[float]:
     """One 4-player Championship game by random legal moves; seconds per command."""
-    from accounts.models import User
     from games import services
     from games.rules import Phase, legal_bids, legal_plays
     from games.selectors import load_table
 
-    users = [User.objects.create(username=f"bench-{seed}-{seat}") for seat in range(4)]
-    game = services.game_create(creator=users[0], player_count=4, preset="championship")
-    for seat, user in enumerate(users):
-        services.game_join(game_id=game.id, user=user, alias=f"P{seat}")
+    game, users = started_game(f"bench-{seed}")
     by_id = {user.pk: user for user in users}
     rng = random.Random(seed)
     timings: list[float] = []
