@@ -9,6 +9,10 @@ to another after ``VISIBILITY_TIMEOUT`` seconds, not Redis's default hour. A wor
 looks for such messages every ``RESTORE_INTERVAL`` seconds. Countdowns are kept
 shorter than the timeout (:mod:`games.turns`), so that a message waiting for its
 time in a live worker is not handed out again meanwhile.
+
+One message can still be lost: the one a worker is taking from the queue as it is
+killed, already popped and not yet held (celery/celery#4354). Beat's every-minute
+``resume_automatic_moves`` and ``check_standings`` make up whatever was lost so.
 """
 
 import os

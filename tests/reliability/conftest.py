@@ -4,7 +4,9 @@ Redis, each stopped by the test that started it."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -141,6 +143,23 @@ def beat(log: Path, every: float) -> Iterator[subprocess.Popen[bytes]]:
         yield process
     finally:
         stop(process)
+
+
+def held_messages() -> set[str]:
+    """The ids of the tasks whose messages the broker counts as held by a worker
+    (delivered, not yet acknowledged): what it hands out again once they have been
+    held for its visibility timeout."""
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    try:
+        held = client.hvals("unacked")
+    finally:
+        client.close()
+    return {json.loads(value)[0]["headers"]["id"] for value in held}
+
+
+def received(log: Path) -> set[str]:
+    """The ids of the tasks a worker logged as received."""
+    return set(re.findall(r"\[([0-9a-f-]{36})\] received", log.read_text()))
 
 
 def broker_loses_its_messages() -> None:
