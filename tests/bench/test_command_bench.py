@@ -4,7 +4,6 @@ database): speed is measured only by running the benchmark, never asserted."""
 import pytest
 import redis.asyncio
 from channels.db import database_sync_to_async
-from django.db import connection
 
 from bench.baseline import CREATE_TABLE
 from bench.command import (
@@ -15,15 +14,9 @@ from bench.command import (
 )
 from eventlog import loopdb, store
 from games.domain import stream_of
+from tests.games.test_writepath import loop_writes_only
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="the benchmark measures the loop's writes, which are PostgreSQL's "
-        "(production mode); on embedded SQLite every move goes through the worker thread",
-    ),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), loop_writes_only]
 
 
 async def test_a_round_makes_each_move_once_on_its_game_and_the_baseline_writes_as_many_rows() -> (

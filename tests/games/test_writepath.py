@@ -29,14 +29,13 @@ from games.signals import game_recorded
 from games.writepath import Move, execute_move_on_loop
 from tests.games.drivers import next_move, seated_game, user_to_act
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="a server's loop writes through psycopg's async driver to PostgreSQL "
-        "(production mode); on embedded SQLite every move goes through the worker thread",
-    ),
-]
+# For the tests of what a server's loop writes itself (here and the command benchmark's).
+loop_writes_only = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="a server's loop writes through psycopg's async driver to PostgreSQL "
+    "(production mode); on embedded SQLite every move goes through the worker thread",
+)
+pytestmark = [pytest.mark.django_db(transaction=True), loop_writes_only]
 
 TIMEOUT = 10
 
