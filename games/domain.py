@@ -226,8 +226,9 @@ class Table:
     def status(self) -> str:
         if self.cancelled:
             return "cancelled"
-        # Both games name their phases alike.
-        phase = self.game.phase.value
+        # Both games name their phases alike. ``_value_``: the member's own attribute;
+        # ``value`` is a descriptor that runs Python code, several times a move.
+        phase = self.game.phase._value_
         if phase == "not-started":
             return "open"
         return "finished" if phase == "finished" else "playing"
@@ -254,7 +255,7 @@ class Table:
     @property
     def to_act(self) -> int | None:
         """The seat whose move the game waits for (a choice, a bid or a card), if any."""
-        return self.game.turn if self.game.phase.value in ACTING_PHASES else None
+        return self.game.turn if self.game.phase._value_ in ACTING_PHASES else None
 
     def clone(self) -> Table:
         # Every field but the rules state holds an immutable value, so a shallow copy

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from eventlog import store
 from eventlog.store import Recorded
@@ -99,8 +99,10 @@ def visible_games(games: QuerySet[Game], user_id: int | None) -> QuerySet[Game]:
 # --- What a viewer sees of a game ---------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Viewer:
+class Viewer(NamedTuple):
+    """Who sees a table. A named tuple: it keys each move's messages in every
+    process, and a tuple hashes in C where a frozen dataclass hashes in Python."""
+
     # None: a spectator (anonymous, or a user without a seat at this table).
     seat: int | None
     # A spectator of a duplicate table whose deal set is still in play sees no card
@@ -411,7 +413,7 @@ def _table_view(game_id: uuid.UUID, table: Table, lend: _Lender) -> dict[str, An
                 for number, seat in enumerate(table.seats)
             ],
         ),
-        "phase": table.game.phase.value,
+        "phase": table.game.phase._value_,
         "turn_seconds": table.turn_seconds,
         "turn_deadline": _turn_deadline(table),
         "paused": table.paused,
@@ -481,14 +483,52 @@ def shared_state_view(
     }
 
 
-def viewer_state_view(table: Table, viewer: Viewer) -> dict[str, Any]:
+def viewer_state_view(
+    table: Table, viewer: Viewer, parts: HandParts | None = None
+) -> dict[str, Any]:
     """The members of :func:`state_view` that depend on ``viewer``
-    (:data:`VIEWER_MEMBERS`): who they are, the cards they may see, what they may do."""
+    (:data:`VIEWER_MEMBERS`): who they are, the cards they may see, what they may do.
+    ``parts``: :func:`hand_parts` of ``table``, built once for all its viewers."""
     game = table.game
     mine: dict[str, Any] = {"you": viewer.seat, "screened": viewer.screened}
     if isinstance(game, classic.ClassicState):
         return mine | _classic_viewer_view(game, viewer)
-    return mine | {"hand": _hand_view(game, viewer), "legal": _legal_view(game, viewer)}
+    if parts is None or viewer.screened:
+        hand = _hand_view(game, viewer)
+    elif parts.tail is None:
+        hand = parts.head
+    else:
+        hand = {**parts.head, "holdings": _holdings(game, viewer), **parts.tail}
+    return mine | {"hand": hand, "legal": _legal_view(game, viewer)}
+
+
+@dataclass(frozen=True)
+class HandParts:
+    """The members of a Romanian table's hand in play that every unscreened viewer
+    sees alike, around the one that differs (the holdings): built once for all the
+    viewers a move is shown to, rather than once each. Shared: never changed."""
+
+    # Before the holdings (None: no hand in play), and after them (None: no cards
+    # in play yet, or none left).
+    head: dict[str, Any] | None
+    tail: dict[str, Any] | None
+
+
+def hand_parts(table: Table) -> HandParts | None:
+    """:class:`HandParts` of ``table``'s hand in play; None for a classic table."""
+    game = table.game
+    if isinstance(game, classic.ClassicState):
+        return None
+    everyone = Viewer(None)
+    hand = _hand_view(game, everyone)
+    if hand is None or "holdings" not in hand:
+        return HandParts(hand, None)
+    names = list(hand)
+    cut = names.index("holdings")
+    return HandParts(
+        {name: hand[name] for name in names[:cut]},
+        {name: hand[name] for name in names[cut + 1 :]},
+    )
 
 
 def _classic_shared_view(
@@ -578,7 +618,7 @@ def _hand_view(game: GameState, viewer: Viewer) -> dict[str, Any] | None:
         "cards": game.cards,
         "dealer": game.dealer,
         "turn": game.turn,
-        "visibility": game.visibility.value if game.visibility else None,
+        "visibility": game.visibility._value_ if game.visibility else None,
     }
     if game.phase in (Phase.BIDDING, Phase.PLAYING):
         hand |= {"bids": list(game.bids), **_cards_in_play(game, viewer)}

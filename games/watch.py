@@ -26,10 +26,12 @@ from games.domain import Table, fold, fold_records, stream_of
 from games.selectors import find_game, load_table, offer_table
 from games.vault import keep_vault
 from games.visibility import (
+    HandParts,
     Viewer,
     event_views,
     event_views_for,
     event_views_from,
+    hand_parts,
     released,
     seen_table,
     shared_state_view,
@@ -52,16 +54,18 @@ def members(view: dict[str, Any]) -> str:
     return json_text(view)[1:-1]
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Whether ``a`` and ``b`` are the same JSON: of one type too (``0 == False``).
-    A member lent by the view before (visibility's ``_Lender``) is the same object."""
-    return a is b or (type(a) is type(b) and a == b)
-
-
 def _changed(view: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
-    """The members of ``view`` that ``before`` lacks or holds otherwise."""
+    """The members of ``view`` that ``before`` lacks or holds otherwise: another value,
+    or the same of another type (``0 == False``, but not in JSON). A member lent by the
+    view before (visibility's ``_Lender``) is the same object. One expression, not a
+    function per member: this runs for every member at every move."""
     missing = object()
-    return {key: value for key, value in view.items() if not _same(before.get(key, missing), value)}
+    return {
+        key: value
+        for key, value in view.items()
+        if (old := before.get(key, missing)) is not value
+        and (type(old) is not type(value) or old != value)
+    }
 
 
 def events_message(version: int, views: list[dict[str, Any]], state: str | None = None) -> str:
@@ -102,6 +106,8 @@ class Step:
     shared_view: dict[str, Any] | None = None
     shared: str | None = None
     changes: str | None = None
+    # The members of the hand in play that the viewers share (visibility.hand_parts).
+    parts: HandParts | None = None
 
     @classmethod
     def fold(
@@ -135,7 +141,9 @@ class Step:
                 )
             state = None
             if with_state:
-                mine = members(viewer_state_view(self.table, viewer))
+                if self.parts is None:
+                    self.parts = hand_parts(self.table)
+                mine = members(viewer_state_view(self.table, viewer, self.parts))
                 state = f"{self._shared(with_state)},{mine}"
             text = self.messages[key] = events_message(self.table.version, views, state)
         return text
