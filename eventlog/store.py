@@ -245,18 +245,12 @@ def append_with(
 ) -> tuple[list[Recorded], int]:
     """Append ``events`` after ``expected_version`` and run ``statement(records)``
     (an UPDATE of a read model ending in its WHERE clause, and its parameters) as
-    one SQL statement, PostgreSQL's data-modifying WITH: in autocommit, its own
+    one SQL statement (:meth:`loopdb.Append.alone`): in autocommit, its own
     transaction in one round trip to the server, where BEGIN, INSERT, UPDATE and
     COMMIT take four. Both land or neither does. Also how many rows the UPDATE
-    changed.
-
-    The UPDATE waits for the INSERT (its one-time filter reads the inserted rows):
-    an unreferenced WITH runs after the main statement, which would lock the read
-    model's row before the log's key, the reverse of :func:`append` and then the
-    projection in a transaction, and two writers racing for one version deadlocked."""
-    codec, recorded, sql, params = _appended_with(
-        stream, expected_version, events, actor, statement
-    )
+    changed."""
+    codec, recorded, append = _appended_with(stream, expected_version, events, actor, statement)
+    sql, params = append.alone()
     try:
         with _cursor() as cursor:
             cursor.execute(sql, params)
@@ -280,14 +274,11 @@ async def append_with_on_loop(
 ) -> tuple[list[Recorded], int]:
     """:func:`append_with` from the event loop, through its own connections
     (:mod:`eventlog.loopdb`, which must be open): no worker thread, no Django
-    connection."""
-    codec, recorded, sql, params = _appended_with(
-        stream, expected_version, events, actor, statement
-    )
+    connection; written together with the other streams' appends that wait
+    meanwhile (:func:`loopdb.append`)."""
+    codec, recorded, append = _appended_with(stream, expected_version, events, actor, statement)
     try:
-        async with loopdb.connection() as connection:
-            cursor = await connection.execute(sql, params)
-            return recorded, int(cursor.rowcount)
+        return recorded, await loopdb.append(append)
     except psycopg.IntegrityError as error:
         raise codec.conflict(expected_version) from error
 
@@ -298,14 +289,13 @@ def _appended_with(
     events: Sequence[Any],
     actor: AbstractBaseUser | None,
     statement: Callable[[list[Recorded]], tuple[str, list[Any]]],
-) -> tuple[Codec, list[Recorded], str, list[Any]]:
-    """:func:`append_with`'s records and its one statement, with its parameters."""
+) -> tuple[Codec, list[Recorded], loopdb.Append]:
+    """:func:`append_with`'s records and its append, with its parameters."""
     codec = codec_of(stream)
     recorded = _records(codec, expected_version, events, actor)
     insert, insert_params = _insert(stream, codec.version, recorded)
     update, update_params = statement(recorded)
-    sql = f"WITH appended AS ({insert} RETURNING 1) {update} AND EXISTS (SELECT 1 FROM appended)"
-    return codec, recorded, sql, [*insert_params, *update_params]
+    return codec, recorded, loopdb.Append(stream, insert, insert_params, update, update_params)
 
 
 def _records(

@@ -137,6 +137,75 @@ async def test_a_move_decided_on_a_table_behind_the_log_is_decided_again_on_the_
     assert result.version == table.version + 2 == len(await log_of(game_id))
 
 
+async def test_moves_of_many_games_made_at_once_are_written_together_each_once(
+    loop_writes: None,
+) -> None:
+    # Given eight games whose tables this process holds
+    games = [await started() for _ in range(8)]
+    before = loopdb.writes().statements, loopdb.writes().appends
+
+    # When each game's player to act moves from the loop at the same moment
+    results = await asyncio.wait_for(
+        asyncio.gather(
+            *(
+                execute_move_on_loop(move_for(game_id, table, users))
+                for game_id, users, table in games
+            )
+        ),
+        TIMEOUT,
+    )
+
+    # Then each move is in its game's log, once, and its read model at its version
+    for (game_id, _, table), result in zip(games, results, strict=True):
+        assert result.version == table.version + 1
+        assert await sequences_on_loop(game_id) == list(range(1, result.version + 1))
+        game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+        assert game.version == result.version
+    # And, made in one turn of the loop, all eight were written in one statement
+    statements, appends = loopdb.writes().statements, loopdb.writes().appends
+    assert (statements - before[0], appends - before[1]) == (1, 8)
+
+
+async def test_a_move_behind_the_log_written_together_with_others_fails_alone(
+    loop_writes: None,
+) -> None:
+    # Given four games held here, one of whose tables is a move behind its log
+    games = [await started() for _ in range(4)]
+    game_id, users, table = games[1]
+    last = (await log_of(game_id))[-1]
+    await database_sync_to_async(next_move)(game_id, users, random.Random(1))
+    remember_table(game_id, table.clone(), last)
+    trust_table(game_id, last)
+    # and a write under way, so that the next ones go together in the other writer
+    before = loopdb.writes().statements, loopdb.writes().appends
+    first_id, first_users, first_table = games[0]
+    first = asyncio.ensure_future(
+        execute_move_on_loop(move_for(first_id, first_table, first_users))
+    )
+    await asyncio.sleep(0)
+
+    # When the other three games' players move at once, the one behind at its old version
+    results = await asyncio.wait_for(
+        asyncio.gather(
+            *(execute_move_on_loop(move_for(g, t, u)) for g, u, t in games[1:]),
+            return_exceptions=True,
+        ),
+        TIMEOUT,
+    )
+    await first
+
+    # Then the one behind is refused (the log moved on), and the others land, once
+    assert isinstance(results[0], VersionConflict)
+    assert await sequences_on_loop(game_id) == list(range(1, table.version + 2))
+    for (other_id, _, other_table), result in zip(games[2:], results[1:], strict=True):
+        assert not isinstance(result, BaseException)
+        assert result.version == other_table.version + 1
+        assert await sequences_on_loop(other_id) == list(range(1, result.version + 1))
+    # And the three's statement, refused whole, was written again one append at a time
+    statements, appends = loopdb.writes().statements, loopdb.writes().appends
+    assert (statements - before[0], appends - before[1]) == (3, 3)
+
+
 async def test_a_move_that_needs_a_secret_from_the_vault_lands_once(loop_writes: None) -> None:
     # Given a game at the last card of its first hand (one card each), its vault no
     # longer kept in memory (a restarted process)
