@@ -4,7 +4,9 @@ A live move writes one statement (:func:`eventlog.store.append_with_on_loop`). R
 through Django's connection it needs a worker thread: a hop there and back, the
 connection's checkout and ``close_old_connections`` around it, and the two threads
 handing the GIL to each other several times per move. With psycopg's async driver
-the loop writes it itself (issue 18, docs/benchmarks.md).
+the loop writes it itself (issue 18, docs/benchmarks.md); the moves that wait while
+a write is under way are written together, in one statement (:func:`append`,
+decision 1802).
 
 The pool is open while a server process serves: :func:`serve` runs from the
 lifespan's startup until its shutdown. Elsewhere (a worker, a test without a
@@ -115,14 +117,11 @@ async def serving(alias: str = "default") -> AsyncIterator[None]:
 
 # --- Appends written together ---------------------------------------------------------
 #
-# Each live move is one append: its events' INSERT and its game's UPDATE. Written one
-# by one, every move paid a round trip of its own: about 120 µs of the server's CPU in
+# Written one by one, every live move paid a round trip of its own: the server's CPU in
 # psycopg and the pool, and a statement and a commit of PostgreSQL's. The appends that
 # wait while a write is under way are written together instead, as one statement and
-# one transaction (16 moves of 16 games, measured on this machine: 65-69 µs of the
-# server's CPU and 146-198 µs of PostgreSQL's per move, against 175-205 and 292-375
-# written alone; docs/decisions/1801). A move that finds no write under way is written
-# alone at once, as before, so a quiet table waits for nothing.
+# one transaction, which cost both sides less than half as much per move (decision
+# 1802). A move that finds no write under way is written alone at once, as before.
 
 # Writes under way at once: one under way while the next batch gathers.
 WRITERS = 2

@@ -77,19 +77,26 @@ class _Tables:
         self._entries: OrderedDict[int, _Cached] = OrderedDict()
 
     def get(self, game_id: uuid.UUID) -> _Cached | None:
-        entry = self._entries.get(game_id.int)
+        key = _key(game_id)
+        entry = self._entries.get(key)
         if entry is not None:
-            self._entries.move_to_end(game_id.int)
+            self._entries.move_to_end(key)
         return entry
 
     def put(self, game_id: uuid.UUID, entry: _Cached) -> None:
-        self._entries[game_id.int] = entry
-        self._entries.move_to_end(game_id.int)
+        key = _key(game_id)
+        self._entries[key] = entry
+        self._entries.move_to_end(key)
         if len(self._entries) > self.size:
             self._entries.popitem(last=False)
 
     def clear(self) -> None:
         self._entries.clear()
+
+
+def _key(game_id: uuid.UUID | str) -> int:
+    # A caller holding the id as text (from a URL or a JSON body) finds the same table.
+    return game_id.int if type(game_id) is uuid.UUID else uuid.UUID(str(game_id)).int
 
 
 # Above the tables a process serves at once: an evicted table is replayed whole.

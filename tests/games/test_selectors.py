@@ -14,6 +14,7 @@ from games.models import Game
 from games.projections import rebuild_game_projections
 from games.rules import Phase, legal_bids, legal_plays
 from games.selectors import (
+    TABLE_CACHE_SIZE,
     cached_table,
     forget_tables,
     load_table,
@@ -81,6 +82,25 @@ def test_a_table_offered_from_a_broadcast_is_kept_only_if_newer_and_never_shared
     assert cached_table(game_id) == older
     # A load reads the events the offered table lacks.
     assert load_table(game_id) == newest
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_is_found_by_its_game_id_as_text_too_and_the_least_used_leaves_first() -> None:
+    # Given a game whose table this process loaded by its id (committed: trusted)
+    game_id, _ = seated_game(players=3)
+    table = load_table(game_id)
+
+    # Then a caller holding the id as text (a URL, a JSON body) finds the same table
+    assert cached_table(str(game_id)) == table  # type: ignore[arg-type]
+
+    # And once the cache is full, the table used longest ago leaves it first
+    others = [uuid.uuid4() for _ in range(TABLE_CACHE_SIZE - 1)]
+    for other in others:
+        offer_table(other, table, store.read(stream_of(game_id))[-1])
+    assert cached_table(game_id) == table  # used: now the most recent
+    offer_table(uuid.uuid4(), table, store.read(stream_of(game_id))[-1])
+    assert cached_table(others[0]) is None
+    assert cached_table(game_id) == table
 
 
 def lag_one_move_behind(game_id: uuid.UUID, users: list[User], rng: random.Random) -> None:
