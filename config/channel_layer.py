@@ -32,13 +32,16 @@ from channels_redis.utils import _wrap_close, decode_hosts
 PUBLISHING = 64
 SENDERS = 8
 
+# A publish waiting: its channel, its message, and what its publisher awaits.
+_Publish = tuple[str, bytes, "asyncio.Future[None]"]
+
 
 class _Shard(RedisSingleShardConnection):
     def __init__(self, host: dict[str, Any], channel_layer: Any) -> None:
         super().__init__(host, channel_layer)
         # The publishes waiting, each with what its publisher awaits; the tasks
         # sending them, and the channels of the batches under way.
-        self._waiting: deque[tuple[str, bytes, asyncio.Future[None]]] = deque()
+        self._waiting: deque[_Publish] = deque()
         self._senders: set[asyncio.Task[None]] = set()
         self._sending: set[str] = set()
         # Publishes sent, and the round trips they took.
@@ -52,11 +55,12 @@ class _Shard(RedisSingleShardConnection):
             self._senders.add(asyncio.ensure_future(self._send_waiting()))
         await done
 
-    def _batch(self) -> list[tuple[str, bytes, asyncio.Future[None]]]:
+    def _batch(self) -> list[_Publish]:
         """The publishes sent next, in the order they came, ``PUBLISHING`` at most: none
         of a channel that a batch under way holds (they wait for it, so that a channel's
         messages go out in order)."""
-        batch, kept = [], deque()
+        batch: list[_Publish] = []
+        kept: deque[_Publish] = deque()
         while self._waiting and len(batch) < PUBLISHING:
             waiting = self._waiting.popleft()
             if waiting[0] in self._sending:
@@ -89,7 +93,7 @@ class _Shard(RedisSingleShardConnection):
             assert sender is not None
             self._senders.discard(sender)
 
-    async def _send(self, batch: list[tuple[str, bytes, asyncio.Future[None]]]) -> Exception | None:
+    async def _send(self, batch: list[_Publish]) -> Exception | None:
         try:
             self._ensure_redis()
             if len(batch) == 1:

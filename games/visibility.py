@@ -495,7 +495,7 @@ def viewer_state_view(
         return mine | _classic_viewer_view(game, viewer)
     if parts is None or viewer.screened:
         hand = _hand_view(game, viewer)
-    elif parts.tail is None:
+    elif parts.head is None or parts.tail is None:
         hand = parts.head
     else:
         hand = {**parts.head, "holdings": _holdings(game, viewer), **parts.tail}
