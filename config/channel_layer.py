@@ -8,17 +8,17 @@ it: while the loop is busy (the hands of hundreds of tables ending within the sa
 second, as a championship round's do), every publish of the process queued behind
 the others for a loop turn each, and the moves' events reached the sockets 100 ms to
 1.6 s after their commit (decision 1801). Here the publishes that wait go out
-together, in pipelines of at most ``PUBLISHING`` (a round trip each, in the order they
-were published), at most ``SENDERS`` under way at once, and none of a channel while a
-pipeline holding that channel is under way, so a game's broadcasts still arrive in
-order: a burst costs a round trip per batch, not per message, and redis-py's work per
-command is paid once a batch (decision 1802). Subscribing keeps the lock.
+together (:mod:`config.batching`), in pipelines of at most ``PUBLISHING`` (a round trip
+each, in the order they were published), at most ``SENDERS`` under way at once, and
+none of a channel while a pipeline holding that channel is under way, so a game's
+broadcasts still arrive in order: a burst costs a round trip per batch, not per
+message, and redis-py's work per command is paid once a batch (decision 1802).
+Subscribing keeps the lock.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from typing import Any
 
 from channels_redis.pubsub import (
@@ -28,86 +28,38 @@ from channels_redis.pubsub import (
 )
 from channels_redis.utils import _wrap_close, decode_hosts
 
+from config.batching import Batcher
+
 # Publishes per round trip at most, and round trips under way at once per process.
 PUBLISHING = 64
 SENDERS = 8
-
-# A publish waiting: its channel, its message, and what its publisher awaits.
-_Publish = tuple[str, bytes, "asyncio.Future[None]"]
 
 
 class _Shard(RedisSingleShardConnection):
     def __init__(self, host: dict[str, Any], channel_layer: Any) -> None:
         super().__init__(host, channel_layer)
-        # The publishes waiting, each with what its publisher awaits; the tasks
-        # sending them, and the channels of the batches under way.
-        self._waiting: deque[_Publish] = deque()
-        self._senders: set[asyncio.Task[None]] = set()
-        self._sending: set[str] = set()
+        self._publishes: Batcher[tuple[str, bytes], None] = Batcher(
+            self._send, key=lambda publish: publish[0], limit=PUBLISHING, senders=SENDERS
+        )
         # Publishes sent, and the round trips they took.
         self.published = 0
         self.round_trips = 0
 
     async def publish(self, channel: str, message: bytes) -> None:
-        done = asyncio.get_running_loop().create_future()
-        self._waiting.append((channel, message, done))
-        if len(self._senders) < SENDERS:
-            self._senders.add(asyncio.ensure_future(self._send_waiting()))
-        await done
+        await self._publishes.submit((channel, message))
 
-    def _batch(self) -> list[_Publish]:
-        """The publishes sent next, in the order they came, ``PUBLISHING`` at most: none
-        of a channel that a batch under way holds (they wait for it, so that a channel's
-        messages go out in order)."""
-        batch: list[_Publish] = []
-        kept: deque[_Publish] = deque()
-        while self._waiting and len(batch) < PUBLISHING:
-            waiting = self._waiting.popleft()
-            if waiting[0] in self._sending:
-                kept.append(waiting)
-            else:
-                batch.append(waiting)
-        self._waiting.extendleft(reversed(kept))
-        return batch
-
-    async def _send_waiting(self) -> None:
-        try:
-            while batch := self._batch():
-                channels = {channel for channel, _, _ in batch}
-                self._sending |= channels
-                try:
-                    outcome = await self._send(batch)
-                finally:
-                    self._sending -= channels
-                for _, _, done in batch:
-                    if done.done():
-                        continue  # Its publisher was cancelled.
-                    if outcome is None:
-                        done.set_result(None)
-                    else:
-                        done.set_exception(outcome)
-        finally:
-            # In the same step as the last look: a publish after it starts a sender;
-            # one held back by a batch under way is taken by that batch's sender.
-            sender = asyncio.current_task()
-            assert sender is not None
-            self._senders.discard(sender)
-
-    async def _send(self, batch: list[_Publish]) -> Exception | None:
-        try:
-            self._ensure_redis()
-            if len(batch) == 1:
-                await self._redis.publish(batch[0][0], batch[0][1])
-            else:
-                pipe = self._redis.pipeline(transaction=False)
-                for channel, message, _ in batch:
-                    pipe.publish(channel, message)
-                await pipe.execute()
-        except Exception as error:
-            return error
+    async def _send(self, batch: list[tuple[str, bytes]]) -> list[None]:
+        self._ensure_redis()
+        if len(batch) == 1:
+            await self._redis.publish(*batch[0])
+        else:
+            pipe = self._redis.pipeline(transaction=False)
+            for channel, message in batch:
+                pipe.publish(channel, message)
+            await pipe.execute()
         self.published += len(batch)
         self.round_trips += 1
-        return None
+        return [None] * len(batch)
 
 
 class _LoopLayer(RedisPubSubLoopLayer):

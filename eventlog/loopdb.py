@@ -16,7 +16,6 @@ lifespan, SQLite) :func:`available` is false and callers take the thread's way.
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
@@ -25,6 +24,8 @@ from typing import Any
 import psycopg
 from django.db import connections
 from psycopg_pool import AsyncConnectionPool
+
+from config.batching import Batcher
 
 # What the loop's pool takes when Django's settings name no pool (they name one in
 # production: DATABASE_POOL_*, docs/decisions/0101).
@@ -93,9 +94,7 @@ async def serve(alias: str = "default") -> None:
         await asyncio.Event().wait()
     finally:
         _pool = _loop = None
-        for waiting in _writes.waiting:
-            _settle(waiting, RuntimeError("the event loop's database pool closed"))
-        _writes.waiting.clear()
+        _writes.batcher.fail_waiting(RuntimeError("the event loop's database pool closed"))
         await pool.close()
 
 
@@ -156,106 +155,62 @@ class Append:
         return sql, [*self.insert_params, *self.update_params]
 
 
-@dataclass(eq=False)
-class _Waiting:
-    append: Append
-    # Its UPDATE's row count, once written.
-    done: asyncio.Future[int]
-
-
 @dataclass
 class Writes:
-    """This loop's appends: those waiting, the writers under way, and how many
-    statements and appends were written."""
+    """This loop's appends, and how many statements and appends were written."""
 
-    waiting: deque[_Waiting] = field(default_factory=deque)
-    # The writers under way (held: the loop keeps only a weak reference to a task).
-    writers: set[asyncio.Task[None]] = field(default_factory=set)
     statements: int = 0
     appends: int = 0
+    batcher: Batcher[Append, int] = field(init=False)
 
-
-_writes = Writes()
-
-
-def writes() -> Writes:
-    return _writes
+    def __post_init__(self) -> None:
+        # Two moves of one game in one statement would update its row twice, in an
+        # order PostgreSQL does not keep: one append per stream.
+        self.batcher = Batcher(
+            _write,
+            key=lambda append: append.stream,
+            limit=BATCH,
+            senders=WRITERS,
+            distinct=True,
+        )
 
 
 async def append(append: Append) -> int:
     """Write ``append``, with the appends of other streams waiting meanwhile; its
     UPDATE's row count. A unique key it breaks (a version taken) raises
     ``psycopg.IntegrityError`` for it alone."""
-    waiting = _Waiting(append, asyncio.get_running_loop().create_future())
-    _writes.waiting.append(waiting)
-    if len(_writes.writers) < WRITERS:
-        # A task of its own: the appends it takes are others' too, and a caller
-        # cancelled (its socket closed) must not cancel their write.
-        _writes.writers.add(asyncio.ensure_future(_write_waiting()))
-    return await waiting.done
+    return await _writes.batcher.submit(append)
 
 
-async def _write_waiting() -> None:
-    try:
-        while _writes.waiting:
-            await _write(_batch())
-    finally:
-        # Out of the count as it stops looking, in the same step: an append that came
-        # after that look starts a writer of its own.
-        writer = asyncio.current_task()
-        assert writer is not None
-        _writes.writers.discard(writer)
-
-
-def _batch() -> list[_Waiting]:
-    """The appends written next, in the order they came: one per stream (two moves of
-    one game in one statement would update its row twice, in an order PostgreSQL does
-    not keep), sorted by stream (so that two statements lock the rows they share in
-    one order), ``BATCH`` at most."""
-    batch: dict[str, _Waiting] = {}
-    later: list[_Waiting] = []
-    while _writes.waiting and len(batch) < BATCH:
-        waiting = _writes.waiting.popleft()
-        if waiting.append.stream in batch:
-            later.append(waiting)
-        else:
-            batch[waiting.append.stream] = waiting
-    _writes.waiting.extendleft(reversed(later))
-    return [batch[stream] for stream in sorted(batch)]
-
-
-async def _write(batch: list[_Waiting]) -> None:
+async def _write(batch: list[Append]) -> list[int | Exception]:
     """Write ``batch`` as one statement; where one of its appends breaks a unique key
     (or PostgreSQL gives the transaction up), each is written alone, so that only
     the appends at fault fail."""
     if len(batch) > 1:
+        with suppress(psycopg.IntegrityError, psycopg.errors.TransactionRollback):
+            return await _execute_together(batch)
+    outcomes: list[int | Exception] = []
+    for append in batch:
         try:
-            counts = await _execute_together([waiting.append for waiting in batch])
-        except (psycopg.IntegrityError, psycopg.errors.TransactionRollback):
-            pass
-        except Exception as error:
-            for waiting in batch:
-                _settle(waiting, error)
-            return
-        else:
-            for waiting, count in zip(batch, counts, strict=True):
-                _settle(waiting, count)
-            return
-    for waiting in batch:
-        try:
-            sql, params = waiting.append.alone()
+            sql, params = append.alone()
             async with connection() as borrowed:
                 cursor = await borrowed.execute(sql, params)
             _writes.statements += 1
             _writes.appends += 1
-            _settle(waiting, int(cursor.rowcount))
+            outcomes.append(int(cursor.rowcount))
         except Exception as error:
-            _settle(waiting, error)
+            outcomes.append(error)
+    return outcomes
 
 
-async def _execute_together(appends: list[Append]) -> list[int]:
+async def _execute_together(appends: list[Append]) -> list[int | Exception]:
+    """Each append's UPDATE row count, in the order given. The statement reads them,
+    and so writes them, in the order of their streams, so that two statements lock
+    the rows they share in one order."""
+    order = sorted(range(len(appends)), key=lambda index: appends[index].stream)
     parts, params, counts = [], [], []
-    for number, append in enumerate(appends):
+    for number in order:
+        append = appends[number]
         # Each UPDATE waits for its own INSERT, as when written alone.
         parts.append(
             f"a{number} AS ({append.insert} RETURNING 1), u{number} AS ({append.update} "
@@ -272,13 +227,13 @@ async def _execute_together(appends: list[Append]) -> list[int]:
     assert row is not None
     _writes.statements += 1
     _writes.appends += len(appends)
-    return [int(count) for count in row]
+    written = dict(zip(order, row, strict=True))
+    return [int(written[number]) for number in range(len(appends))]
 
 
-def _settle(waiting: _Waiting, outcome: int | Exception) -> None:
-    if waiting.done.done():
-        return  # Its caller was cancelled.
-    if isinstance(outcome, Exception):
-        waiting.done.set_exception(outcome)
-    else:
-        waiting.done.set_result(outcome)
+# Last: its batcher sends with _write.
+_writes = Writes()
+
+
+def writes() -> Writes:
+    return _writes
