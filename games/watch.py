@@ -24,6 +24,7 @@ from django.utils import timezone
 from eventlog import store
 from games.domain import Table, fold, fold_records, stream_of
 from games.selectors import find_game, load_table, offer_table
+from games.signals import game_recorded
 from games.vault import keep_vault
 from games.visibility import (
     HandParts,
@@ -201,8 +202,11 @@ class Watch:
         if watch.viewer.seat is not None and watch.table.status == "playing":
             # The player's moves are decided on the server's event loop, which may not
             # read the vault (games.writepath): read now, in this thread, rather than
-            # when the first hand they end here needs its secrets (decision 1801).
+            # when the first hand they end here needs its secrets; and what the
+            # receivers of a scored hand read of the game, for the same reason
+            # (decision 1801).
             keep_vault(game_id, watch.table)
+            game_recorded.prepare(game_id)
         return watch
 
     def _released(self, records: Sequence[store.Recorded]) -> list[store.Recorded]:

@@ -12,7 +12,12 @@ class TournamentsConfig(AppConfig):
         from games.signals import game_recorded
         from games.visibility import Audience, add_audience
         from tournaments import domain, receivers
-        from tournaments.selectors import hidden_tables, may_view_table, table_home
+        from tournaments.selectors import (
+            event_of_game,
+            hidden_tables,
+            may_view_table,
+            table_home,
+        )
         from tournaments.signals import event_recorded
         from tournaments.standings import SCORE_EVENTS
 
@@ -21,8 +26,12 @@ class TournamentsConfig(AppConfig):
         )
         for prefix in (domain.EVENT_STREAM_PREFIX, domain.SEASON_STREAM_PREFIX):
             store.register(prefix, codec)
+        # The receiver asks which event a game is in, once per game and process.
         game_recorded.listen(
-            receivers.game_recorded, types=SCORE_EVENTS, dispatch_uid="tournaments-standings"
+            receivers.game_recorded,
+            types=SCORE_EVENTS,
+            dispatch_uid="tournaments-standings",
+            prepare=event_of_game,
         )
         event_recorded.connect(receivers.event_recorded, dispatch_uid="tournaments-standings")
         # A private event's tables are for its organizer and entrants only.

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from games import vault
 from games.domain import stream_of
+from games.signals import game_recorded
 from games.watch import Watch
 from tests.games.drivers import seated_game
 
@@ -42,3 +45,24 @@ def test_a_spectators_watch_reads_no_vault() -> None:
     # Then no secret is read into memory
     assert watch.viewer.seat is None
     assert stream_of(game_id) not in vault._VAULTS
+
+
+def test_a_players_watch_of_a_playing_table_runs_the_receivers_reads_a_spectators_not() -> None:
+    # Given a started game, and a receiver that reads something of each game it hears of
+    game_id, users = seated_game(3)
+    read: list[uuid.UUID] = []
+    game_recorded.listen(
+        lambda **kwargs: None, types=[], dispatch_uid="test-watch", prepare=read.append
+    )
+    try:
+        # When a spectator, then one of its players, open a watch of it
+        Watch.open(str(game_id), None)
+        Watch.open(str(game_id), users[1].pk)
+    finally:
+        game_recorded.disconnect(dispatch_uid="test-watch")
+
+    # Then the receiver's read ran once, for the player, whose moves this process decides
+    assert read == [game_id]
+    # And, disconnected, it runs no more
+    Watch.open(str(game_id), users[2].pk)
+    assert read == [game_id]

@@ -74,9 +74,19 @@ def play_round(event_id: uuid.UUID, creator: User, seconds: float = 300) -> int:
 def private_event_round(players: int = 8) -> tuple[Event, User, list[User], list[Game]]:
     """A private event of ``players`` people (tables of four), its first round
     started: the event, its organizer, its entrants and its round's games."""
+    return event_round(players, public=False)
+
+
+def event_round(players: int, *, public: bool) -> tuple[Event, User, list[User], list[Game]]:
+    """An event of ``players`` people (tables of four), its first round started: the
+    event, its organizer, its entrants and its round's games."""
     creator = organizer()
     event = services.event_create(
-        organizer=creator, name="Cupa privată", rounds=1, options=SHORT_RULES, public=False
+        organizer=creator,
+        name="Cupa privată" if not public else "Cupa",
+        rounds=1,
+        options=SHORT_RULES,
+        public=public,
     )
     entrants: list[User] = UserFactory.create_batch(players)
     for entrant in entrants:
