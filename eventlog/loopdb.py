@@ -167,12 +167,19 @@ class Writes:
         # Two moves of one game in one statement would update its row twice, in an
         # order PostgreSQL does not keep: one append per stream.
         self.batcher = Batcher(
-            _write,
+            lambda batch: _write(batch),  # A lambda: _write is defined below.
             key=lambda append: append.stream,
             limit=BATCH,
             senders=WRITERS,
             distinct=True,
         )
+
+
+_writes = Writes()
+
+
+def writes() -> Writes:
+    return _writes
 
 
 async def append(append: Append) -> int:
@@ -204,13 +211,10 @@ async def _write(batch: list[Append]) -> list[int | Exception]:
 
 
 async def _execute_together(appends: list[Append]) -> list[int | Exception]:
-    """Each append's UPDATE row count, in the order given. The statement reads them,
-    and so writes them, in the order of their streams, so that two statements lock
-    the rows they share in one order."""
-    order = sorted(range(len(appends)), key=lambda index: appends[index].stream)
+    """Each append's UPDATE row count. No two statements share a stream (the batcher
+    holds a batch's streams until it is written), so none waits for another's rows."""
     parts, params, counts = [], [], []
-    for number in order:
-        append = appends[number]
+    for number, append in enumerate(appends):
         # Each UPDATE waits for its own INSERT, as when written alone.
         parts.append(
             f"a{number} AS ({append.insert} RETURNING 1), u{number} AS ({append.update} "
@@ -227,13 +231,4 @@ async def _execute_together(appends: list[Append]) -> list[int | Exception]:
     assert row is not None
     _writes.statements += 1
     _writes.appends += len(appends)
-    written = dict(zip(order, row, strict=True))
-    return [int(written[number]) for number in range(len(appends))]
-
-
-# Last: its batcher sends with _write.
-_writes = Writes()
-
-
-def writes() -> Writes:
-    return _writes
+    return [int(count) for count in row]
