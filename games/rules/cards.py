@@ -51,12 +51,19 @@ class Card(int):
         return f"Card({self})"
 
     def __str__(self) -> str:
-        rank = self.rank
-        return f"{RANK_NAMES.get(rank, str(rank))}{self.suit.letter}"
+        # Looked up: every event payload and every view writes its cards.
+        return _TEXTS[self]
 
 
 SUITS = tuple(Suit)
 _CARDS = {suit * 16 + rank: Card(suit * 16 + rank) for suit in Suit for rank in range(2, 15)}
+_TEXTS = {
+    value: f"{RANK_NAMES.get(value & 15, str(value & 15))}{SUITS[value >> 4].letter}"
+    for value in _CARDS
+}
+# Each card by its canonical text, as payloads store it: a hand dealt is 8 cards per
+# player to parse, in every process that folds it.
+_BY_TEXT = {text: _CARDS[value] for value, text in _TEXTS.items()}
 
 
 def card(rank: int, suit: Suit) -> Card:
@@ -66,6 +73,9 @@ def card(rank: int, suit: Suit) -> Card:
 
 def parse_card(text: str) -> Card:
     """Parse one card in the compact notation (``"10H"``, ``"TH"``, ``"as"``)."""
+    canonical = _BY_TEXT.get(text)
+    if canonical is not None:
+        return canonical
     token = text.strip().upper()
     if len(token) < 2 or token[-1] not in SUIT_BY_LETTER:
         raise InvalidCard(text)

@@ -16,6 +16,10 @@ E = TypeVar("E")
 
 
 def encode_value(value: Any) -> Any:
+    kind = type(value)
+    # The common kinds first, by their exact type: every move encodes its events.
+    if kind is int or kind is str or kind is bool or value is None:
+        return value
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, Suit):
@@ -30,7 +34,14 @@ def encode_value(value: Any) -> Any:
 
 def to_payload(event: Any) -> dict[str, Any]:
     """The event (a dataclass) as a JSON-ready dict."""
-    return {f.name: encode_value(getattr(event, f.name)) for f in fields(event)}
+    names = _FIELD_NAMES.get(type(event))
+    if names is None:
+        names = _FIELD_NAMES[type(event)] = tuple(f.name for f in fields(event))
+    return {name: encode_value(getattr(event, name)) for name in names}
+
+
+# Each event class's field names: dataclasses.fields builds them anew on every call.
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _decode_suit(value: Any) -> Suit:
@@ -63,7 +74,7 @@ class EventCodec(Generic[E]):
             return hint
         if origin is tuple:
             item = self._decoder(args[0])
-            return lambda value: tuple(item(v) for v in value)
+            return lambda value: tuple(map(item, value))
         if type(None) in args:
             inner = self._decoder(next(arg for arg in args if arg is not type(None)))
             return lambda value: None if value is None else inner(value)
