@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -24,3 +28,77 @@ def column_name(model: type[models.Model], name: str) -> str:
     if name_in_table is None:
         raise TypeError(f"{model.__name__}.{name} has no column")
     return name_in_table
+
+
+# What the hot write paths save, on PostgreSQL, without Django's chain of calls for each
+# value (a dozen values on every move), where it would give the same
+# (tests/config/test_columns.py holds each to Django's own get_db_prep_save): a value of
+# these fields' exact types as it is, a whole number as psycopg's type for its column.
+_STORED_AS_IS: dict[type[models.Field[Any, Any]], tuple[type, ...]] = {
+    models.CharField: (str,),
+    models.BigAutoField: (int,),
+    models.BooleanField: (bool,),
+    models.UUIDField: (uuid.UUID,),
+}
+_NUMBERS = (
+    models.PositiveIntegerField,
+    models.PositiveSmallIntegerField,
+    models.BigIntegerField,
+)
+
+
+@dataclass(frozen=True)
+class _Saving:
+    field: models.Field[Any, Any]
+    postgresql: bool
+    # The exact types of the values the column stores as they are.
+    as_is: tuple[type, ...] = ()
+    # What a whole number is made, for a number's column.
+    number: Callable[[int], Any] | None = None
+    aware_datetimes: bool = False
+    json: bool = False
+
+
+_SAVING: dict[tuple[type[models.Model], str, str], _Saving] = {}
+
+
+def _saving(model: type[models.Model], name: str, connection: Any) -> _Saving:
+    key = (model, name, connection.vendor)
+    saving = _SAVING.get(key)
+    if saving is None:
+        field = column(model, name)
+        stored = type(field.target_field if isinstance(field, models.ForeignKey) else field)
+        if connection.vendor != "postgresql":
+            saving = _Saving(field, postgresql=False)
+        elif stored in _NUMBERS:
+            types = connection.ops.integerfield_type_map
+            saving = _Saving(field, True, number=types[field.get_internal_type()])
+        else:
+            saving = _Saving(
+                field,
+                True,
+                as_is=_STORED_AS_IS.get(stored, ()),
+                aware_datetimes=stored is models.DateTimeField,
+                json=stored is models.JSONField,
+            )
+        _SAVING[key] = saving
+    return saving
+
+
+def db_value(model: type[models.Model], name: str, value: Any, connection: Any) -> Any:
+    """``value`` as ``model``'s column ``name`` stores it through ``connection``: what
+    the field's ``get_db_prep_save`` gives, without its calls where the value is plain."""
+    saving = _saving(model, name, connection)
+    kind = type(value)
+    if saving.postgresql:
+        if value is None or kind in saving.as_is:
+            return value
+        if saving.number is not None and kind is int:
+            return saving.number(value)
+        if saving.aware_datetimes and kind is datetime and value.tzinfo is not None:
+            return value
+        if saving.json and (kind is dict or kind is list):
+            field = saving.field
+            assert isinstance(field, models.JSONField)
+            return connection.ops.adapt_json_value(value, field.encoder)
+    return saving.field.get_db_prep_save(value, connection)

@@ -25,7 +25,7 @@ from django.db import IntegrityError, connections, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
-from config.columns import column, column_name
+from config.columns import column_name, db_value
 from eventlog import loopdb
 from eventlog.models import StoredEvent
 
@@ -339,18 +339,20 @@ def _insert(stream: str, schema_version: int, records: Sequence[Recorded]) -> tu
     bulk_create builds model instances and compiles the statement anew each time,
     several times the cost of the write itself on the hot path of every move."""
     connection = connections[StoredEvent.objects.db]
-    fields = [column(StoredEvent, name) for name in _COLUMNS]
-    stream_field, sequence_field, type_field, schema_field, payload, actor, at = fields
     params: list[Any] = []
     for record in records:
+        row = (
+            stream,
+            record.sequence,
+            record.type,
+            schema_version,
+            record.payload,
+            record.actor_id,
+            record.recorded_at,
+        )
         params += [
-            stream_field.get_db_prep_save(stream, connection),
-            sequence_field.get_db_prep_save(record.sequence, connection),
-            type_field.get_db_prep_save(record.type, connection),
-            schema_field.get_db_prep_save(schema_version, connection),
-            payload.get_db_prep_save(record.payload, connection),
-            actor.get_db_prep_save(record.actor_id, connection),
-            at.get_db_prep_save(record.recorded_at, connection),
+            db_value(StoredEvent, name, value, connection)
+            for name, value in zip(_COLUMNS, row, strict=True)
         ]
     return _insert_sql(connection.vendor, len(records)), params
 

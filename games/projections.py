@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db import transaction
 
-from config.columns import column, column_name
+from config.columns import column_name, db_value
 from eventlog import store
 from games.domain import STREAM_PREFIX, Table, fold
 from games.models import Game
@@ -90,10 +90,8 @@ def game_update(
     changed["updated_at"] = updated_at
     connection = transaction.get_connection()
     meta = Game._meta
-    params = [
-        column(Game, name).get_db_prep_save(value, connection) for name, value in changed.items()
-    ]
-    params.append(meta.pk.get_db_prep_value(game_id, connection))
+    params = [db_value(Game, name, value, connection) for name, value in changed.items()]
+    params.append(db_value(Game, meta.pk.name, game_id, connection))
     return _game_update_sql(tuple(changed)), params
 
 
