@@ -57,16 +57,61 @@ class Batcher(Generic[Item, Outcome]):
         # and the keys of their batches.
         self._senders: set[asyncio.Task[None]] = set()
         self._held: set[Hashable] = set()
+        # Items sent alone by their callers (_send_alone), under way.
+        self._alone = 0
 
     async def submit(self, item: Item) -> Outcome:
         """Send ``item`` with those waiting meanwhile; its outcome."""
         waiting = _Waiting[Item, Outcome](item, asyncio.get_running_loop().create_future())
         self._waiting.append(waiting)
-        if len(self._senders) < self._most_senders:
+        if len(self._waiting) == 1 and not self._sending():
+            return await self._send_alone(waiting)
+        self._start_sender()
+        return await waiting.done
+
+    def _sending(self) -> int:
+        return len(self._senders) + self._alone
+
+    def _start_sender(self) -> None:
+        if self._waiting and self._sending() < self._most_senders:
             # A task of its own: the batch it sends holds other callers' items, and a
             # caller cancelled (its socket closed) must not cancel their send.
             self._senders.add(asyncio.ensure_future(self._send_waiting()))
-        return await waiting.done
+
+    async def _send_alone(self, waiting: _Waiting[Item, Outcome]) -> Outcome:
+        """Send ``waiting``'s item from its caller's own task, if it is still alone once
+        the loop has run what else came in this turn: nothing waited and nothing was
+        being sent, so no other caller's item is in its batch and it needs no task of
+        its own (a move alone, as most are while the tables are not all busy, then pays
+        for none). Otherwise it goes with the others, sent by a sender task: a burst
+        still goes out together."""
+        self._alone += 1
+        try:
+            await asyncio.sleep(0)
+            key = self._key(waiting.item)
+            alone = (
+                len(self._waiting) == 1 and self._waiting[0] is waiting and key not in self._held
+            )
+            if alone:
+                self._waiting.popleft()
+                self._held.add(key)
+                try:
+                    (outcome,) = await self._send([waiting.item])
+                finally:
+                    self._held.discard(key)
+        except BaseException:
+            waiting.done.cancel()  # Its caller is gone: no one is to hear its outcome.
+            raise
+        finally:
+            self._alone -= 1
+            # What came meanwhile and found no sender free, or found this key held (and,
+            # cancelled while it waited its turn, this item itself).
+            self._start_sender()
+        if not alone:
+            return await waiting.done
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
 
     def fail_waiting(self, error: Exception) -> None:
         """Fail every item not yet taken into a batch with ``error`` (what would send

@@ -15,11 +15,14 @@ class Receiver:
 
     def __init__(self) -> None:
         self.batches: list[list[tuple[str, str]]] = []
+        # The task each batch was sent from.
+        self.senders: list[asyncio.Task[object] | None] = []
         self.release = asyncio.Event()
         self.release.set()
 
     async def send(self, batch: list[tuple[str, str]]) -> Sequence[str | Exception]:
         self.batches.append(batch)
+        self.senders.append(asyncio.current_task())
         await self.release.wait()
         if any(text == "crash" for _, text in batch):
             raise ConnectionError("the receiver went away")
@@ -72,6 +75,23 @@ async def test_items_waiting_while_a_send_is_under_way_go_out_together_in_their_
         [("b", "m0"), ("c", "m1"), ("d", "m2"), ("e", "m3")],
         [("f", "m4"), ("g", "m5")],
     ]
+
+
+async def test_an_item_alone_is_sent_from_its_callers_task_and_a_batch_from_a_task_of_its_own() -> (
+    None
+):
+    # Given an item that finds nothing waiting and no send under way, being sent
+    receiver, sending, first = await under_way(("a", "one"))
+    # When two more come meanwhile, and the send ends
+    more = await submitted(sending, [("b", "two"), ("c", "three")])
+    receiver.release.set()
+
+    # Then the first was sent by its own caller, the two others together by a sender
+    # that is none of their callers
+    assert [await first, *await asyncio.gather(*more)] == ["ONE", "TWO", "THREE"]
+    assert receiver.batches == [[("a", "one")], [("b", "two"), ("c", "three")]]
+    assert receiver.senders[0] is first
+    assert receiver.senders[1] not in (first, *more)
 
 
 async def test_a_keys_items_wait_for_the_batch_under_way_that_holds_the_key() -> None:
