@@ -10,6 +10,7 @@ Whist (:mod:`games.rules.classic`).
 from __future__ import annotations
 
 import typing
+import uuid
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
@@ -40,6 +41,13 @@ CLASSIC_STORED_TYPES = frozenset(CLASSIC_TYPE_PREFIX + cls.__name__ for cls in _
 
 def stream_of(game_id: object) -> str:
     return f"{STREAM_PREFIX}{game_id}"
+
+
+def game_key(game_id: uuid.UUID | str) -> int:
+    """The game id's integer, for what a process keeps by game: hashed in C, where a
+    UUID hashes in Python; a caller holding the id as text (from a URL or a JSON body)
+    finds the same."""
+    return game_id.int if type(game_id) is uuid.UUID else uuid.UUID(str(game_id)).int
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from eventlog import store
-from games.domain import Table, fold_records, stream_of
+from games.domain import Table, fold_records, game_key, stream_of
 from games.errors import GameNotFound
 from games.models import Game
 from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule
@@ -77,14 +77,14 @@ class _Tables:
         self._entries: OrderedDict[int, _Cached] = OrderedDict()
 
     def get(self, game_id: uuid.UUID) -> _Cached | None:
-        key = _key(game_id)
+        key = game_key(game_id)
         entry = self._entries.get(key)
         if entry is not None:
             self._entries.move_to_end(key)
         return entry
 
     def put(self, game_id: uuid.UUID, entry: _Cached) -> None:
-        key = _key(game_id)
+        key = game_key(game_id)
         self._entries[key] = entry
         self._entries.move_to_end(key)
         if len(self._entries) > self.size:
@@ -92,11 +92,6 @@ class _Tables:
 
     def clear(self) -> None:
         self._entries.clear()
-
-
-def _key(game_id: uuid.UUID | str) -> int:
-    # A caller holding the id as text (from a URL or a JSON body) finds the same table.
-    return game_id.int if type(game_id) is uuid.UUID else uuid.UUID(str(game_id)).int
 
 
 # Above the tables a process serves at once: an evicted table is replayed whole.

@@ -195,7 +195,7 @@ def _execute_once(
         after_commit(_committed, game_id, table.version, recorded)
         after_commit(schedule_automatic_move, game_id, table)
         types = [record.type for record in recorded]
-        if game_recorded.wanted(types):
+        if game_recorded.wanted(types, game_id):
             after_commit(_tell, game_id, table.version, types)
     return _result(game_id, base, recorded, start, table)
 
@@ -298,7 +298,7 @@ async def _execute_on_loop(move: Move, table: Table) -> CommandResult:
     remember_table(game_id, table, recorded[-1], copy=False)
     _committed(game_id, table.version, recorded)
     types = [record.type for record in recorded]
-    told = game_recorded.wanted(types)
+    told = game_recorded.wanted(types, game_id)
     if told or automatic_move_delay(table) is not None:
         # In the background: the mover's socket hears its own broadcast only once this
         # handler returns, and a hop to the one worker thread waited behind every
