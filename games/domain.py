@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from games import rules
@@ -40,7 +41,16 @@ CLASSIC_STORED_TYPES = frozenset(CLASSIC_TYPE_PREFIX + cls.__name__ for cls in _
 
 
 def stream_of(game_id: object) -> str:
+    if type(game_id) is uuid.UUID:
+        return _stream_of(game_id.int)
     return f"{STREAM_PREFIX}{game_id}"
+
+
+# A UUID writes itself out in Python: each live move named its game's stream in each
+# process several times over.
+@lru_cache(maxsize=4096)
+def _stream_of(key: int) -> str:
+    return f"{STREAM_PREFIX}{uuid.UUID(int=key)}"
 
 
 def game_key(game_id: uuid.UUID | str) -> int:
