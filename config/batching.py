@@ -4,8 +4,9 @@ Sent one by one, every item of a burst pays a round trip of its own, and each wa
 for the loop to come back to its reply before the next one goes. Here the items that
 wait while a send is under way are sent together, in the order they came: a burst
 costs a round trip per batch. An item that finds no send under way is sent at once,
-alone, as before. The event log's appends (:mod:`eventlog.loopdb`) and the channel
-layer's publishes (:mod:`config.channel_layer`) are sent so (decision 1802).
+alone, by its own caller (:meth:`Batcher._send_alone`). The event log's appends
+(:mod:`eventlog.loopdb`) and the channel layer's publishes (:mod:`config.channel_layer`)
+are sent so (decision 1802).
 
 An item has a key (its stream, its channel). None is sent while a batch holding its
 key is under way, so a key's items are sent in the order they came and never
