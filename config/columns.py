@@ -71,8 +71,10 @@ def _saving(model: type[models.Model], name: str, connection: Any) -> _Saving:
         if connection.vendor != "postgresql":
             saving = _Saving(field, postgresql=False)
         elif stored in _NUMBERS:
-            types = connection.ops.integerfield_type_map
-            saving = _Saving(field, True, number=types[field.get_internal_type()])
+            # Django wraps a number so on psycopg 3 only; elsewhere the field decides.
+            types = getattr(connection.ops, "integerfield_type_map", {})
+            number = types.get(field.get_internal_type())
+            saving = _Saving(field, number is not None, number=number)
         else:
             saving = _Saving(
                 field,
