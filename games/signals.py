@@ -30,7 +30,7 @@ class GameRecorded(Signal):
     for that one's types: a hand end of a game in no event no longer hops to the
     worker thread for nothing."""
 
-    # Games whose prepared answers are kept, the latest first out last.
+    # How many games' answers are kept (the one prepared longest ago forgotten first).
     KEPT = 16384
 
     def __init__(self) -> None:
