@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -90,7 +90,25 @@ def _saving(model: type[models.Model], name: str, connection: Any) -> _Saving:
 def db_value(model: type[models.Model], name: str, value: Any, connection: Any) -> Any:
     """``value`` as ``model``'s column ``name`` stores it through ``connection``: what
     the field's ``get_db_prep_save`` gives, without its calls where the value is plain."""
-    saving = _saving(model, name, connection)
+    return _saved(_saving(model, name, connection), value, connection)
+
+
+def db_row(
+    model: type[models.Model], names: Sequence[str], connection: Any
+) -> Callable[[Sequence[Any]], list[Any]]:
+    """:func:`db_value` for a row of ``model``'s columns ``names``, each column's way
+    of saving looked up once for all the rows a statement writes."""
+    savings = [_saving(model, name, connection) for name in names]
+
+    def row(values: Sequence[Any]) -> list[Any]:
+        return [
+            _saved(saving, value, connection) for saving, value in zip(savings, values, strict=True)
+        ]
+
+    return row
+
+
+def _saved(saving: _Saving, value: Any, connection: Any) -> Any:
     kind = type(value)
     if saving.postgresql:
         if value is None or kind in saving.as_is:

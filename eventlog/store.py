@@ -25,7 +25,7 @@ from django.db import IntegrityError, connections, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
-from config.columns import column_name, db_value
+from config.columns import column_name, db_row
 from eventlog import loopdb
 from eventlog.models import StoredEvent
 
@@ -339,21 +339,20 @@ def _insert(stream: str, schema_version: int, records: Sequence[Recorded]) -> tu
     bulk_create builds model instances and compiles the statement anew each time,
     several times the cost of the write itself on the hot path of every move."""
     connection = connections[StoredEvent.objects.db]
+    saved = db_row(StoredEvent, _COLUMNS, connection)
     params: list[Any] = []
     for record in records:
-        row = (
-            stream,
-            record.sequence,
-            record.type,
-            schema_version,
-            record.payload,
-            record.actor_id,
-            record.recorded_at,
+        params += saved(
+            (
+                stream,
+                record.sequence,
+                record.type,
+                schema_version,
+                record.payload,
+                record.actor_id,
+                record.recorded_at,
+            )
         )
-        params += [
-            db_value(StoredEvent, name, value, connection)
-            for name, value in zip(_COLUMNS, row, strict=True)
-        ]
     return _insert_sql(connection.vendor, len(records)), params
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.db import connection, models
 
-from config.columns import _NUMBERS, _STORED_AS_IS, db_value
+from config.columns import _NUMBERS, _STORED_AS_IS, db_row, db_value
 from eventlog.models import StoredEvent
 from games.models import Game
 
@@ -75,3 +75,19 @@ def test_every_field_class_stored_as_is_is_a_column_of_the_cases() -> None:
         stored.add(type(field.target_field if isinstance(field, models.ForeignKey) else field))
 
     assert {*_STORED_AS_IS, *_NUMBERS} <= stored
+
+
+@pytest.mark.django_db
+def test_a_row_is_saved_column_by_column_as_each_value_alone() -> None:
+    # Given a row of the log's columns, as the log's INSERT writes them
+    names = ("stream", "sequence", "type", "schema_version", "payload", "actor", "recorded_at")
+    values = ("game:2f0c", 41, "CardPlayed", 1, {"card": "JS"}, None, AT)
+
+    # When it is saved as a row
+    saved = db_row(StoredEvent, names, connection)(values)
+
+    # Then each column holds what its value alone is saved as
+    assert [comparable(value) for value in saved] == [
+        comparable(db_value(StoredEvent, name, value, connection))
+        for name, value in zip(names, values, strict=True)
+    ]
