@@ -46,9 +46,8 @@ as medians and the worst window:
    stopped. Targets: Atu's saturation plays/s at least 0.5x the baseline's, its
    servers' CPU per play at most 2x the baseline's.
 
-This process paces its garbage collector as the servers do (``config.collector``), but
-every 50 ms even when its loop is behind: a collection that stalled it would delay the
-receipts of every table at once.
+This process paces its garbage collector as the servers do (``config.collector``):
+a collection that stalled it would delay the receipts of every table at once.
 
 With each window: the CPU (100% = one core) of the servers, this process,
 PostgreSQL (this database's backends), Redis and "other" (anything else, such as
@@ -1049,15 +1048,14 @@ def report_server_errors(servers: Sequence[Server], logs: Path) -> None:
 
 
 async def paced_collector(work: Coroutine[Any, Any, int], lag_log: Path) -> int:
-    """Run ``work`` with this process's collector paced as the servers' is, but always
-    every 50 ms, never less often while its loop is behind: this one process holds the
-    clients of all the tables, and a pause of its collector would delay all their
-    receipts at once, counted as the servers' latency. Its own loop's holds are recorded to
+    """Run ``work`` with this process's collector paced as the servers' is: this one
+    process holds the clients of all the tables, and a pause of its collector would
+    delay all their receipts at once. Its own loop's holds are recorded to
     ``lag_log`` as the servers' are: a move it takes in late is counted late too."""
     from config import collector, looplag
 
     helpers = [
-        asyncio.ensure_future(collector.pace(longest=collector.SECONDS)),
+        asyncio.ensure_future(collector.pace()),
         asyncio.ensure_future(looplag.watch(record_to=lag_log)),
     ]
     try:
