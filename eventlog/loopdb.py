@@ -19,6 +19,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import psycopg
@@ -215,20 +216,40 @@ async def _execute_together(appends: list[Append]) -> list[int | Exception]:
     holds a batch's streams until it is written), so none waits for another's rows."""
     parts, params, counts = [], [], []
     for number, append in enumerate(appends):
+        insert = numbered(append.insert, len(params))
+        params += append.insert_params
+        update = numbered(append.update, len(params))
+        params += append.update_params
         # Each UPDATE waits for its own INSERT, as when written alone.
         parts.append(
-            f"a{number} AS ({append.insert} RETURNING 1), u{number} AS ({append.update} "
+            f"a{number} AS ({insert} RETURNING 1), u{number} AS ({update} "
             f"AND EXISTS (SELECT 1 FROM a{number}) RETURNING 1)"
         )
-        params += append.insert_params
-        params += append.update_params
         counts.append(f"(SELECT count(*) FROM u{number})")
     sql = f"WITH {', '.join(parts)} SELECT {', '.join(counts)}"
     async with connection() as borrowed:
-        # Not prepared: a batch's statement is one of many shapes.
-        cursor = await borrowed.execute(sql, params, prepare=False)
+        # A raw cursor: the statement comes numbered. psycopg numbers %s itself only
+        # by parsing the whole text again, and keeps what it parsed only for
+        # statements of up to 50 parameters: a batch's parsing, and the part objects
+        # it made for the collector to scan, cost about 4% of a saturated server's
+        # CPU (docs/benchmarks.md). Not prepared: a batch's statement is one of many
+        # shapes.
+        cursor = psycopg.AsyncRawCursor(borrowed)
+        await cursor.execute(sql, params, prepare=False)
         row = await cursor.fetchone()
     assert row is not None
     _writes.statements += 1
     _writes.appends += len(appends)
     return [int(count) for count in row]
+
+
+@lru_cache(maxsize=4096)
+def numbered(sql: str, after: int) -> str:
+    """``sql``, whose parameters are psycopg's ``%s``, with PostgreSQL's own numbered
+    placeholders instead, from ``$after+1`` on. The log's statements hold no other
+    ``%`` (an INSERT and an UPDATE of quoted names and placeholders)."""
+    pieces = sql.split("%s")
+    text = [pieces[0]]
+    for number, piece in enumerate(pieces[1:], after + 1):
+        text.append(f"${number}{piece}")
+    return "".join(text)
