@@ -52,6 +52,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 from rest_framework import serializers
 
+from config import eager
 from config import logging as log_context
 from config.errors import DomainError
 from config.limits import BudgetedJsonConsumer, Refusal
@@ -231,10 +232,11 @@ class GameConsumer(BudgetedJsonConsumer):
             await fanout.unfollow(self.watch.game_id, self)
 
     def deliver(self, message: dict[str, Any]) -> None:
-        """Send on the broadcast ``message`` in its turn, after those before it."""
+        """Send on the broadcast ``message`` in its turn, after those before it: at
+        once, unless the socket is busy or its transport full (then in a task)."""
         self.inbox.append(message)
         if self.pump is None:
-            self.pump = asyncio.ensure_future(self._send_on())
+            self.pump = eager.start(self._send_on())
 
     async def _send_on(self) -> None:
         try:
