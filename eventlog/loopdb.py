@@ -247,8 +247,11 @@ async def _execute_together(appends: list[Append]) -> list[int | Exception]:
 def numbered(sql: str, after: int) -> str:
     """``sql``, whose parameters are psycopg's ``%s``, with PostgreSQL's own numbered
     placeholders instead, from ``$after+1`` on. The log's statements hold no other
-    ``%`` (an INSERT and an UPDATE of quoted names and placeholders)."""
+    ``%`` (an INSERT and an UPDATE of quoted names and placeholders); one that did
+    (psycopg's ``%%``, a named ``%(name)s``) is refused rather than misnumbered."""
     pieces = sql.split("%s")
+    if any("%" in piece for piece in pieces):
+        raise ValueError(f"only %s placeholders can be numbered: {sql!r}")
     text = [pieces[0]]
     for number, piece in enumerate(pieces[1:], after + 1):
         text.append(f"${number}{piece}")

@@ -1,3 +1,5 @@
+import pytest
+
 from eventlog.loopdb import numbered
 
 
@@ -14,3 +16,9 @@ def test_numbered_gives_each_placeholder_its_number_after_those_before_it() -> N
 
 def test_numbered_leaves_a_statement_without_parameters_as_it_is() -> None:
     assert numbered("SELECT 1", 7) == "SELECT 1"
+
+
+@pytest.mark.parametrize("sql", ["SELECT %s LIKE 'a%%'", "SELECT %(name)s"])
+def test_numbered_refuses_a_statement_with_any_other_percent_sign(sql: str) -> None:
+    with pytest.raises(ValueError, match="only %s placeholders can be numbered"):
+        numbered(sql, 0)
