@@ -214,7 +214,9 @@ async def _write(batch: list[Append]) -> list[int | Exception]:
 async def _execute_together(appends: list[Append]) -> list[int | Exception]:
     """Each append's UPDATE row count. No two statements share a stream (the batcher
     holds a batch's streams until it is written), so none waits for another's rows."""
-    parts, params, counts = [], [], []
+    parts: list[str] = []
+    params: list[Any] = []
+    counts: list[str] = []
     for number, append in enumerate(appends):
         insert = numbered(append.insert, len(params))
         params += append.insert_params
