@@ -232,10 +232,9 @@ async def _execute_together(appends: list[Append]) -> list[int | Exception]:
     async with connection() as borrowed:
         # A raw cursor: the statement comes numbered. psycopg numbers %s itself only
         # by parsing the whole text again, and keeps what it parsed only for
-        # statements of up to 50 parameters: a batch's parsing, and the part objects
-        # it made for the collector to scan, cost about 4% of a saturated server's
-        # CPU (docs/benchmarks.md). Not prepared: a batch's statement is one of many
-        # shapes.
+        # statements of up to 50 parameters, so it parsed every batch anew and made
+        # a part object per placeholder for the collector to scan (decision 1802).
+        # Not prepared: a batch's statement is one of many shapes.
         cursor = psycopg.AsyncRawCursor(borrowed)
         await cursor.execute(sql, params, prepare=False)
         row = await cursor.fetchone()
