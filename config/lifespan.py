@@ -32,6 +32,11 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
+def on_server_loop() -> bool:
+    """Whether this runs on the loop that serves this process's sockets."""
+    return _server_loop is not None and _running_loop() is _server_loop
+
+
 def run_on_server_loop(make: Callable[[], Coroutine[Any, Any, Any]]) -> None:
     """Run ``make()`` on the loop that serves this process's sockets, if there is one.
 

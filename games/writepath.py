@@ -17,13 +17,13 @@ from functools import partial
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from django.core.exceptions import SynchronousOnlyOperation
 from django.db import transaction
 
 from accounts.models import User
+from config import outbox
 from config.errors import DomainError
-from config.lifespan import in_background, run_on_server_loop
+from config.lifespan import in_background
 from config.transactions import after_commit
 from eventlog import store
 from games import rules
@@ -413,10 +413,10 @@ def server_moves_of(game_id: uuid.UUID, table: Table) -> list[AnyEvent]:
 def publish(game_id: uuid.UUID, version: int, records: Sequence[store.Recorded] = ()) -> None:
     """Tell the game's watchers that its log grew to ``version``, with the new
     ``records``: a socket that has sent everything before them folds them as they
-    come instead of reading the log; any other reads what it missed from the log."""
-    layer = get_channel_layer()
-    if layer is not None:
-        message: dict[str, Any] = {"type": "game.events", "version": version}
-        if records:
-            message["records"] = [store.record_to_message(r) for r in records]
-        run_on_server_loop(partial(layer.group_send, group_name(game_id), message))
+    come instead of reading the log; any other reads what it missed from the log.
+    Delivered until the layer takes it (:mod:`config.outbox`): only the newest
+    version of a game waits, a socket that lacks what came before reads it."""
+    message: dict[str, Any] = {"type": "game.events", "version": version}
+    if records:
+        message["records"] = [store.record_to_message(r) for r in records]
+    outbox.publish(group_name(game_id), message)

@@ -14,15 +14,13 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
-from channels.layers import get_channel_layer
 from django.db import transaction
 
 from accounts.models import User
 from accounts.services import user_demo_lock, user_demo_organizer, user_ensure_bot_players
-from config.lifespan import run_on_server_loop
+from config import outbox
 from config.transactions import after_commit
 from eventlog import store
 from games import services as games
@@ -598,16 +596,9 @@ def _status(championship: Championship) -> str:
 
 def publish_event(event_id: uuid.UUID, version: int) -> None:
     """Tell the event page's sockets that the event changed (entries, a round, the
-    standings): each reads the projection again."""
-    layer = get_channel_layer()
-    if layer is not None:
-        run_on_server_loop(
-            partial(
-                layer.group_send,
-                event_group(event_id),
-                {"type": "event.changed", "version": version},
-            )
-        )
+    standings): each reads the projection again. Delivered until the layer takes it
+    (:mod:`config.outbox`)."""
+    outbox.publish(event_group(event_id), {"type": "event.changed", "version": version})
 
 
 # --- Helpers --------------------------------------------------------------------------
