@@ -8,7 +8,7 @@ class GamesConfig(AppConfig):
         # Here, not at the top: the tasks import the models, which need the apps loaded.
         from config.lifespan import on_startup
         from eventlog import store
-        from games import receivers, tasks, turns
+        from games import fanout, receivers, tasks, turns
         from games.domain import SCHEMA_VERSION, STREAM_PREFIX, decode, encode
         from games.errors import VersionConflict
         from games.signals import FINISH_EVENTS, game_recorded
@@ -20,6 +20,7 @@ class GamesConfig(AppConfig):
 
         turns.move_with(tasks.play_automatic_move)
         on_startup(turns.resume_at_startup)
+        on_startup(fanout.watch_over)
         game_recorded.listen(
             receivers.game_recorded, types=FINISH_EVENTS, dispatch_uid="games-demo"
         )

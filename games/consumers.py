@@ -10,7 +10,14 @@ each socket reads what came after the last event it sent from the log (the chann
 layer keeps nothing), as its own viewer. Every message carries the version of the
 game it brings the client to (an ``error``, the version the socket has sent; an
 ``ack``, the version the command brought the game to, whose events follow), so a
-client can spot a gap; ``{"type": "resync"}`` answers with a fresh ``state``.
+client can spot a gap; ``{"type": "resync"}`` answers with a fresh ``state``, and
+``{"type": "ping"}`` with ``{"type": "pong", "version": N}``, N the version the
+socket has sent: a client that heard nothing for a while pings, and one that hears
+no pong either reconnects (the table page does both). A socket never depends on one
+broadcast: the game's group is published to until Redis takes it
+(:mod:`config.outbox`), and every few seconds the process reads the versions of the
+games whose sockets heard nothing and brings those behind up to date from the log
+(:func:`games.fanout.watch_over`; decision 1803).
 A client that renders the game rather than folding events itself connects with
 ``?with_state=1``: each ``events`` message then also carries, under ``state``, the
 whole view the events bring it to, so no rule is needed in the browser. With
@@ -76,6 +83,9 @@ logger = logging.getLogger("atu.websocket")
 CLOSE_NOT_FOUND = 4404
 INVALID_INPUT = "invalid_input"
 
+# The messages that are no command: a fresh state, what came after a version, and a
+# check that the link is alive.
+CONTROLS = ("resync", "resume", "ping")
 # Each command: how its message is parsed, and the service it runs.
 COMMANDS: dict[str, tuple[type[serializers.Serializer], Callable[..., CommandResult]]] = {
     "bid": (BidSerializer, services.game_place_bid),
@@ -294,10 +304,12 @@ class GameConsumer(BudgetedJsonConsumer):
                 after = _version(content.get("version"), "version")
                 await self.send(text_data=await database_sync_to_async(self.watch.resume)(after))
                 self._wake_when_due()
+            elif kind == "ping":
+                await self.send_json({"type": "pong", "version": self.watch.version})
             elif kind in COMMANDS:
                 await self._command(kind, content)
             else:
-                known = ", ".join(["resync", "resume", *COMMANDS])
+                known = ", ".join([*CONTROLS, *COMMANDS])
                 raise InvalidMessage(f"unknown message type {kind!r}; the types are {known}")
         except (DomainError, RuleError, SocketError) as error:
             await self._error(error, command)

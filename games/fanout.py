@@ -4,19 +4,30 @@ A process's sockets on one game share one channel in the game's group, and each
 broadcast it receives is handed to each of them in turn (:class:`_Followed`); the
 sockets at the same version share the step it brings them to
 (:class:`games.watch.Step`).
+
+The channel layer's broadcasts are not all a socket relies on: a broadcast lost to a
+Redis that was down, or given up by a worker (:mod:`config.outbox`), is made up by
+:func:`watch_over`. Every ``ATU_WATCHDOG_SECONDS`` it reads, in one query of the read
+model, the versions of the games followed here that heard no broadcast meanwhile, and
+hands a newer one to their sockets that lack it, which catch up from the log: the seat
+to act is told within seconds even while Redis is down (decision 1803).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from channels.db import database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from games.domain import Table
+from games.models import Game
 from games.visibility import Viewer
 from games.watch import Step, Watch
 from games.writepath import group_name
@@ -46,7 +57,13 @@ class _Followed:
     subscribed: asyncio.Future[str] | None = None
     reader: asyncio.Task[None] | None = None
     steps: list[Step] = field(default_factory=list)
+    # The newest version heard of (a broadcast, or the watchdog's read), and when the
+    # last broadcast came (the loop's clock).
+    heard: int = 0
+    heard_at: float = field(default_factory=lambda: asyncio.get_running_loop().time())
 
+
+logger = logging.getLogger("atu.websocket")
 
 # The games this process's sockets follow.
 _FOLLOWED: dict[uuid.UUID, _Followed] = {}
@@ -81,8 +98,13 @@ async def _subscribe(game_id: uuid.UUID, followed: _Followed) -> str:
 
 
 async def _hand_on(layer: Any, channel: str, followed: _Followed) -> None:
+    loop = asyncio.get_running_loop()
     while True:
         message = await layer.receive(channel)
+        followed.heard_at = loop.time()
+        version = message.get("version")
+        if isinstance(version, int) and version > followed.heard:
+            followed.heard = version
         for socket in followed.sockets:
             socket.deliver(message)
 
@@ -104,6 +126,48 @@ async def unfollow(game_id: uuid.UUID, socket: Socket) -> None:
     assert followed.reader is not None
     followed.reader.cancel()
     await _layer().group_discard(group_name(game_id), channel)
+
+
+async def watch_over() -> None:
+    """Every ``ATU_WATCHDOG_SECONDS`` (0: never), tell the sockets of the games that
+    heard nothing meanwhile what their read model says (:func:`look_in`)."""
+    seconds = settings.ATU_WATCHDOG_SECONDS
+    if not seconds:
+        return
+    loop = asyncio.get_running_loop()
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await look_in(quiet_since=loop.time() - seconds)
+        except Exception:  # A database that does not answer: the next look may.
+            logger.exception("the sockets' watchdog could not read the games' versions")
+
+
+async def look_in(*, quiet_since: float) -> int:
+    """Read the versions of the games followed here that heard no broadcast since
+    ``quiet_since`` (the loop's clock), in one query, and hand each newer one to the
+    game's sockets that lack it; how many sockets were handed one."""
+    quiet = [game_id for game_id, followed in _FOLLOWED.items() if followed.heard_at <= quiet_since]
+    if not quiet:
+        return 0
+    # Not thread-sensitive: a database that does not answer must not hold the thread
+    # that serves every request's synchronous code.
+    versions = await database_sync_to_async(_versions, thread_sensitive=False)(quiet)
+    told = 0
+    for game_id, version in versions:
+        followed = _FOLLOWED.get(game_id)
+        if followed is None or version <= followed.heard:
+            continue
+        followed.heard = version
+        for socket in list(followed.sockets):
+            if socket.watch is not None and socket.watch.version < version:
+                socket.deliver({"version": version})
+                told += 1
+    return told
+
+
+def _versions(game_ids: list[uuid.UUID]) -> list[tuple[uuid.UUID, int]]:
+    return list(Game.objects.filter(id__in=game_ids).values_list("id", "version"))
 
 
 def _layer() -> BaseChannelLayer:

@@ -6,12 +6,13 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # Here, not at the top: these import the models, which need the apps loaded.
+        from config.lifespan import on_startup
         from eventlog import store
         from games.errors import VersionConflict
         from games.selectors import add_table_home
         from games.signals import game_recorded
         from games.visibility import Audience, add_audience
-        from tournaments import domain, receivers
+        from tournaments import domain, receivers, watchdog
         from tournaments.selectors import (
             event_of_game,
             hidden_tables,
@@ -34,6 +35,8 @@ class TournamentsConfig(AppConfig):
             prepare=event_of_game,
         )
         event_recorded.connect(receivers.event_recorded, dispatch_uid="tournaments-standings")
+        # An event's sockets catch up with no broadcast heard (Redis down).
+        on_startup(watchdog.watch_over)
         # A private event's tables are for its organizer and entrants only.
         add_audience(Audience(hidden=hidden_tables, allows=may_view_table))
         # A game of an event's table links back to it, and offers no rematch.

@@ -13,7 +13,12 @@ task send ``{"type": "event.changed", "version": N}`` to the event's group
 a standings update keeps the event's version, so every ``event.changed`` is answered
 with a fresh picture. A viewer held back by the event's spectator delay gets the
 picture again when the delay has passed since a change, as that change comes into
-their view. A client may send ``{"type": "refresh"}`` for one too.
+their view. A client may send ``{"type": "refresh"}`` for one too, and
+``{"type": "ping"}``, answered with ``{"type": "pong", "version": N}`` (N the
+version of the last picture sent): the event page pings when it heard nothing for a
+while and reconnects when no pong comes. A lost ``event.changed`` (Redis down) is made
+up within seconds by :mod:`tournaments.watchdog`, which sends the picture again when
+the event's stamp moved (decision 1803).
 A missing or hidden event is answered with an ``error`` and closed with 4404; a
 message that is not JSON, with ``invalid_input``; one over the socket's budgets, with
 an error and a close (:mod:`config.limits`).
@@ -28,14 +33,15 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
+from config.lifespan import in_background
 from config.limits import INVALID_INPUT, BudgetedJsonConsumer, Refusal
-from tournaments import selectors, services
+from tournaments import selectors, services, watchdog
 from tournaments.errors import EventNotFound
 
 logger = logging.getLogger("atu.websocket")
 
 CLOSE_NOT_FOUND = 4404
-REFRESH_ONLY = 'the only message is {"type": "refresh"}'
+REFRESH_ONLY = 'the messages are {"type": "refresh"} and {"type": "ping"}'
 
 
 class EventConsumer(BudgetedJsonConsumer):
@@ -46,6 +52,11 @@ class EventConsumer(BudgetedJsonConsumer):
         super().__init__(*args, **kwargs)
         # The pictures due when a change comes out from behind the spectator delay.
         self._due: set[asyncio.Task[int]] = set()
+        # One picture read and sent at a time: a broadcast's and the watchdog's go out
+        # in the order they were read.
+        self._sending = asyncio.Lock()
+        # The version of the last picture sent.
+        self.version = 0
 
     async def connect(self) -> None:
         await self.accept()
@@ -63,10 +74,14 @@ class EventConsumer(BudgetedJsonConsumer):
         self.groups.append(group)
         await self.channel_layer.group_add(group, self.channel_name)
         self.event_id = event.id
+        watchdog.watch(event.id, self)
         await self._send_event()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if not isinstance(content, dict) or content.get("type") != "refresh":
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":
+            await self.send_json({"type": "pong", "version": self.version})
+        elif kind != "refresh":
             await self._error(INVALID_INPUT, REFRESH_ONLY)
         elif self.event_id is not None:
             await self._send_event()
@@ -80,13 +95,29 @@ class EventConsumer(BudgetedJsonConsumer):
     async def disconnect(self, code: int) -> None:
         for due in self._due:
             due.cancel()
+        if self.event_id is not None:
+            watchdog.unwatch(self.event_id, self)
         await super().disconnect(code)
+
+    def changed(self, version: int) -> None:
+        """The watchdog's news that the event changed with no broadcast heard."""
+        in_background(self._changed_unheard())
+
+    async def _changed_unheard(self) -> None:
+        try:
+            await self._changed()
+        except Exception:  # The socket closed meanwhile: no one left to tell.
+            logger.warning("event %s: the watchdog's picture was not sent", self.event_id)
 
     async def event_changed(self, message: dict[str, Any]) -> None:
         """The group's news that the event changed: send the picture again, and once
         more when the change has come out from behind this viewer's delay."""
         if self.event_id is None:
             return
+        watchdog.heard(self.event_id)
+        await self._changed()
+
+    async def _changed(self) -> None:
         delay = await self._send_event()
         if delay:
             due = asyncio.ensure_future(self._send_event(after=delay))
@@ -98,13 +129,17 @@ class EventConsumer(BudgetedJsonConsumer):
         seconds it is held back."""
         assert self.event_id is not None
         await asyncio.sleep(after)
-        try:
-            live = await database_sync_to_async(selectors.event_live)(self.event_id, self.viewer_id)
-        except Exception:  # A bug must not cost the spectator their socket.
-            logger.exception("event %s could not be read", self.event_id)
-            await self._error("server_error", "something went wrong on our side")
-            return 0
-        await self.send_json({"type": "event", "version": live["version"], "event": live})
+        async with self._sending:
+            try:
+                live = await database_sync_to_async(selectors.event_live)(
+                    self.event_id, self.viewer_id
+                )
+            except Exception:  # A bug must not cost the spectator their socket.
+                logger.exception("event %s could not be read", self.event_id)
+                await self._error("server_error", "something went wrong on our side")
+                return 0
+            self.version = live["version"]
+            await self.send_json({"type": "event", "version": live["version"], "event": live})
         delay: int = live["delay"]
         return delay
 

@@ -108,6 +108,7 @@ CELERY_REDIS_SOCKET_TIMEOUT = REDIS_TIMEOUTS["socket_timeout"]
 # How long a bot seat waits before it plays, so that people can follow the game.
 ATU_BOT_DELAY_SECONDS = ENV.bot_delay_seconds
 ATU_LOOP_LAG_LOG = ENV.loop_lag_log
+ATU_WATCHDOG_SECONDS = ENV.watchdog_seconds
 
 # Moves are scheduled when a turn begins; beat makes sure none is lost to a restart.
 CELERY_BEAT_SCHEDULE = {

@@ -60,6 +60,10 @@ class Environment:
     # A file a server process appends its event loop's largest hold to, each second
     # (config/looplag.py): for benchmarks and diagnosis; None: only stalls are logged.
     loop_lag_log: Path | None = None
+    # How often a server process looks in the read models for the streams its sockets
+    # follow that heard nothing (games.fanout, tournaments.consumers), and how long a
+    # page waits in silence before it pings; 0 turns the watchdog off (decision 1803).
+    watchdog_seconds: float = 3.0
 
 
 def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -> Environment:
@@ -88,6 +92,9 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
         https=_https(environ.get("ATU_HTTPS"), origins),
         sentry_dsn=environ.get("SENTRY_DSN") or None,
         loop_lag_log=Path(environ["ATU_LOOP_LAG_LOG"]) if environ.get("ATU_LOOP_LAG_LOG") else None,
+        watchdog_seconds=_seconds(
+            "ATU_WATCHDOG_SECONDS", environ.get("ATU_WATCHDOG_SECONDS", "3.0")
+        ),
     )
 
 

@@ -1292,3 +1292,58 @@ async def test_a_classic_table_streams_each_viewer_its_own_state_through_the_sha
             hand = state["hand"]
             others = [cards for seat, cards in enumerate(hand["holdings"]) if seat != number]
             assert all(cards in ([], [hand["turned_up"]]) for cards in others), socket.name
+
+
+# --- A broadcast that never came -------------------------------------------------------
+
+
+async def test_a_socket_whose_broadcast_was_lost_catches_up_when_the_watchdog_looks_in(
+    open_socket: Opener,
+) -> None:
+    game_id, users = await seated()
+    socket = await open_socket(game_id)
+    spectator_version = socket.messages[0]["version"]
+    # As a Redis restarted without its subscriptions: the broadcast reaches no one.
+    channel = await fanout._FOLLOWED[game_id].subscribed  # type: ignore[misc]
+    await get_channel_layer().group_discard(writepath.group_name(game_id), channel)
+    seat, command = await must_move(game_id, random.Random(0))
+    result = await serve(game_id, users[seat], command)
+    await socket.nothing_more()
+
+    told = await fanout.look_in(quiet_since=asyncio.get_running_loop().time())
+    (message,) = await socket.receive_until(result.version)
+
+    assert told == 1
+    assert message["type"] == "events"
+    assert message["version"] == result.version
+    assert message["events"][0]["sequence"] == spectator_version + 1
+    # Once told, a game is not read into its sockets again.
+    assert await fanout.look_in(quiet_since=asyncio.get_running_loop().time()) == 0
+    await socket.nothing_more()
+
+
+async def test_the_watchdog_reads_no_game_that_heard_a_broadcast_lately(
+    open_socket: Opener,
+) -> None:
+    game_id, users = await seated()
+    socket = await open_socket(game_id)
+    seat, command = await must_move(game_id, random.Random(0))
+    result = await serve(game_id, users[seat], command)
+    await socket.receive_until(result.version)
+    heard_at = fanout._FOLLOWED[game_id].heard_at
+
+    told = await fanout.look_in(quiet_since=heard_at - 1)
+
+    assert told == 0
+    assert fanout._FOLLOWED[game_id].heard == result.version
+
+
+async def test_a_ping_is_answered_with_the_version_the_socket_has_sent(
+    open_socket: Opener,
+) -> None:
+    game_id, users = await seated()
+    socket = await open_socket(game_id, users[0])
+
+    pong = await socket.ask({"type": "ping"})
+
+    assert pong == {"type": "pong", "version": socket.messages[0]["version"]}

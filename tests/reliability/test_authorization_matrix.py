@@ -283,12 +283,17 @@ SOCKET_ROWS = [
         CLOSED, EVENT, EVENT, EVENT, EVENT, EVENT, CLOSED),
     row("refresh", "ws/events/<str:code>/", "private", {},
         CLOSED, EVENT, EVENT, EVENT, EVENT, EVENT, CLOSED),
+    row("ping", "ws/events/<str:code>/", "private", {},
+        CLOSED, "pong", "pong", "pong", "pong", "pong", CLOSED),
     row("CONNECT", "ws/games/<str:ref>/", "public", None, *(STATE,) * 7),
     row("CONNECT", "ws/games/<str:ref>/", "private", None,
         CLOSED, STATE, STATE, STATE, STATE, STATE, CLOSED),
     row("resync", "ws/games/<str:ref>/", "public", {}, *(STATE,) * 7),
     row("resync", "ws/games/<str:ref>/", "private", {},
         CLOSED, STATE, STATE, STATE, STATE, STATE, CLOSED),
+    row("ping", "ws/games/<str:ref>/", "public", {}, *("pong",) * 7),
+    row("ping", "ws/games/<str:ref>/", "private", {},
+        CLOSED, "pong", "pong", "pong", "pong", "pong", CLOSED),
     row("resume", "ws/games/<str:ref>/", "public", {"version": 0}, *("events",) * 7),
     row("resume", "ws/games/<str:ref>/", "private", {"version": 0},
         CLOSED, "events", "events", "events", "events", "events", CLOSED),
@@ -487,7 +492,7 @@ def test_the_table_names_every_url_every_api_method_and_every_socket_message() -
         game_messages = {
             r.method for r in SOCKET_ROWS if r.route == "ws/games/<str:ref>/" and r.target == target
         }
-        assert game_messages == {"CONNECT", "resync", "resume", *consumers.COMMANDS}
+        assert game_messages == {"CONNECT", *consumers.CONTROLS, *consumers.COMMANDS}
 
 
 @pytest.mark.django_db

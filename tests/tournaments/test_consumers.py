@@ -4,12 +4,14 @@ seat, privacy, and bad messages."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
@@ -20,7 +22,7 @@ from games.models import Game
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move
 from tests.tournaments.drivers import SHORT_RULES, organizer
-from tournaments import services
+from tournaments import services, watchdog
 from tournaments.models import Event, Standing, TableResult
 from tournaments.tasks import update_standings
 
@@ -305,7 +307,7 @@ async def test_a_client_may_ask_for_a_refresh_and_bad_messages_are_answered(
         assert await receive(socket) == {
             "type": "error",
             "code": "invalid_input",
-            "message": 'the only message is {"type": "refresh"}',
+            "message": 'the messages are {"type": "refresh"} and {"type": "ping"}',
         }
     await socket.send_to(bytes_data=b"\x00")
     assert (await receive(socket))["code"] == "invalid_input"
@@ -326,3 +328,46 @@ async def test_a_socket_from_a_foreign_origin_is_rejected() -> None:
     connected, _ = await communicator.connect(timeout=TIMEOUT)
 
     assert connected is False
+
+
+async def test_a_socket_whose_change_was_lost_gets_the_picture_when_the_watchdog_looks_in(
+    open_socket: Opener,
+) -> None:
+    # Given a round in play, watched, its stamp noted by the watchdog
+    event, creator, users = await human_event()
+    await database_sync_to_async(services.event_start_round)(event_id=event.id, actor=creator)
+    socket = await open_socket(event.code)
+    before = await receive(socket)
+    assert await watchdog.look_in(quiet_since=asyncio.get_running_loop().time()) == 0
+    # and its socket out of the event's group, as after a Redis that lost its subscriptions
+    (consumer,) = watchdog._WATCHED[event.id].sockets
+    await get_channel_layer().group_discard(
+        services.event_group(event.id),
+        consumer.channel_name,  # type: ignore[attr-defined]
+    )
+    row = await database_sync_to_async(TableResult.objects.get)(event_id=event.id)
+
+    # When a hand is scored, its broadcast reaching no one
+    await play_first_deal(event, row, users)
+    assert await socket.receive_nothing(timeout=0.3)
+    told = await watchdog.look_in(quiet_since=asyncio.get_running_loop().time())
+
+    # Then the watchdog sends the picture with the new standings
+    message = await receive(socket)
+    assert told == 1
+    assert message["version"] == before["version"]
+    assert len(message["event"]["leaderboard"]) == 3
+    # and, the stamp unchanged, nothing more on the next look
+    assert await watchdog.look_in(quiet_since=asyncio.get_running_loop().time()) == 0
+
+
+async def test_a_ping_is_answered_with_the_version_of_the_last_picture(
+    open_socket: Opener,
+) -> None:
+    event, _, _ = await human_event()
+    socket = await open_socket(event.code)
+    picture = await receive(socket)
+
+    await socket.send_json_to({"type": "ping"})
+
+    assert await receive(socket) == {"type": "pong", "version": picture["version"]}
