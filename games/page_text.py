@@ -52,6 +52,7 @@ def table_text() -> dict[str, Any]:
         "watching": _("You are watching this table."),
         "connecting": _("Connecting…"),
         "reconnecting": _("Connection lost; reconnecting…"),
+        "catching_up": _("Catching up…"),
         "choose_mode": _("Choose how this one-card deal is played:"),
         "modes": {"open": _("open"), "forehead": _("on the forehead"), "blind": _("blind")},
         "bot": _("bot"),

@@ -103,6 +103,7 @@ def event_text() -> dict[str, Any]:
         "pause": _("Pause"),
         "resume": _("Resume"),
         "reconnecting": _("Connection lost; reconnecting…"),
+        "catching_up": _("Catching up…"),
         "no_seat": _("You have no seat yet: the page shows it as soon as the round starts."),
         "not_entered": _("You are not entered in this event."),
         "seat_title": _("Round %(round)s: table %(table)s, seat %(seat)s"),

@@ -15,6 +15,11 @@
   const ALERT_KEY = "atu.turn-alert";
   const RING = 2 * Math.PI * 15;
   const REMATCH_POLL_MS = 5000;
+  // A socket that said nothing this long is asked whether it lives ({"type": "ping"});
+  // one still silent this much later is taken for dead (a phone that slept, a proxy
+  // that dropped the link without a close) and opened again, resuming where it was.
+  const SILENT_MS = 20000;
+  const PONG_MS = 8000;
   // Where seats sit around the felt, counted from the viewer's own seat.
   const PLACES = {
     3: ["b", "tl", "tr"],
@@ -26,6 +31,8 @@
   let state = null;
   let socket = null;
   let retries = 0;
+  let heardAt = 0; // when the socket last said anything (Date.now())
+  let pinged = false;
   let pending = false; // a command is on its way: no double plays
   let keepFocus = false; // a move was made from the hand: focus stays there
   let lastBid = null;
@@ -116,17 +123,48 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const resume = state ? `&after=${state.version}` : "";
-    socket = new WebSocket(`${scheme}//${location.host}${page.socket}?with_state=changes${resume}`);
-    socket.addEventListener("open", () => {
+    const opened = new WebSocket(`${scheme}//${location.host}${page.socket}?with_state=changes${resume}`);
+    socket = opened;
+    heardAt = Date.now();
+    pinged = false;
+    opened.addEventListener("open", () => {
       retries = 0;
       $("connection").textContent = "";
     });
-    socket.addEventListener("message", (message) => receive(JSON.parse(message.data)));
-    socket.addEventListener("close", (closed) => {
-      if (closed.code === 4404) return;
+    opened.addEventListener("message", (message) => {
+      if (opened !== socket) return;
+      heardAt = Date.now();
+      pinged = false;
+      receive(JSON.parse(message.data));
+    });
+    opened.addEventListener("close", (closed) => {
+      // One given up for dead has its successor already.
+      if (opened !== socket || closed.code === 4404) return;
       $("connection").textContent = T.reconnecting;
       setTimeout(connect, Math.min(5000, 250 * 2 ** retries++));
     });
+  }
+
+  // Checked every second: a dead link may never close by itself.
+  function checkSilence() {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    const quiet = Date.now() - heardAt;
+    if (quiet > SILENT_MS + PONG_MS) {
+      const dead = socket;
+      socket = null;
+      dead.close();
+      $("connection").textContent = T.reconnecting;
+      connect();
+    } else if (quiet > SILENT_MS && !pinged) {
+      pinged = true;
+      send({ type: "ping" });
+    }
+  }
+
+  // The view is behind what the server sent (a gap, a conflict): the whole of it again.
+  function catchUp() {
+    $("connection").textContent = T.catching_up;
+    send({ type: "resync" });
   }
 
   function send(message) {
@@ -144,11 +182,14 @@
 
   function receive(message) {
     if (message.type === "state") {
+      $("connection").textContent = "";
       show(message.state);
+    } else if (message.type === "pong") {
+      if (state && message.version > state.version) catchUp();
     } else if (message.type === "events") {
       const first = message.events.length ? message.events[0].sequence : null;
       if (!state || (first !== null && first !== state.version + 1) || !message.state) {
-        send({ type: "resync" }); // a gap: ask for the whole view again
+        catchUp(); // a gap: ask for the whole view again
       } else {
         const said = message.events.filter((event) => event.type.endsWith("TrickTaken")).map(holdTrick);
         // The members that changed since the version this view is at.
@@ -157,7 +198,7 @@
     } else if (message.type === "error") {
       pending = false;
       $("notice").textContent = errorText(message);
-      if (message.code === "version_conflict") send({ type: "resync" });
+      if (message.code === "version_conflict") catchUp();
       else if (state) draw();
     }
   }
@@ -1024,5 +1065,6 @@
   } else {
     $("connection").textContent = T.connecting;
     connect();
+    setInterval(checkSilence, 1000);
   }
 })();
