@@ -73,7 +73,9 @@ class Outbox:
         try:
             while (message := self.waiting.pop(group, None)) is not None:
                 try:
-                    await asyncio.wait_for(self.send(group, message), SEND_SECONDS)
+                    # A timeout, not wait_for: no task of its own per publish.
+                    async with asyncio.timeout(SEND_SECONDS):
+                        await self.send(group, message)
                 except Exception as error:
                     # Unless a newer one came meanwhile, this one is still the newest.
                     self.waiting.setdefault(group, message)
@@ -126,7 +128,8 @@ async def send_in_place(send: Send, group: str, message: dict[str, Any]) -> bool
     while True:
         left = deadline - time.monotonic()
         try:
-            await asyncio.wait_for(send(group, message), max(left, 0.01))
+            async with asyncio.timeout(max(left, 0.01)):
+                await send(group, message)
         except Exception as error:
             if time.monotonic() + pause >= deadline:
                 logger.warning(

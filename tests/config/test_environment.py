@@ -207,6 +207,17 @@ def test_a_bot_delay_that_is_not_0_to_3600_seconds_is_rejected(tmp_path: Path, v
         read_environment({"ATU_BOT_DELAY_SECONDS": value}, base_dir=tmp_path)
 
 
+def test_the_sockets_watchdog_looks_every_3_seconds_unless_set_and_0_turns_it_off(
+    tmp_path: Path,
+) -> None:
+    assert read_environment({}, base_dir=tmp_path).watchdog_seconds == 3.0
+    for value, seconds in (("1.5", 1.5), ("0", 0.0)):
+        environ = {"ATU_WATCHDOG_SECONDS": value}
+        assert read_environment(environ, base_dir=tmp_path).watchdog_seconds == seconds
+    with pytest.raises(ImproperlyConfigured, match="ATU_WATCHDOG_SECONDS is a number of seconds"):
+        read_environment({"ATU_WATCHDOG_SECONDS": "-1"}, base_dir=tmp_path)
+
+
 def test_the_database_owner_is_read_from_its_own_url_and_is_none_unless_set(
     tmp_path: Path,
 ) -> None:
