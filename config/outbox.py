@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from config.lifespan import in_background, on_server_loop, run_on_server_loop
 
@@ -172,3 +173,20 @@ def publish(group: str, message: dict[str, Any]) -> None:
             await send_in_place(_layer_send, group, message)
 
     run_on_server_loop(publish_here)
+
+
+async def watch_over(look_in: Callable[..., Awaitable[int]], what: str) -> None:
+    """Every ``ATU_WATCHDOG_SECONDS`` (0: never), ``look_in(quiet_since=...)`` for the
+    streams that heard no broadcast since the last look (the loop's clock): a
+    receiving side's watchdog (``games.fanout``, ``tournaments.watchdog``). ``what``
+    names what it reads, for the log."""
+    seconds = settings.ATU_WATCHDOG_SECONDS
+    if not seconds:
+        return
+    loop = asyncio.get_running_loop()
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await look_in(quiet_since=loop.time() - seconds)
+        except Exception:  # A database that does not answer: the next look may.
+            logger.exception("the sockets' watchdog could not read %s", what)

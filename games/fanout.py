@@ -16,16 +16,15 @@ to act is told within seconds even while Redis is down (decision 1803).
 from __future__ import annotations
 
 import asyncio
-import logging
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
-from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from config import outbox
 from games.domain import Table
 from games.models import Game
 from games.visibility import Viewer
@@ -62,8 +61,6 @@ class _Followed:
     heard: int = 0
     heard_at: float = field(default_factory=lambda: asyncio.get_running_loop().time())
 
-
-logger = logging.getLogger("atu.websocket")
 
 # The games this process's sockets follow.
 _FOLLOWED: dict[uuid.UUID, _Followed] = {}
@@ -131,16 +128,7 @@ async def unfollow(game_id: uuid.UUID, socket: Socket) -> None:
 async def watch_over() -> None:
     """Every ``ATU_WATCHDOG_SECONDS`` (0: never), tell the sockets of the games that
     heard nothing meanwhile what their read model says (:func:`look_in`)."""
-    seconds = settings.ATU_WATCHDOG_SECONDS
-    if not seconds:
-        return
-    loop = asyncio.get_running_loop()
-    while True:
-        await asyncio.sleep(seconds)
-        try:
-            await look_in(quiet_since=loop.time() - seconds)
-        except Exception:  # A database that does not answer: the next look may.
-            logger.exception("the sockets' watchdog could not read the games' versions")
+    await outbox.watch_over(look_in, "the games' versions")
 
 
 async def look_in(*, quiet_since: float) -> int:

@@ -13,19 +13,16 @@ more when the event falls quiet (decision 1803).
 from __future__ import annotations
 
 import asyncio
-import logging
 import uuid
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 from django.db.models import OuterRef, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from config import outbox
 from tournaments.models import Event, TableResult
-
-logger = logging.getLogger("atu.websocket")
 
 Stamp = tuple[int, int]
 
@@ -69,16 +66,7 @@ def heard(event_id: uuid.UUID) -> None:
 
 async def watch_over() -> None:
     """Look in (:func:`look_in`) every ``ATU_WATCHDOG_SECONDS``, until cancelled."""
-    seconds = settings.ATU_WATCHDOG_SECONDS
-    if not seconds:
-        return
-    loop = asyncio.get_running_loop()
-    while True:
-        await asyncio.sleep(seconds)
-        try:
-            await look_in(quiet_since=loop.time() - seconds)
-        except Exception:  # A database that does not answer: the next look may.
-            logger.exception("the sockets' watchdog could not read the events' stamps")
+    await outbox.watch_over(look_in, "the events' stamps")
 
 
 async def look_in(*, quiet_since: float) -> int:

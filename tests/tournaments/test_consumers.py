@@ -110,6 +110,20 @@ def play_first_deal(event: Event, row: TableResult, users: list[User]) -> None:
         update_standings(str(event.id))  # What the worker does, run here.
 
 
+async def round_watched(
+    open_socket: Opener,
+) -> tuple[Event, list[User], WebsocketCommunicator, dict[str, Any], TableResult]:
+    """An event's first round in play and a spectator's socket on it: the event, its
+    players, the socket, its first picture (no standings yet) and the round's table."""
+    event, creator, users = await human_event()
+    await database_sync_to_async(services.event_start_round)(event_id=event.id, actor=creator)
+    socket = await open_socket(event.code)
+    before = await receive(socket)
+    assert before["event"]["leaderboard"] == []
+    row = await database_sync_to_async(TableResult.objects.get)(event_id=event.id)
+    return event, users, socket, before, row
+
+
 async def test_a_spectator_gets_the_events_picture_on_connecting(open_socket: Opener) -> None:
     event, _, users = await human_event()
 
@@ -196,12 +210,7 @@ async def test_a_hand_scored_sends_the_new_standings_and_table_scores(
     open_socket: Opener,
 ) -> None:
     # Given a round in play, watched
-    event, creator, users = await human_event()
-    await database_sync_to_async(services.event_start_round)(event_id=event.id, actor=creator)
-    socket = await open_socket(event.code)
-    before = await receive(socket)
-    assert before["event"]["leaderboard"] == []
-    row = await database_sync_to_async(TableResult.objects.get)(event_id=event.id)
+    event, users, socket, before, row = await round_watched(open_socket)
 
     # When the players play the first deal (one card each) to its end
     await play_first_deal(event, row, users)
@@ -334,10 +343,7 @@ async def test_a_socket_whose_change_was_lost_gets_the_picture_when_the_watchdog
     open_socket: Opener,
 ) -> None:
     # Given a round in play, watched, its stamp noted by the watchdog
-    event, creator, users = await human_event()
-    await database_sync_to_async(services.event_start_round)(event_id=event.id, actor=creator)
-    socket = await open_socket(event.code)
-    before = await receive(socket)
+    event, users, socket, before, row = await round_watched(open_socket)
     assert await watchdog.look_in(quiet_since=asyncio.get_running_loop().time()) == 0
     # and its socket out of the event's group, as after a Redis that lost its subscriptions
     (consumer,) = watchdog._WATCHED[event.id].sockets
@@ -345,7 +351,6 @@ async def test_a_socket_whose_change_was_lost_gets_the_picture_when_the_watchdog
         services.event_group(event.id),
         consumer.channel_name,  # type: ignore[attr-defined]
     )
-    row = await database_sync_to_async(TableResult.objects.get)(event_id=event.id)
 
     # When a hand is scored, its broadcast reaching no one
     await play_first_deal(event, row, users)

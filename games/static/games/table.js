@@ -15,11 +15,6 @@
   const ALERT_KEY = "atu.turn-alert";
   const RING = 2 * Math.PI * 15;
   const REMATCH_POLL_MS = 5000;
-  // A socket that said nothing this long is asked whether it lives ({"type": "ping"});
-  // one still silent this much later is taken for dead (a phone that slept, a proxy
-  // that dropped the link without a close) and opened again, resuming where it was.
-  const SILENT_MS = 20000;
-  const PONG_MS = 8000;
   // Where seats sit around the felt, counted from the viewer's own seat.
   const PLACES = {
     3: ["b", "tl", "tr"],
@@ -31,8 +26,12 @@
   let state = null;
   let socket = null;
   let retries = 0;
-  let heardAt = 0; // when the socket last said anything (Date.now())
-  let pinged = false;
+  // A socket silent for too long is given up and opened again, resuming where it was.
+  const silence = window.atuSilence((dead) => {
+    dead.close();
+    $("connection").textContent = T.reconnecting;
+    connect();
+  });
   let pending = false; // a command is on its way: no double plays
   let keepFocus = false; // a move was made from the hand: focus stays there
   let lastBid = null;
@@ -125,16 +124,14 @@
     const resume = state ? `&after=${state.version}` : "";
     const opened = new WebSocket(`${scheme}//${location.host}${page.socket}?with_state=changes${resume}`);
     socket = opened;
-    heardAt = Date.now();
-    pinged = false;
+    silence.watch(opened);
     opened.addEventListener("open", () => {
       retries = 0;
       $("connection").textContent = "";
     });
     opened.addEventListener("message", (message) => {
       if (opened !== socket) return;
-      heardAt = Date.now();
-      pinged = false;
+      silence.heard();
       receive(JSON.parse(message.data));
     });
     opened.addEventListener("close", (closed) => {
@@ -143,22 +140,6 @@
       $("connection").textContent = T.reconnecting;
       setTimeout(connect, Math.min(5000, 250 * 2 ** retries++));
     });
-  }
-
-  // Checked every second: a dead link may never close by itself.
-  function checkSilence() {
-    if (!socket || socket.readyState !== WebSocket.OPEN) return;
-    const quiet = Date.now() - heardAt;
-    if (quiet > SILENT_MS + PONG_MS) {
-      const dead = socket;
-      socket = null;
-      dead.close();
-      $("connection").textContent = T.reconnecting;
-      connect();
-    } else if (quiet > SILENT_MS && !pinged) {
-      pinged = true;
-      send({ type: "ping" });
-    }
   }
 
   // The view is behind what the server sent (a gap, a conflict): the whole of it again.
@@ -1065,6 +1046,5 @@
   } else {
     $("connection").textContent = T.connecting;
     connect();
-    setInterval(checkSilence, 1000);
   }
 })();

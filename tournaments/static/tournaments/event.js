@@ -10,17 +10,17 @@
   const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
   // Seconds a seat may think before the organizer's page marks the table slow.
   const SLOW_SECONDS = 60;
-  // As the table page: a socket silent this long is pinged, and one still silent this
-  // much later is taken for dead (it may never close by itself) and opened again.
-  const SILENT_MS = 20000;
-  const PONG_MS = 8000;
 
   let live = null;
   let receivedAt = Date.now();
   let socket = null;
   let retries = 0;
-  let heardAt = 0; // when the socket last said anything (Date.now())
-  let pinged = false;
+  // A socket silent for too long is given up and opened again.
+  const silence = window.atuSilence((dead) => {
+    dead.close();
+    setConnection(T.reconnecting);
+    connect();
+  });
   let seatKey; // the seat last shown ("round:game"), undefined before the first picture
 
   function node(tag, attributes = {}, children = []) {
@@ -57,16 +57,14 @@
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const opened = new WebSocket(`${scheme}//${location.host}${page.socket}`);
     socket = opened;
-    heardAt = Date.now();
-    pinged = false;
+    silence.watch(opened);
     opened.addEventListener("open", () => {
       retries = 0;
       setConnection("");
     });
     opened.addEventListener("message", (message) => {
       if (opened !== socket) return;
-      heardAt = Date.now();
-      pinged = false;
+      silence.heard();
       const data = JSON.parse(message.data);
       if (data.type === "event") {
         setConnection("");
@@ -82,22 +80,6 @@
       setConnection(T.reconnecting);
       setTimeout(connect, Math.min(5000, 250 * 2 ** retries++));
     });
-  }
-
-  // Checked every second: a dead link may never close by itself.
-  function checkSilence() {
-    if (!socket || socket.readyState !== WebSocket.OPEN) return;
-    const quiet = Date.now() - heardAt;
-    if (quiet > SILENT_MS + PONG_MS) {
-      const dead = socket;
-      socket = null;
-      dead.close();
-      setConnection(T.reconnecting);
-      connect();
-    } else if (quiet > SILENT_MS && !pinged) {
-      pinged = true;
-      socket.send(JSON.stringify({ type: "ping" }));
-    }
   }
 
   function setConnection(text) {
@@ -396,7 +378,6 @@
   show(page.live);
   offerNotifications();
   connect();
-  setInterval(checkSilence, 1000);
   if (manage) {
     setInterval(tick, 1000);
     if (page.poll) setInterval(poll, 5000);
