@@ -15,8 +15,11 @@ outage, with its end): none is left unretrieved.
 A process without such a loop (a Celery worker, a management command; see
 :func:`config.lifespan.run_on_server_loop`) tries for :data:`IN_PLACE_SECONDS` at
 most and gives up with a warning: a worker must not hang on a dead Redis. The
-sockets' watchdogs (``games.fanout``, ``tournaments.consumers``) then find the new
-version in the read models within ``ATU_WATCHDOG_SECONDS``.
+sockets' watchdogs (:func:`watch_over`: ``games.fanout``, ``tournaments.watchdog``) then
+find the new version in the read models within ``ATU_WATCHDOG_SECONDS``.
+
+Redis down when a server process shuts down, its senders hold the shutdown for the
+while it waits for what runs in the background (``config.lifespan.SETTLE_SECONDS``).
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ class Outbox:
     senders: dict[str, asyncio.Future[Any]] = field(default_factory=dict)
     # When the current outage began (loop time); None while sends go through.
     failing_since: float | None = None
-    # Messages delivered and sends that failed, since the process started.
+    # Messages delivered since the process started; sends failed in this outage.
     delivered: int = 0
     failed: int = 0
 
@@ -103,12 +106,15 @@ class Outbox:
         self.delivered += 1
         if self.failing_since is not None:
             down = asyncio.get_running_loop().time() - self.failing_since
-            self.failing_since = None
             logger.warning(
-                "channel layer answers again after %.1f s; %d groups still waiting",
+                "channel layer answers again after %.1f s and %d failed sends; "
+                "%d groups still waiting",
                 down,
+                self.failed,
                 len(self.waiting),
             )
+            self.failing_since = None
+            self.failed = 0
 
 
 # The server loop's outbox (one loop serves a process's sockets).

@@ -129,6 +129,7 @@ async def test_an_outage_is_logged_once_with_its_end_and_leaves_no_error_unretri
     assert messages[1].startswith("channel layer answers again after ")
     assert unhandled == []
     assert box.failing_since is None
+    assert box.failed == 0
 
 
 async def test_a_process_without_a_server_loop_gives_up_after_a_few_seconds() -> None:
