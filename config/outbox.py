@@ -49,6 +49,8 @@ SEND_SECONDS = 6.0
 IN_PLACE_SECONDS = 3.0
 
 Send = Callable[[str, dict[str, Any]], Awaitable[None]]
+# What replaces a group's waiting message: ``merge(waiting, newer)``.
+Merge = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(eq=False)
@@ -64,9 +66,13 @@ class Outbox:
     delivered: int = 0
     failed: int = 0
 
-    def put(self, group: str, message: dict[str, Any]) -> None:
-        """Deliver ``message`` to ``group``, unless a newer one replaces it first."""
-        self.waiting[group] = message
+    def put(self, group: str, message: dict[str, Any], merge: Merge | None = None) -> None:
+        """Deliver ``message`` to ``group``, unless a newer one replaces it first
+        (``merge(waiting, message)`` replaces a waiting one, if given)."""
+        waiting = self.waiting.get(group)
+        self.waiting[group] = (
+            message if waiting is None or merge is None else merge(waiting, message)
+        )
         if group not in self.senders:
             sender = asyncio.ensure_future(self._deliver(group))
             self.senders[group] = sender
@@ -160,21 +166,22 @@ def _server_outbox() -> Outbox:
     return _outbox
 
 
-def publish(group: str, message: dict[str, Any]) -> None:
+def publish(group: str, message: dict[str, Any], merge: Merge | None = None) -> None:
     """Deliver ``message`` to the channel layer's ``group``: from the server loop,
-    until the layer takes it or a newer message to the group replaces it; elsewhere,
-    for a few seconds at most (see the module docstring). Returns at once on the
-    server loop; a thread of a server process hands it to that loop."""
+    until the layer takes it or a newer message to the group replaces it (with
+    ``merge``, what it makes of the two); elsewhere, for a few seconds at most (see
+    the module docstring). Returns at once on the server loop; a thread of a server
+    process hands it to that loop."""
     if get_channel_layer() is None:
         return
     if on_server_loop():
         # No task to hop through: the move's own turn of the loop queues it.
-        _server_outbox().put(group, message)
+        _server_outbox().put(group, message, merge)
         return
 
     async def publish_here() -> None:
         if on_server_loop():
-            _server_outbox().put(group, message)
+            _server_outbox().put(group, message, merge)
         else:
             await send_in_place(_layer_send, group, message)
 

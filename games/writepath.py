@@ -419,4 +419,14 @@ def publish(game_id: uuid.UUID, version: int, records: Sequence[store.Recorded] 
     message: dict[str, Any] = {"type": "game.events", "version": version}
     if records:
         message["records"] = [store.record_to_message(r) for r in records]
-    outbox.publish(group_name(game_id), message)
+    outbox.publish(group_name(game_id), message, _merged)
+
+
+def _merged(waiting: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
+    """The broadcast that replaces one still waiting: with the waiting one's records
+    too when its own follow on from them, so the sockets still fold them all rather
+    than read the log."""
+    before, after = waiting.get("records"), newer.get("records")
+    if before and after and after[0][0] == waiting["version"] + 1:
+        return {**newer, "records": before + after}
+    return newer

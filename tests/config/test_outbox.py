@@ -70,6 +70,24 @@ async def test_only_a_groups_newest_message_waits_while_the_layer_is_down() -> N
     assert box.waiting == {}
 
 
+async def test_a_newer_message_is_merged_into_the_waiting_one_when_told_how() -> None:
+    layer = Layer(up=False)
+    box = Outbox(layer.send)
+
+    def merge(waiting: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
+        return {**newer, "records": waiting["records"] + newer["records"]}
+
+    box.put("game.a", {"version": 13, "records": [13]}, merge)
+    await asyncio.sleep(0.1)
+    box.put("game.a", {"version": 14, "records": [14]}, merge)
+    box.put("game.a", {"version": 15, "records": [15]}, merge)
+    layer.up = True
+    await settled(box)
+
+    # The first failed while nothing waited: it is the one the others merge into.
+    assert layer.sent == [("game.a", {"version": 15, "records": [13, 14, 15]})]
+
+
 async def test_the_waiting_messages_go_out_within_the_longest_pause_after_a_long_outage() -> None:
     layer = Layer(up=False)
     box = Outbox(layer.send)
