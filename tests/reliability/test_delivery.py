@@ -419,8 +419,9 @@ def check_through_the_outage(
         30,
         "the event socket's leaderboard",
     )
-    pictures = [m for m in event_socket.messages if m["type"] == "event"]
-    assert pictures[-1]["version"] == Event.objects.get(pk=table.event.id).version
+    versions = [m["version"] for m in event_socket.messages if m["type"] == "event"]
+    assert versions == sorted(versions)
+    assert versions[-1] == Event.objects.get(pk=table.event.id).version
 
     # Settled (the bot may play on), each socket's events are the log's, once each.
     def settled() -> bool:
