@@ -14,11 +14,17 @@ none of a channel while a pipeline holding that channel is under way, so a game'
 broadcasts still arrive in order: a burst costs a round trip per batch, not per
 message, and redis-py's work per command is paid once a batch (decision 1802).
 Subscribing keeps the lock.
+
+A Redis that cannot be reached is logged once, as a warning, when the subscriptions'
+reader first fails and once when it reads again (channels_redis logs an error with
+its traceback every second meanwhile); redis-py subscribes again to every channel as
+it reconnects (decision 1803).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from channels_redis.pubsub import (
@@ -27,12 +33,17 @@ from channels_redis.pubsub import (
     RedisSingleShardConnection,
 )
 from channels_redis.utils import _wrap_close, decode_hosts
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from config.batching import Batcher
 
 # Publishes per round trip at most, and round trips under way at once per process.
 PUBLISHING = 64
 SENDERS = 8
+# How long the subscriptions' reader waits before it tries an unreachable Redis again.
+RECONNECT_SECONDS = 1.0
+
+logger = logging.getLogger("atu.outbox")
 
 
 class _Shard(RedisSingleShardConnection):
@@ -60,6 +71,34 @@ class _Shard(RedisSingleShardConnection):
         self.published += len(batch)
         self.round_trips += 1
         return [None] * len(batch)
+
+    async def _do_receiving(self) -> None:
+        # As channels_redis's own reader, but for how an unreachable Redis is logged.
+        unreachable = False
+        while True:
+            try:
+                if self._pubsub and self._pubsub.subscribed:
+                    message = await self._pubsub.get_message(
+                        ignore_subscribe_messages=True, timeout=0.1
+                    )
+                    if unreachable:
+                        unreachable = False
+                        logger.warning("channel layer subscriptions read again")
+                    self._receive_message(message)
+                else:
+                    await asyncio.sleep(0.1)
+            except (TimeoutError, asyncio.CancelledError, GeneratorExit):
+                raise
+            except (RedisConnectionError, OSError) as error:
+                if not unreachable:
+                    unreachable = True
+                    logger.warning(
+                        "channel layer subscriptions cannot be read (%s); trying again", error
+                    )
+                await asyncio.sleep(RECONNECT_SECONDS)
+            except BaseException:
+                logger.exception("Unexpected exception in receive task")
+                await asyncio.sleep(RECONNECT_SECONDS)
 
 
 class _LoopLayer(RedisPubSubLoopLayer):

@@ -337,6 +337,13 @@ def moves_survive(tmp_path: Path, outage: str, watchdog_seconds: float) -> None:
             finally:
                 for listener in [*watchers, event_socket]:
                     listener.connection.close()
+        # A Redis gone was logged as a warning, once, not as an error each second (a
+        # paused one keeps its connections).
+        for number in range(2):
+            log = (tmp_path / f"server-{number}.log").read_text()
+            assert '"logger": "channels_redis.pubsub"' not in log
+            gone = log.count("channel layer subscriptions cannot be read")
+            assert gone == (1 if outage == "restart" else 0)
 
 
 def check_through_the_outage(
