@@ -4,8 +4,10 @@
   ``DATA_UPLOAD_MAX_MEMORY_SIZE``); a larger one is answered 413
   ``request_too_large`` (:mod:`config.api_errors`), for the API and for pages.
 - JSON, over HTTP and WebSocket alike, is read by :func:`decode_json`: UTF-8 only,
-  nested at most ``ATU_MAX_JSON_DEPTH`` deep (``too_deep``). Python's parser recurses
-  once per level, and a few thousand levels raise ``RecursionError``.
+  nested at most ``ATU_MAX_JSON_DEPTH`` deep (``too_deep``), each key at most once in
+  an object (``duplicate_key``: Python's parser keeps the last, another reader the
+  first, so ``{"bid": 0, "bid": 1}`` means two things). Python's parser recurses once
+  per level, and a few thousand levels raise ``RecursionError``.
 - Each socket (:class:`BudgetedJsonConsumer`) takes text frames of at most
   ``ATU_SOCKET_MAX_BYTES`` and messages at ``ATU_SOCKET_RATE`` (a burst of N, then N
   per period). Beyond either it answers ``{"type": "error", "code": ...}`` and
@@ -24,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections import Counter
 from itertools import accumulate
 from typing import Any, ClassVar
 
@@ -41,6 +44,7 @@ CLOSE_TOO_MANY = 4429
 MESSAGE_TOO_LARGE = "message_too_large"
 TOO_MANY_MESSAGES = "too_many_messages"
 TOO_DEEP = "too_deep"
+DUPLICATE_KEY = "duplicate_key"
 INVALID_INPUT = "invalid_input"
 
 PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -51,12 +55,29 @@ _ESCAPE = re.compile(r"\\.", re.DOTALL)
 _STRING = re.compile(r'"[^"]*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
-# JSON as the standard says: NaN and Infinity are not numbers in it.
-_DECODER = json.JSONDecoder(parse_constant=strict_constant)
 
 
 class JsonTooDeep(ValueError):
     code = TOO_DEEP
+
+
+class JsonDuplicateKey(ValueError):
+    code = DUPLICATE_KEY
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object, unless a key comes twice in it. (Each object of a socket's message
+    costs about 0.3 µs more than the parser's own dict: decision 0203.)"""
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        twice = next(key for key, count in Counter(key for key, _ in pairs).items() if count > 1)
+        raise JsonDuplicateKey(f"the key {json.dumps(twice)} comes more than once in an object")
+    return made
+
+
+# JSON as the standard says: NaN and Infinity are not numbers in it; and as RFC 8259
+# advises, no key twice in one object.
+_DECODER = json.JSONDecoder(parse_constant=strict_constant, object_pairs_hook=_object)
 
 
 def parse_rate(rate: str | None) -> tuple[int, int] | None:
@@ -68,9 +89,10 @@ def parse_rate(rate: str | None) -> tuple[int, int] | None:
 
 
 def decode_json(data: str | bytes, *, max_depth: int | None = None) -> Any:
-    """Strict JSON (no NaN) from UTF-8 text, nested at most ``max_depth`` deep (the
-    setting by default). Raises ``ValueError``: :class:`JsonTooDeep`, a
-    ``UnicodeDecodeError``, or the parser's error."""
+    """Strict JSON (no NaN, no key twice in an object) from UTF-8 text, nested at most
+    ``max_depth`` deep (the setting by default). Raises ``ValueError``:
+    :class:`JsonTooDeep`, :class:`JsonDuplicateKey`, a ``UnicodeDecodeError``, or the
+    parser's error."""
     text = data.decode("utf-8") if isinstance(data, bytes) else data
     limit = settings.ATU_MAX_JSON_DEPTH if max_depth is None else max_depth
     # No deeper than it has brackets: most messages need no closer look.
@@ -90,6 +112,11 @@ class TooDeep(APIException):
     default_code = TOO_DEEP
 
 
+class DuplicateKey(APIException):
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = DUPLICATE_KEY
+
+
 class BoundedJSONParser(JSONParser):
     """DRF's JSON parser on :func:`decode_json`. DRF hands it ``request.body``, which
     Django has already held to ``DATA_UPLOAD_MAX_MEMORY_SIZE``."""
@@ -99,6 +126,8 @@ class BoundedJSONParser(JSONParser):
             return decode_json(stream.read())
         except JsonTooDeep as error:
             raise TooDeep(str(error)) from None
+        except JsonDuplicateKey as error:
+            raise DuplicateKey(str(error)) from None
         except UnicodeDecodeError:
             raise ParseError("JSON parse error - the body is not UTF-8") from None
         except ValueError as error:
@@ -152,6 +181,11 @@ class TooManyMessages(Refusal):
 class NestedTooDeep(Refusal):
     code = TOO_DEEP
     text = gettext_noop("That message is nested too deeply.")
+
+
+class KeyTwice(Refusal):
+    code = DUPLICATE_KEY
+    text = gettext_noop("That message names one thing twice.")
 
 
 class BudgetedJsonConsumer(AsyncJsonWebsocketConsumer):
@@ -209,6 +243,9 @@ class BudgetedJsonConsumer(AsyncJsonWebsocketConsumer):
             content = await self.decode_json(text_data)
         except JsonTooDeep as error:
             await self.refuse(NestedTooDeep(str(error)))
+            return
+        except JsonDuplicateKey as error:
+            await self.refuse(KeyTwice(str(error)))
             return
         except ValueError:
             await self.refuse(Refusal("a message is a JSON object"))

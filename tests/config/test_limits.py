@@ -12,7 +12,7 @@ from django.test import Client
 
 from config import limits
 from config.asgi import application
-from config.limits import Budget, JsonTooDeep, decode_json, parse_rate
+from config.limits import Budget, JsonDuplicateKey, JsonTooDeep, decode_json, parse_rate
 
 ALLOWED_ORIGIN = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 
@@ -70,6 +70,24 @@ def test_json_that_is_not_utf8_or_not_json_or_nan_is_a_value_error() -> None:
         decode_json('{"bid": NaN}')
 
 
+def test_json_with_a_key_twice_in_one_object_is_a_duplicate_key_error() -> None:
+    with pytest.raises(JsonDuplicateKey, match='the key "bid" comes more than once') as raised:
+        decode_json('{"type": "bid", "bid": 0, "bid": 1}')
+
+    assert raised.value.code == "duplicate_key"
+
+
+def test_a_key_twice_in_a_nested_object_is_a_duplicate_key_error_too() -> None:
+    with pytest.raises(JsonDuplicateKey, match='the key "a" comes'):
+        decode_json('{"x": [{"a": 1, "b": 2, "a": 1}]}')
+
+
+def test_one_key_in_several_objects_is_no_duplicate() -> None:
+    text = '[{"bid": 0, "card": "AS"}, {"bid": 1, "card": "AS"}]'
+
+    assert decode_json(text) == json.loads(text)
+
+
 # --- HTTP ---------------------------------------------------------------------------------
 
 
@@ -82,6 +100,20 @@ def test_an_api_body_nested_too_deep_is_400_too_deep(client: Client, settings: A
 
     assert response.status_code == 400
     assert response.json() == {"code": "too_deep", "message": "JSON nested deeper than 3 levels"}
+
+
+def test_an_api_body_with_a_key_twice_is_400_duplicate_key(client: Client) -> None:
+    response = client.post(
+        "/api/auth/login/",
+        '{"username": "ana", "password": "x", "username": "bo"}',
+        content_type="application/json",
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": "duplicate_key",
+        "message": 'the key "username" comes more than once in an object',
+    }
 
 
 def test_an_api_body_that_is_not_utf8_is_400_parse_error(client: Client) -> None:
@@ -231,6 +263,23 @@ async def test_a_socket_message_nested_too_deep_is_refused_and_the_socket_stays_
         "type": "error",
         "code": "too_deep",
         "message": "JSON nested deeper than 32 levels",
+    }
+    assert pong == {"type": "pong"}
+
+
+@pytest.mark.django_db
+async def test_a_socket_message_with_a_key_twice_is_refused_and_the_socket_stays_open(
+    health_socket: WebsocketCommunicator,
+) -> None:
+    await health_socket.send_to(text_data='{"type": "ping", "type": "pong"}')
+    error = await health_socket.receive_json_from()
+    await health_socket.send_json_to({"type": "ping"})
+    pong = await health_socket.receive_json_from()
+
+    assert error == {
+        "type": "error",
+        "code": "duplicate_key",
+        "message": 'the key "type" comes more than once in an object',
     }
     assert pong == {"type": "pong"}
 
