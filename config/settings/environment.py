@@ -79,7 +79,7 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
         bot_delay_seconds=_seconds(
             "ATU_BOT_DELAY_SECONDS", environ.get("ATU_BOT_DELAY_SECONDS", "1.0")
         ),
-        limits=_limits(environ),
+        limits=read_limits(environ),
         database_owner=_database_owner(
             environ.get("DATABASE_OWNER_URL"), environ.get("DATABASE_URL")
         ),
@@ -91,7 +91,8 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
     )
 
 
-def _limits(environ: Mapping[str, str]) -> Limits:
+def read_limits(environ: Mapping[str, str]) -> Limits:
+    """What one client may send, from the ``ATU_`` variables (the front reads them too)."""
     default = Limits()
 
     def size(name: str, value: int, lowest: int) -> int:
