@@ -36,8 +36,14 @@ class Limits:
     throttle_anon: str | None = "1200/min"
     throttle_user: str | None = "2400/min"
     throttle_login: str | None = "20/min"
-    # Messages from one socket: a burst of N, then N per period.
+    # Messages from one socket: a burst of N, then N per period (its client's sockets
+    # start where its last one left off).
     socket_rate: str | None = "300/min"
+    # Sockets open at once (None: no cap) per session (a signed-in user, or an
+    # anonymous session) and per client address: a player's few tabs, and a club of 30
+    # players on one Wi-Fi address with a table and an event tab each, twice over.
+    sockets_per_session: int | None = 20
+    sockets_per_address: int | None = 150
 
 
 @dataclass(frozen=True)
@@ -101,6 +107,10 @@ def read_limits(environ: Mapping[str, str]) -> Limits:
     def rate(name: str, value: str | None) -> str | None:
         return _rate(name, environ.get(name, value or NO_RATE))
 
+    def cap(name: str, value: int | None) -> int | None:
+        given = environ.get(name, NO_RATE if value is None else str(value))
+        return None if given.strip().lower() == NO_RATE else _whole_number(name, given, 1)
+
     return Limits(
         max_request_bytes=size("ATU_MAX_REQUEST_BYTES", default.max_request_bytes, 1024),
         max_json_depth=size("ATU_MAX_JSON_DEPTH", default.max_json_depth, 2),
@@ -109,6 +119,8 @@ def read_limits(environ: Mapping[str, str]) -> Limits:
         throttle_user=rate("ATU_THROTTLE_USER", default.throttle_user),
         throttle_login=rate("ATU_THROTTLE_LOGIN", default.throttle_login),
         socket_rate=rate("ATU_SOCKET_RATE", default.socket_rate),
+        sockets_per_session=cap("ATU_SOCKETS_PER_SESSION", default.sockets_per_session),
+        sockets_per_address=cap("ATU_SOCKETS_PER_ADDRESS", default.sockets_per_address),
     )
 
 
