@@ -7,12 +7,16 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config import limits
 from config.asgi import application
-from config.limits import Budget, JsonDuplicateKey, JsonTooDeep, decode_json, parse_rate
+from config.limits import Budget, JsonDuplicateKey, JsonTooDeep, decode_json
+from config.throttling import parse_rate
+from tests.accounts.factories import UserFactory
+from tests.games.test_consumers import session_cookie
 
 ALLOWED_ORIGIN = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 
@@ -303,3 +307,176 @@ async def test_a_socket_message_that_is_not_json_or_binary_is_invalid_input(
         "code": "invalid_input",
         "message": "messages are JSON text, not binary",
     }
+
+
+# --- Sockets per client, and budgets across reconnects ----------------------------------
+
+CLUB_ADDRESS = "198.51.100.30"
+
+
+async def health(
+    *, address: str = CLUB_ADDRESS, cookie: bytes | None = None
+) -> tuple[WebsocketCommunicator, dict[str, Any]]:
+    """A health socket from ``address`` (signed in by ``cookie``), and its first message."""
+    headers = [*ALLOWED_ORIGIN, *([(b"cookie", cookie)] if cookie else [])]
+    communicator = WebsocketCommunicator(application, "/ws/health/", headers=headers)
+    # As uvicorn sets it, from the front's X-Forwarded-For.
+    communicator.scope["client"] = (address, 50000)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator, await communicator.receive_json_from()
+
+
+def too_many_sockets(kind: str, cap: int) -> dict[str, Any]:
+    return {
+        "type": "error",
+        "code": "too_many_sockets",
+        "message": f"this {kind} has {cap} sockets open already",
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_players_sockets_beyond_the_sessions_cap_are_refused_and_closed_with_4430(
+    settings: Any,
+) -> None:
+    # Given a cap of 2 sockets a session, and a player with 2 open
+    settings.ATU_SOCKETS_PER_SESSION = 2
+    user = await database_sync_to_async(UserFactory)()
+    cookie = await database_sync_to_async(session_cookie)(user)
+    first, _ = await health(cookie=cookie)
+    second, _ = await health(cookie=cookie, address="203.0.113.5")
+
+    # When the player opens a third, from either address
+    third, refusal = await health(cookie=cookie)
+    closed = await third.receive_output()
+    # And, once one of theirs is closed, another
+    await first.disconnect()
+    fourth, hello = await health(cookie=cookie)
+
+    # Then the third is told why and closed; the fourth is in
+    assert refusal == too_many_sockets("session", 2)
+    assert closed == {"type": "websocket.close", "code": 4430}
+    assert hello == {"type": "hello", "user": user.username}
+    for socket in (second, fourth):
+        await socket.disconnect()
+
+
+@pytest.mark.django_db
+async def test_anonymous_sockets_beyond_the_addresss_cap_are_refused_and_closed_with_4430(
+    settings: Any,
+) -> None:
+    settings.ATU_SOCKETS_PER_ADDRESS = 3
+    sockets = [await health() for _ in range(3)]
+
+    refused, refusal = await health()
+    closed = await refused.receive_output()
+    await refused.send_json_to({"type": "ping"})
+    other, hello = await health(address="203.0.113.5")
+
+    assert [first for _, first in sockets] == [{"type": "hello", "user": None}] * 3
+    assert refusal == too_many_sockets("address", 3)
+    assert closed == {"type": "websocket.close", "code": 4430}
+    assert await refused.receive_nothing()
+    assert hello == {"type": "hello", "user": None}
+    for socket, _ in [*sockets, (other, hello)]:
+        await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_default_caps_let_a_club_in_and_keep_a_single_client_to_150_sockets() -> None:
+    # Given 30 players on one Wi-Fi address, each with a table tab and an event tab
+    users = await database_sync_to_async(UserFactory.create_batch)(30)
+    cookies = [await database_sync_to_async(session_cookie)(user) for user in users]
+    club = [await health(cookie=cookie) for cookie in cookies for _ in range(2)]
+    for socket, _ in club:
+        await socket.disconnect()
+
+    # When one anonymous client opens 200 sockets from its address
+    flood = [await health(address="203.0.113.66") for _ in range(200)]
+
+    # Then every player's tab was let in, and the client's sockets past 150 were refused
+    assert [hello["user"] for _, hello in club] == [u.username for u in users for _ in range(2)]
+    answers = [first["type"] for _, first in flood]
+    assert answers == ["hello"] * 150 + ["error"] * 50
+    for socket, _ in flood:
+        await socket.disconnect()
+
+
+@pytest.mark.django_db
+async def test_a_client_closed_for_its_rate_that_reconnects_at_once_gets_no_fresh_budget(
+    settings: Any,
+) -> None:
+    # Given a rate of 3 a minute, and a client that spent it and was closed with 4429
+    settings.ATU_SOCKET_RATE = "3/min"
+    socket, _ = await health()
+    for _ in range(3):
+        await socket.send_json_to({"type": "ping"})
+        assert await socket.receive_json_from() == {"type": "pong"}
+    await socket.send_json_to({"type": "ping"})
+    assert (await socket.receive_json_from())["code"] == "too_many_messages"
+    assert await socket.receive_output() == {"type": "websocket.close", "code": 4429}
+
+    # When it reconnects at once (the server has not even seen the close yet) and sends
+    again, hello = await health()
+    await again.send_json_to({"type": "ping"})
+    refused = await again.receive_json_from()
+    closed = await again.receive_output()
+    # And another client of another address does the same
+    other, _ = await health(address="203.0.113.5")
+    await other.send_json_to({"type": "ping"})
+    pong = await other.receive_json_from()
+
+    # Then its first message is over its budget still; the other client's is not
+    assert hello == {"type": "hello", "user": None}
+    assert refused == {
+        "type": "error",
+        "code": "too_many_messages",
+        "message": "more than 3 messages in a burst; slow down",
+    }
+    assert closed == {"type": "websocket.close", "code": 4429}
+    assert pong == {"type": "pong"}
+    for each in (socket, again, other):
+        await each.disconnect()
+
+
+@pytest.mark.django_db
+async def test_a_client_that_closes_its_socket_before_its_rate_starts_the_next_where_it_left(
+    settings: Any,
+) -> None:
+    settings.ATU_SOCKET_RATE = "3/min"
+    socket, _ = await health()
+    for _ in range(2):
+        await socket.send_json_to({"type": "ping"})
+        assert await socket.receive_json_from() == {"type": "pong"}
+    await socket.disconnect()
+
+    again, _ = await health()
+    await again.send_json_to({"type": "ping"})
+    last_one = await again.receive_json_from()
+    await again.send_json_to({"type": "ping"})
+    over = await again.receive_json_from()
+
+    assert last_one == {"type": "pong"}
+    assert over["code"] == "too_many_messages"
+    await again.disconnect()
+
+
+@pytest.mark.django_db
+async def test_a_flood_is_kept_as_it_goes_for_a_socket_opened_beside_it(settings: Any) -> None:
+    """A client's sockets each spend their own bucket, but each one opened starts from
+    the lowest any other kept: past half its burst, a socket keeps its progress."""
+    settings.ATU_SOCKET_RATE = "8/min"
+    flooding, _ = await health()
+    for _ in range(5):  # Below 4 of 8 left: kept as it goes.
+        await flooding.send_json_to({"type": "ping"})
+        assert await flooding.receive_json_from() == {"type": "pong"}
+
+    beside, _ = await health()
+    answers = []
+    for _ in range(4):
+        await beside.send_json_to({"type": "ping"})
+        answers.append((await beside.receive_json_from())["type"])
+
+    assert answers == ["pong", "pong", "pong", "error"]
+    for each in (flooding, beside):
+        await each.disconnect()
