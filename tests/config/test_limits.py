@@ -327,6 +327,16 @@ async def health(
     return communicator, await communicator.receive_json_from()
 
 
+async def pings(socket: WebsocketCommunicator, count: int) -> list[str]:
+    """Send ``count`` pings: what each is answered (``pong``, or the error's code)."""
+    answers = []
+    for _ in range(count):
+        await socket.send_json_to({"type": "ping"})
+        answer = await socket.receive_json_from()
+        answers.append(answer.get("code", answer["type"]))
+    return answers
+
+
 def too_many_sockets(kind: str, cap: int) -> dict[str, Any]:
     return {
         "type": "error",
@@ -409,11 +419,7 @@ async def test_a_client_closed_for_its_rate_that_reconnects_at_once_gets_no_fres
     # Given a rate of 3 a minute, and a client that spent it and was closed with 4429
     settings.ATU_SOCKET_RATE = "3/min"
     socket, _ = await health()
-    for _ in range(3):
-        await socket.send_json_to({"type": "ping"})
-        assert await socket.receive_json_from() == {"type": "pong"}
-    await socket.send_json_to({"type": "ping"})
-    assert (await socket.receive_json_from())["code"] == "too_many_messages"
+    assert await pings(socket, 4) == ["pong", "pong", "pong", "too_many_messages"]
     assert await socket.receive_output() == {"type": "websocket.close", "code": 4429}
 
     # When it reconnects at once (the server has not even seen the close yet) and sends
@@ -445,19 +451,13 @@ async def test_a_client_that_closes_its_socket_before_its_rate_starts_the_next_w
 ) -> None:
     settings.ATU_SOCKET_RATE = "3/min"
     socket, _ = await health()
-    for _ in range(2):
-        await socket.send_json_to({"type": "ping"})
-        assert await socket.receive_json_from() == {"type": "pong"}
+    assert await pings(socket, 2) == ["pong", "pong"]
     await socket.disconnect()
 
     again, _ = await health()
-    await again.send_json_to({"type": "ping"})
-    last_one = await again.receive_json_from()
-    await again.send_json_to({"type": "ping"})
-    over = await again.receive_json_from()
+    answers = await pings(again, 2)
 
-    assert last_one == {"type": "pong"}
-    assert over["code"] == "too_many_messages"
+    assert answers == ["pong", "too_many_messages"]
     await again.disconnect()
 
 
@@ -467,16 +467,12 @@ async def test_a_flood_is_kept_as_it_goes_for_a_socket_opened_beside_it(settings
     the lowest any other kept: past half its burst, a socket keeps its progress."""
     settings.ATU_SOCKET_RATE = "8/min"
     flooding, _ = await health()
-    for _ in range(5):  # Below 4 of 8 left: kept as it goes.
-        await flooding.send_json_to({"type": "ping"})
-        assert await flooding.receive_json_from() == {"type": "pong"}
+    # Below 4 of 8 left: kept as it goes.
+    assert await pings(flooding, 5) == ["pong"] * 5
 
     beside, _ = await health()
-    answers = []
-    for _ in range(4):
-        await beside.send_json_to({"type": "ping"})
-        answers.append((await beside.receive_json_from())["type"])
+    answers = await pings(beside, 4)
 
-    assert answers == ["pong", "pong", "pong", "error"]
+    assert answers == ["pong", "pong", "pong", "too_many_messages"]
     for each in (flooding, beside):
         await each.disconnect()

@@ -226,13 +226,17 @@ async def test_an_anonymous_client_spends_its_addresss_budget_a_signed_in_one_it
     assert SocketClient(session=None, address=None).budget is None
 
 
-@redis_only
-async def test_a_socket_whose_process_died_frees_its_place_at_its_deadline(
-    caps: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A process killed with its sockets open never closes them: their places lapse."""
+@pytest.fixture
+def one_place_a_second(caps: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One socket a session, whose place lapses a second after its last renewal."""
     caps(session=1)
     monkeypatch.setattr(throttling, "PLACE_SECONDS", 1)
+
+
+@redis_only
+@pytest.mark.usefixtures("one_place_a_second")
+async def test_a_socket_whose_process_died_frees_its_place_at_its_deadline() -> None:
+    """A process killed with its sockets open never closes them: their places lapse."""
     [(socket_id, _)] = await opened(ANA, 1)
     SOCKET_COUNTS.renewed.pop(socket_id)  # Its process is gone: nobody renews it.
 
@@ -245,11 +249,10 @@ async def test_a_socket_whose_process_died_frees_its_place_at_its_deadline(
 
 
 @redis_only
+@pytest.mark.usefixtures("one_place_a_second")
 async def test_an_open_socket_keeps_its_place_past_its_deadline_by_its_processs_renewals(
-    caps: Any, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    caps(session=1)
-    monkeypatch.setattr(throttling, "PLACE_SECONDS", 1)
     monkeypatch.setattr(throttling, "RENEW_SECONDS", 0.2)
     [(socket_id, _)] = await opened(ANA, 1)
 
