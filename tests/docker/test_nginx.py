@@ -13,12 +13,13 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import connect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from config.front import NGINX, nginx_command, nginx_config
@@ -244,3 +245,102 @@ def test_a_server_that_does_not_answer_in_time_is_504_in_json_under_the_api(
         "the server did not answer in time; "
         "read the resource again before sending the request again",
     )
+
+
+# --- Behind the front: the servers' own answers, and each client's sockets -------------
+
+
+def health_socket(address: str, client: str) -> ClientConnection:
+    """A health socket to ``address`` for a client at ``client``, as the front forwards
+    it (uvicorn trusts X-Forwarded-For from this machine, as from the front)."""
+    return connect(
+        f"ws://{address}/ws/health/",
+        origin=Origin(f"http://{address}"),
+        additional_headers={"X-Forwarded-For": client},
+        open_timeout=TIMEOUT,
+    )
+
+
+def closing(socket: ClientConnection) -> tuple[dict[str, Any], int]:
+    """The last message of a socket the server closes, and its close code."""
+    message = receive(socket)
+    with pytest.raises(ConnectionClosed) as closed:
+        socket.recv(timeout=TIMEOUT)
+    assert closed.value.rcvd is not None
+    return message, closed.value.rcvd.code
+
+
+def ping(socket: ClientConnection) -> str:
+    socket.send('{"type": "ping"}')
+    answer = receive(socket)
+    return str(answer.get("code", answer["type"]))
+
+
+@production_only
+@pytest.mark.django_db(transaction=True)
+@needs_nginx
+def test_behind_the_front_the_servers_own_api_errors_pass_as_they_are(tmp_path: Path) -> None:
+    with servers(1, tmp_path) as upstreams, front(upstreams, tmp_path) as address:
+        missing = fetch(f"http://{address}/api/no-such-thing/")
+        too_large = fetch(f"http://{address}/api/auth/login/", b"x" * 2_000_000)
+
+    assert as_read(missing) == api_error(
+        404, "not_found", "there is no /api/no-such-thing/ in the API"
+    )
+    assert as_read(too_large) == api_error(
+        413, "request_too_large", "the request body is over 1048576 bytes"
+    )
+
+
+@production_only
+@pytest.mark.django_db(transaction=True)
+@needs_nginx
+def test_a_clients_sockets_are_capped_and_its_budget_kept_across_server_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given two server processes behind the front, 3 sockets an address, 3 messages a minute
+    monkeypatch.setenv("ATU_SOCKETS_PER_ADDRESS", "3")
+    monkeypatch.setenv("ATU_SOCKET_RATE", "3/min")
+    with (
+        servers(2, tmp_path) as (first, second),
+        front([first, second], tmp_path) as address,
+        ExitStack() as held,
+    ):
+        # When a client opens 3 sockets through the front, on either process, then a 4th
+        opened = [held.enter_context(health_socket(address, "198.51.100.9")) for _ in range(3)]
+        hellos = [receive(socket) for socket in opened]
+        with health_socket(address, "198.51.100.9") as fourth:
+            refused = closing(fourth)
+        with health_socket(address, "198.51.100.10") as elsewhere:
+            other_address = receive(elsewhere)
+        # And a client floods one process, is closed, and comes back at once on the other
+        with health_socket(first, "198.51.100.11") as flooding:
+            receive(flooding)
+            spent = [ping(flooding) for _ in range(3)]
+            flooding.send('{"type": "ping"}')
+            flooded = closing(flooding)
+        with health_socket(second, "198.51.100.11") as again:
+            receive(again)
+            again.send('{"type": "ping"}')
+            back = closing(again)
+
+    # Then the 4th socket was refused, another address's was not
+    assert hellos == [{"type": "hello", "user": None}] * 3
+    assert refused == (
+        {
+            "type": "error",
+            "code": "too_many_sockets",
+            "message": "this address has 3 sockets open already",
+        },
+        4430,
+    )
+    assert other_address == {"type": "hello", "user": None}
+    # And the budget spent on the first process was spent on the second too
+    too_many = {
+        "type": "error",
+        "code": "too_many_messages",
+        "message": "more than 3 messages in a burst; slow down",
+    }
+    assert spent == ["pong"] * 3
+    assert flooded == (too_many, 4429)
+    assert back == (too_many, 4429)
