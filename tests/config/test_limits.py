@@ -203,6 +203,21 @@ def test_a_budget_allows_a_burst_then_refills_at_its_rate(
     assert refilled == [True, False]
 
 
+def test_a_budget_resumed_some_seconds_from_full_starts_that_much_lower_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = [100.0]
+    monkeypatch.setattr(limits.time, "monotonic", lambda: clock[0])
+    budget = Budget(6, 60, refill_seconds=40)  # A message every 10 s: 4 short of full.
+
+    taken = [budget.take() for _ in range(3)]
+    clock[0] += 10
+
+    assert taken == [True, True, False]
+    assert budget.refill_seconds() == pytest.approx(50.0)
+    assert Budget(6, 60, refill_seconds=600).tokens == 0.0
+
+
 @pytest.fixture
 async def health_socket() -> AsyncIterator[WebsocketCommunicator]:
     communicator = WebsocketCommunicator(application, "/ws/health/", headers=ALLOWED_ORIGIN)
