@@ -35,7 +35,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cachetools import LRUCache
-from django.db import connection
 from django.db.models import Q
 
 from eventlog import store
@@ -177,8 +176,9 @@ def released_table(game_id: uuid.UUID, lag: int, now: datetime) -> tuple[Table, 
         records = store.read(stream)
     shown, due = released(records, lag, now)
     fold_records(table, shown)
-    # Only what others committed is kept (see games.selectors.load_table).
-    if shown and not connection.in_atomic_block:
+    # Kept even from a transaction not committed yet: the next read checks its last
+    # record against the log, as the write path's cache does.
+    if shown:
         with _RELEASED_LOCK:
             _RELEASED[game_id] = (table.clone(), shown[-1])
     return table, due
