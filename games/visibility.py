@@ -151,13 +151,24 @@ def same_record(a: Recorded, b: Recorded) -> bool:
     return (a.sequence, a.type, a.recorded_at) == (b.sequence, b.type, b.recorded_at)
 
 
-# Each delayed table as this process last released it to its held-back viewers, with
-# the last record folded into it: the delay releases a growing prefix of the log (its
-# cutoff only moves on), so a read folds only what came out since, instead of the
-# whole log. Checked against the log like the write path's cache (games.selectors):
-# a record rolled back does not match. A kept table is never changed: reads copy it.
+@dataclass(frozen=True)
+class _Released:
+    """A delayed table as the delay released it: the last record folded into it, and
+    when the record held back after it comes out (None: none was)."""
+
+    table: Table
+    last: Recorded
+    due: datetime | None
+
+
+# Each delayed table as this process last released it to its held-back viewers: the
+# delay releases a growing prefix of the log (its cutoff only moves on), so until the
+# record held back comes out nothing is read at all, and then only what came after
+# the table kept is folded, not the whole log. Checked against the log like the write
+# path's cache (games.selectors): a record rolled back does not match. A kept table
+# is never changed: reads copy it.
 RELEASED_KEPT = 4096
-_RELEASED: LRUCache[uuid.UUID, tuple[Table, Recorded]] = LRUCache(maxsize=RELEASED_KEPT)
+_RELEASED: LRUCache[uuid.UUID, _Released] = LRUCache(maxsize=RELEASED_KEPT)
 _RELEASED_LOCK = threading.Lock()
 
 
@@ -167,20 +178,24 @@ def released_table(game_id: uuid.UUID, lag: int, now: datetime) -> tuple[Table, 
     stream = stream_of(game_id)
     with _RELEASED_LOCK:
         kept = _RELEASED.get(game_id)
-    table, records = Table(), None
+    if kept is not None and kept.due is not None and now < kept.due:
+        return kept.table.clone(), kept.due
     if kept is not None:
-        tail = store.read(stream, after=kept[1].sequence - 1)
-        if tail and same_record(tail[0], kept[1]):
-            table, records = kept[0].clone(), tail[1:]
-    if records is None:
-        records = store.read(stream)
+        tail = store.read(stream, after=kept.last.sequence - 1)
+        if not tail or not same_record(tail[0], kept.last):
+            kept = None
+    if kept is not None:
+        table, records = kept.table.clone(), tail[1:]
+    else:
+        table, records = Table(), store.read(stream)
     shown, due = released(records, lag, now)
     fold_records(table, shown)
+    last = shown[-1] if shown else None if kept is None else kept.last
     # Kept even from a transaction not committed yet: the next read checks its last
     # record against the log, as the write path's cache does.
-    if shown:
+    if last is not None:
         with _RELEASED_LOCK:
-            _RELEASED[game_id] = (table.clone(), shown[-1])
+            _RELEASED[game_id] = _Released(table.clone(), last, due)
     return table, due
 
 

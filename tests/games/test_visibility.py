@@ -327,22 +327,28 @@ def test_a_released_table_is_folded_on_from_the_one_kept_reading_only_the_record
     )
     for number, user in enumerate(users):
         game_join(game_id=delayed.id, user=user, alias=f"P{number}")
-    started, _ = released_table(delayed.id, 300, timezone.now())
+    started, started_due = released_table(delayed.id, 300, timezone.now())
     rng = random.Random(3)
     for _ in range(3):
         next_move(delayed.id, users, rng)
     records = read(stream_of(delayed.id))
 
-    # When a held-back viewer reads it once the delay has passed on every move
+    # When a held-back viewer reads it now, and again once the delay has passed on
+    # every move
+    with CaptureQueriesContext(connection) as early:
+        held, held_due = released_table(delayed.id, 300, timezone.now())
     later = timezone.now() + timedelta(seconds=301)
     with CaptureQueriesContext(connection) as queries:
         table, due = released_table(delayed.id, 300, later)
 
-    # Then it is the whole log folded, read from the last record it had released on
+    # Then the first read reads nothing: no move has come out since
+    assert (held.version, held_due) == (started.version, started_due)
+    assert [query for query in early if "games_storedevent" in query["sql"]] == []
+    # And the second is the whole log folded, read from the last record it had released on
     whole = fold(Table(), [record.event for record in records])
     assert (table.version, table.game, due) == (whole.version, whole.game, None)
     reads = [query["sql"] for query in queries if "games_storedevent" in query["sql"]]
     assert len(reads) == 1
     assert f'"sequence" > {started.version - 1}' in reads[0]
-    # And what it had released then was the table set up and started, no move
+    # And what it had released at first was the table set up and started, no move
     assert (started.status, started.game.phase.value) == ("playing", "dealing")
