@@ -280,7 +280,8 @@ def after_move(
     (read in one go: each call to the database costs a connection in the tests)."""
     table = load_table(game_id)
     views = [
-        state_view(game_id, table, viewer_of(game_id, table, user.pk if user else None)) for user in viewers
+        state_view(game_id, table, viewer_of(game_id, table, user.pk if user else None))
+        for user in viewers
     ]
     return Knowledge(game_id), views
 
