@@ -199,11 +199,6 @@ def released_table(game_id: uuid.UUID, lag: int, now: datetime) -> tuple[Table, 
     return table, due
 
 
-def forget_released() -> None:
-    with _RELEASED_LOCK:
-        _RELEASED.clear()
-
-
 # The read model's columns that follow the play: what a held-back viewer of a game's
 # summary sees as the delay has released it (the rest is set up before the play).
 PLAY_COLUMNS = ("status", "hand", "hands_total", "scores", "places", "version", "paused")
