@@ -103,7 +103,7 @@ def add_audience(audience: Audience) -> None:
 
 def may_see_game(game: Game, user_id: int | None) -> bool:
     """Whether the viewer ``user_id`` (None: anonymous) may see ``game`` at all."""
-    if user_id is not None and any(seat.get("user_id") == user_id for seat in game.seats):
+    if _seated(game, user_id):
         return True
     return all(audience.allows(game.id, user_id) for audience in _AUDIENCES)
 
@@ -174,7 +174,9 @@ _RELEASED_LOCK = threading.Lock()
 
 def released_table(game_id: uuid.UUID, lag: int, now: datetime) -> tuple[Table, datetime | None]:
     """The game as a viewer ``lag`` seconds behind sees it at ``now`` (a private copy),
-    and when the next event held back from them comes out (None: none is)."""
+    and when the next event held back from them comes out (None: none is). ``lag`` is
+    the table's spectator delay, the one lag anyone is held back by at a table (the
+    table kept is the same for all its held-back viewers)."""
     stream = stream_of(game_id)
     with _RELEASED_LOCK:
         kept = _RELEASED.get(game_id)
