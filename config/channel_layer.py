@@ -18,13 +18,16 @@ Subscribing keeps the lock.
 A Redis that cannot be reached is logged once, as a warning, when the subscriptions'
 reader first fails and once when it reads again (channels_redis logs an error with
 its traceback every second meanwhile); redis-py subscribes again to every channel as
-it reconnects (decision 1803).
+it reconnects (decision 3101). What was published while the subscriptions were away
+is lost to them, so each hook given to :func:`on_resubscribed` (the apps' sockets'
+watchdogs) then looks in the log's read models for what those broadcasts said.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels_redis.pubsub import (
@@ -36,6 +39,7 @@ from channels_redis.utils import _wrap_close, decode_hosts
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from config.batching import Batcher
+from config.lifespan import in_background
 
 # Publishes per round trip at most, and round trips under way at once per process.
 PUBLISHING = 64
@@ -44,6 +48,23 @@ SENDERS = 8
 RECONNECT_SECONDS = 1.0
 
 logger = logging.getLogger("atu.outbox")
+
+_resubscribed: list[Callable[[], Awaitable[Any]]] = []
+
+
+def on_resubscribed(hook: Callable[[], Awaitable[Any]]) -> None:
+    """Have every server process run ``hook()`` each time its subscriptions are read
+    again after Redis could not be reached. Apps add theirs from their
+    ``AppConfig.ready``: config knows no app."""
+    if hook not in _resubscribed:
+        _resubscribed.append(hook)
+
+
+async def _run_logged(hook: Callable[[], Awaitable[Any]]) -> None:
+    try:
+        await hook()
+    except Exception:  # A database that does not answer: the periodic watchdog may.
+        logger.exception("after the subscriptions came back, %r failed", hook)
 
 
 class _Shard(RedisSingleShardConnection):
@@ -84,6 +105,8 @@ class _Shard(RedisSingleShardConnection):
                     if unreachable:
                         unreachable = False
                         logger.warning("channel layer subscriptions read again")
+                        for hook in _resubscribed:
+                            in_background(_run_logged(hook))
                     self._receive_message(message)
                 else:
                     await asyncio.sleep(0.1)

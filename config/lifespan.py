@@ -32,6 +32,13 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The loop that serves this process's sockets (None: not a server process, or
+    not serving yet)."""
+    loop = _server_loop
+    return loop if loop is not None and loop.is_running() else None
+
+
 def on_server_loop() -> bool:
     """Whether this runs on the loop that serves this process's sockets."""
     return _server_loop is not None and _running_loop() is _server_loop

@@ -6,6 +6,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Here, not at the top: the tasks import the models, which need the apps loaded.
+        from config.channel_layer import on_resubscribed
         from config.lifespan import on_startup
         from eventlog import store
         from games import fanout, receivers, tasks, turns
@@ -21,6 +22,7 @@ class GamesConfig(AppConfig):
         turns.move_with(tasks.play_automatic_move)
         on_startup(turns.resume_at_startup)
         on_startup(fanout.watch_over)
+        on_resubscribed(fanout.look_again)
         game_recorded.listen(
             receivers.game_recorded, types=FINISH_EVENTS, dispatch_uid="games-demo"
         )

@@ -16,6 +16,7 @@ to act is told within seconds even while Redis is down (decision 1803).
 from __future__ import annotations
 
 import asyncio
+import math
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -152,6 +153,13 @@ async def look_in(*, quiet_since: float) -> int:
                 socket.deliver({"version": version})
                 told += 1
     return told
+
+
+async def look_again() -> int:
+    """After the subscriptions came back (``config.channel_layer.on_resubscribed``):
+    :func:`look_in` for every game followed here, whatever it heard, since what was
+    published while they were away never came."""
+    return await look_in(quiet_since=math.inf)
 
 
 def _versions(game_ids: list[uuid.UUID]) -> list[tuple[uuid.UUID, int]]:

@@ -9,6 +9,15 @@ itself again), because a message held longer than the broker's visibility timeou
 would be handed out again. Embedded, where Celery runs tasks eagerly, a timer thread
 of the server process waits instead.
 
+A broker that does not take the message (Redis paused, down or restarting) does not
+stop the table: the process that scheduled the move makes it itself, from a timer
+thread as embedded does, and keeps doing so without asking the broker again for a
+while (:data:`BROKER_RESTING_SECONDS`). A server process sends from a thread of its
+loop's executor, never from the thread that wrote the move: a broker that holds a
+send for its socket timeout must not hold the one thread that serves every socket's
+database work (decision 3101). A message that the broker took after all runs too, and
+finds the game moved on.
+
 The task that makes the move acts through the write path, which schedules here: it is
 handed to this module (:func:`move_with`) when the games app is ready, not imported.
 """
@@ -25,6 +34,7 @@ from celery import Task
 from django.conf import settings
 from django.db import connections
 
+from config import lifespan
 from config.celery import VISIBILITY_TIMEOUT
 from games.bots import DEFAULT_LEVEL
 from games.domain import Table
@@ -32,6 +42,9 @@ from games.models import Game
 from games.selectors import load_table
 
 MAX_COUNTDOWN = VISIBILITY_TIMEOUT / 2
+# After the broker refused a send, how long this process makes its automatic moves
+# itself before it asks the broker again.
+BROKER_RESTING_SECONDS = 10.0
 
 # The lifespan's: these lines tell what a server process did as it started.
 logger = logging.getLogger("atu.lifespan")
@@ -81,13 +94,50 @@ def schedule_automatic_move(game_id: uuid.UUID, table: Table, since: float | Non
 def schedule_task(game_id: str, version: int, due: float) -> None:
     """Have the move's task run at ``due`` (a time.time()): a timer thread's, embedded;
     with a broker, a message that runs then or on its way there."""
-    wait = max(0.0, due - time.time())
     if settings.CELERY_TASK_ALWAYS_EAGER:
-        timer = threading.Timer(wait, _run_in_thread, (game_id, version))
-        timer.daemon = True
-        timer.start()
+        _run_here(game_id, version, due)
+        return
+    loop = lifespan.server_loop()
+    if loop is None:
+        _send(game_id, version, due)
+    elif lifespan.on_server_loop():
+        loop.run_in_executor(None, _send, game_id, version, due)
     else:
-        _task().apply_async((game_id, version, due), countdown=min(wait, MAX_COUNTDOWN))
+        loop.call_soon_threadsafe(loop.run_in_executor, None, _send, game_id, version, due)
+
+
+# Until when (time.monotonic()) this process makes its automatic moves itself.
+_broker_resting_until = 0.0
+
+
+def _send(game_id: str, version: int, due: float) -> None:
+    """The move's message to the broker; made here if the broker does not take it."""
+    global _broker_resting_until
+    if time.monotonic() < _broker_resting_until:
+        _run_here(game_id, version, due)
+        return
+    wait = max(0.0, due - time.time())
+    try:
+        # No retries of Celery's own: the move is made here instead, at once.
+        _task().apply_async(
+            (game_id, version, due), countdown=min(wait, MAX_COUNTDOWN), retry=False
+        )
+    except Exception as error:
+        _broker_resting_until = time.monotonic() + BROKER_RESTING_SECONDS
+        logger.warning(
+            "the broker did not take an automatic move (%s: %s); this process makes its "
+            "automatic moves itself for %.0f s",
+            type(error).__name__,
+            error,
+            BROKER_RESTING_SECONDS,
+        )
+        _run_here(game_id, version, due)
+
+
+def _run_here(game_id: str, version: int, due: float) -> None:
+    timer = threading.Timer(max(0.0, due - time.time()), _run_in_thread, (game_id, version))
+    timer.daemon = True
+    timer.start()
 
 
 def _run_in_thread(game_id: str, version: int) -> None:

@@ -6,6 +6,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # Here, not at the top: these import the models, which need the apps loaded.
+        from config.channel_layer import on_resubscribed
         from config.lifespan import on_startup
         from eventlog import store
         from games.errors import VersionConflict
@@ -38,6 +39,7 @@ class TournamentsConfig(AppConfig):
         event_recorded.connect(receivers.event_recorded, dispatch_uid="tournaments-standings")
         # An event's sockets catch up with no broadcast heard (Redis down).
         on_startup(watchdog.watch_over)
+        on_resubscribed(watchdog.look_again)
         # A private event's tables are for its organizer and entrants only; who
         # directs an event sees its tables live, despite its spectator delay.
         add_audience(Audience(hidden=hidden_tables, allows=may_view_table, live=sees_table_live))

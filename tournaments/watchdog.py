@@ -92,6 +92,18 @@ async def look_in(*, quiet_since: float) -> int:
     return told
 
 
+async def look_again() -> int:
+    """After the subscriptions came back (``config.channel_layer.on_resubscribed``):
+    every socket here sends its picture again, since an ``event.changed`` published
+    while they were away never came. How many sockets were told."""
+    told = 0
+    for watched in list(_WATCHED.values()):
+        for socket in list(watched.sockets):
+            socket.changed(0)
+            told += 1
+    return told
+
+
 def _stamps(event_ids: list[uuid.UUID]) -> list[tuple[uuid.UUID, int, int]]:
     results = (
         TableResult.objects.filter(event_id=OuterRef("id"))
