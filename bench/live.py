@@ -37,14 +37,21 @@ as medians and the worst window:
    the window (``config/looplag.py``, recorded by each server once a second), and
    the load generator's own.
    Target at 500 tables: p99 under 100 ms in every window.
-3. Saturation: each player moves as soon as its state says it is its turn.
-4. The same two measurements, on the same tables' count and sockets, against the
+3. Saturation: each player moves as soon as its state says it is its turn. The
+   median window's plays/s is Atu's own saturation rate, printed.
+4. Paced at ``--of-saturation`` (half, by default; 0 leaves it out) of that rate:
+   on as many other tables, seeded with the first (their games at the start, as the
+   first tables' were before saturation took them far into their hands), each
+   moving once every ``tables / (rate x share)`` seconds, measured as the paced load
+   is. Target: p99 under 100 ms in every window, whatever the machine's speed (a
+   slower machine saturates at a lower rate, and is paced at a lower one).
+5. The same three measurements, on the same tables' count and sockets, against the
    baseline (``bench/baseline.py``): as many uvicorn processes doing only a move's
    necessary work (a check against an in-memory table, one INSERT committed to
    PostgreSQL, one Redis publish, and a message per socket of the size of Atu's,
    received through a Redis subscription), started once Atu's servers have
-   stopped. Targets: Atu's saturation plays/s at least 0.5x the baseline's, its
-   servers' CPU per play at most 2x the baseline's.
+   stopped, paced at Atu's pace in 4. Targets: Atu's saturation plays/s at least 0.5x
+   the baseline's, its servers' CPU per play at most 2x the baseline's.
 
 This process paces its garbage collector as the servers do (``config.collector``):
 a collection that stalled it would delay the receipts of every table at once.
@@ -798,23 +805,37 @@ class Figures:
         )
 
 
-@dataclass(frozen=True)
-class Measured:
-    paced: Figures
-    saturation: Figures
-    finished: int
-    # The mean size of an events message the sockets received.
-    message_bytes: int
+def pacing_interval(tables: int, saturation_rate: float, fraction: float) -> float:
+    """Seconds between a table's moves for ``tables`` tables to offer ``fraction`` of
+    ``saturation_rate`` plays per second between them."""
+    if tables < 1 or saturation_rate <= 0 or fraction <= 0:
+        raise ValueError(
+            f"no pace for {tables} tables at {fraction:g} of {saturation_rate:g} plays/s"
+        )
+    return tables / (saturation_rate * fraction)
 
 
-async def load(
+@dataclass
+class Load:
+    """Tables whose sockets are open, and what measures them."""
+
+    run: Run
+    meter: CpuMeter
+    tables: list[Table]
+    tasks: list[asyncio.Task[None]]
+    args: argparse.Namespace
+    label: str
+
+
+async def open_load(
     seeded: Sequence[SeededTable],
     servers: Sequence[Server],
     ports: Sequence[int],
     args: argparse.Namespace,
     label: str,
-) -> Measured:
-    """``ports``: where the sockets connect (the servers', or the front's)."""
+) -> Load:
+    """Connect every socket of ``seeded``'s tables to ``ports`` (the servers', or the
+    front's) and wait for each to have its state."""
     run = Run()
     meter = CpuMeter(servers, urlsplit(args.database_url).path.lstrip("/"))
     started = time.perf_counter()
@@ -831,29 +852,46 @@ async def load(
         f"its state, in {time.perf_counter() - started:.1f} s",
         flush=True,
     )
+    return Load(run, meter, tables, tasks, args, label)
 
-    # Paced: table n's first move comes n/N of an interval in, so the load is even.
+
+async def paced(load: Load, interval: float, name: str) -> Figures:
+    """Every table moves once per ``interval`` seconds."""
+    run, tables = load.run, load.tables
+    # Table n's first move comes n/N of an interval in, so the load is even.
     now = time.perf_counter()
     for table in tables:
-        table.next_at = now + args.interval * table.number / len(tables)
-    run.interval = args.interval
+        table.next_at = now + interval * table.number / len(tables)
+    run.interval = interval
     run.active.set()
     print(
-        f"Paced: {len(tables)} tables, one move per {args.interval:g} s per table "
-        f"(offered {len(tables) / args.interval:,.0f} plays/s)",
+        f"{name}: {len(tables)} tables, one move per {interval:.3g} s per table "
+        f"(offered {len(tables) / interval:,.0f} plays/s)",
         flush=True,
     )
-    await asyncio.sleep(args.warmup)
-    paced = Figures.of(await measure_windows(run, meter, tables, args, f"{label} paced"))
+    await asyncio.sleep(load.args.warmup)
+    windows = await measure_windows(run, load.meter, tables, load.args, f"{load.label} {name}")
+    return Figures.of(windows)
 
-    saturated = tables[: args.saturation_tables] if args.saturation_tables else tables
-    for table in tables[len(saturated) :]:
+
+async def saturated(load: Load) -> Figures:
+    """Each player of ``--saturation-tables`` (0: all) moves as soon as it is its turn."""
+    run, tables, args = load.run, load.tables, load.args
+    chosen = tables[: args.saturation_tables] if args.saturation_tables else tables
+    for table in tables[len(chosen) :]:
         table.enabled.clear()
     run.interval = 0.0
-    print(f"Saturation: {len(saturated)} tables, each move as soon as it is a turn", flush=True)
+    run.active.set()
+    print(f"Saturation: {len(chosen)} tables, each move as soon as it is a turn", flush=True)
     await asyncio.sleep(args.warmup)
-    satur = Figures.of(await measure_windows(run, meter, saturated, args, f"{label} saturation"))
+    windows = await measure_windows(run, load.meter, chosen, args, f"{load.label} saturation")
+    return Figures.of(windows)
 
+
+async def close_load(load: Load) -> tuple[int, int]:
+    """Stop the moves, let the last ones arrive, close the sockets; the games finished
+    and the mean size of an events message the sockets received."""
+    run, tables = load.run, load.tables
     # Closing a socket whose command is still running makes the server log a
     # traceback for its ack: let every answer and broadcast arrive first.
     run.active.clear()
@@ -870,14 +908,66 @@ async def load(
             f"{table.seeded.game_id} sequence {sequence}, sockets {sorted(pending.missing)}"
         )
     run.closing = True
-    for task in tasks:
+    for task in load.tasks:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*load.tasks, return_exceptions=True)
     await asyncio.gather(*(ws.close() for t in tables for ws in t.sockets), return_exceptions=True)
     if run.errors:
         print(f"  errors: {dict(run.errors)}")
-    message_bytes = run.events_bytes // max(1, run.events_messages)
-    return Measured(paced, satur, len(run.finished), message_bytes)
+    return len(run.finished), run.events_bytes // max(1, run.events_messages)
+
+
+@dataclass(frozen=True)
+class Measured:
+    paced: Figures
+    saturation: Figures
+    # Paced at ``--of-saturation`` of Atu's saturation rate, and that pace (None: not run).
+    part: Figures | None
+    half_interval: float | None
+    finished: int
+    # The mean size of an events message the sockets received.
+    message_bytes: int
+
+
+async def run_modes(
+    seeded: Sequence[SeededTable],
+    fresh: Sequence[SeededTable],
+    servers: Sequence[Server],
+    ports: Sequence[int],
+    args: argparse.Namespace,
+    label: str,
+    part_interval: float | None,
+) -> Measured:
+    """Paced at ``--interval`` and at saturation on ``seeded``'s tables; then on
+    ``fresh``'s (their games at the start, as ``seeded``'s were: the first tables'
+    games are far into their hands after saturation, some finished) paced at
+    ``part_interval``, or, for Atu (None), at ``--of-saturation`` of the saturation
+    rate just measured."""
+    load = await open_load(seeded, servers, ports, args, label)
+    at_interval = await paced(load, args.interval, "Paced")
+    saturation = await saturated(load)
+    finished, message_bytes = await close_load(load)
+    part = None
+    if fresh:
+        if part_interval is None:
+            part_interval = pacing_interval(len(fresh), saturation.rate, args.of_saturation)
+            print(
+                f"{label}'s own saturation rate: {saturation.rate:,.1f} plays/s (the median "
+                f"window); paced next at {args.of_saturation:g} of it",
+                flush=True,
+            )
+        load = await open_load(fresh, servers, ports, args, label)
+        part = await paced(load, part_interval, f"Paced at {args.of_saturation:g} of saturation")
+        more, _ = await close_load(load)
+        finished += more
+    return Measured(at_interval, saturation, part, part_interval, finished, message_bytes)
+
+
+def baseline_tables(count: int, prefix: str) -> list[SeededTable]:
+    return [
+        SeededTable(f"{prefix}-{number}", tuple(f"seat-{seat}" for seat in range(SEATS)))
+        for number in range(count)
+    ]
 
 
 # --- Main ----------------------------------------------------------------------------
@@ -902,6 +992,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "through nginx running docker/nginx.conf, which keeps each table on one server",
     )
     parser.add_argument("--interval", type=float, default=2.0, help="paced: seconds per move")
+    parser.add_argument(
+        "--of-saturation",
+        type=float,
+        default=0.5,
+        help="then paced, on as many fresh tables, at this share of Atu's saturation rate "
+        "just measured, the baseline at the same pace (0: not run)",
+    )
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds per window")
     parser.add_argument("--repeat", type=int, default=5, help="windows per measurement")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before each mode")
@@ -940,6 +1037,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.tables < 1 or args.servers < 1 or args.repeat < 1:
         parser.error("--tables, --servers and --repeat must be at least 1")
+    if args.of_saturation < 0:
+        parser.error("--of-saturation must be 0 (not run) or more")
     return args
 
 
@@ -986,8 +1085,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     prepare_database(args.database_url)
     setup_django(environ)
-    seeded = seed_tables(args.tables)
-    print(f"Seeded {args.tables} tables in {time.perf_counter() - started:.1f} s", flush=True)
+    # A second set of tables for the pace at a share of saturation, when asked for.
+    seeded = seed_tables(args.tables * (2 if args.of_saturation else 1))
+    seeded, fresh = seeded[: args.tables], seeded[args.tables :]
+    print(
+        f"Seeded {len(seeded) + len(fresh)} tables in {time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
 
     logs = Path(tempfile.mkdtemp(prefix="atu-live-"))
     args.load_lag_log = logs / "loop-lag-load-generator.log"
@@ -1022,7 +1126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_async(
             lambda: paced_collector(
-                measure(seeded, servers, ports, echo, start_baseline, args), args.load_lag_log
+                measure(seeded, fresh, servers, ports, echo, start_baseline, args),
+                args.load_lag_log,
             )
         )
     finally:
@@ -1067,6 +1172,7 @@ async def paced_collector(work: Coroutine[Any, Any, int], lag_log: Path) -> int:
 
 async def measure(
     seeded: Sequence[SeededTable],
+    fresh: Sequence[SeededTable],
     servers: Sequence[Server],
     ports: Sequence[int],
     echo: Server,
@@ -1086,19 +1192,23 @@ async def measure(
         f"p99 {percentile(base.health, 0.99) * 1000:.3f} ms",
         flush=True,
     )
-    atu = await load(seeded, servers, ports, args, "Atu")
+    atu = await run_modes(seeded, fresh, servers, ports, args, "Atu", None)
     print(
         f"Baseline (bench/baseline.py, {len(servers)} uvicorn process(es), "
         f"{atu.message_bytes} B per message as Atu's)",
         flush=True,
     )
     baseline_servers = start_baseline(atu.message_bytes)
-    baseline_tables = [
-        SeededTable(f"baseline-{number}", tuple(f"seat-{seat}" for seat in range(SEATS)))
-        for number in range(len(seeded))
-    ]
     baseline_ports = [server.port for server in baseline_servers]
-    baseline = await load(baseline_tables, baseline_servers, baseline_ports, args, "baseline")
+    baseline = await run_modes(
+        baseline_tables(len(seeded), "baseline"),
+        baseline_tables(len(fresh), "baseline-fresh"),
+        baseline_servers,
+        baseline_ports,
+        args,
+        "baseline",
+        atu.half_interval,
+    )
 
     print("Results (medians of the windows):")
     print(f"  Atu paced, {args.tables} tables: {atu.paced.text()}")
@@ -1128,6 +1238,26 @@ async def measure(
         f"    servers' CPU per play: Atu {cpu_ratio:.2f}x the baseline; target at most "
         f"{CPU_TARGET:g}x -> {verdict(cpu_ratio <= CPU_TARGET)}"
     )
+    if atu.part is not None and baseline.part is not None and atu.half_interval is not None:
+        offered = len(fresh) / atu.half_interval
+        print(
+            f"  Atu's own saturation rate {atu.saturation.rate:,.1f} plays/s; paced at "
+            f"{args.of_saturation:g} of it ({offered:,.0f} plays/s offered: {len(fresh)} "
+            f"fresh tables, one move per {atu.half_interval:.3g} s each):"
+        )
+        print(f"  Atu: {atu.part.text()}")
+        print(f"  baseline at the same pace: {baseline.part.text()}")
+        met = verdict(atu.part.worst_p99_ms < P99_TARGET_MS)
+        print(
+            f"    target: {target} at {args.of_saturation:g} of Atu's saturation -> {met} "
+            f"(worst window {atu.part.worst_p99_ms:.1f} ms)"
+        )
+        part_ratio = atu.part.server_ms_per_play / baseline.part.server_ms_per_play
+        over_saturation = atu.part.server_ms_per_play / atu.saturation.server_ms_per_play
+        print(
+            f"    servers' CPU per play at that pace: Atu {part_ratio:.2f}x the baseline; "
+            f"Atu's {over_saturation:.2f}x its own at saturation"
+        )
     if atu.finished:
         print(f"  ({atu.finished} games finished during the run)")
     return 0
