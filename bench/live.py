@@ -2,7 +2,7 @@
 uvicorn server processes, the Redis pub/sub channel layer and PostgreSQL.
 
 Run (PostgreSQL and Redis on 127.0.0.1, as in the README's production mode; about
-5 minutes at 500 tables; one run at a time, as it drops its database)::
+8 minutes at 500 tables; one run at a time, as it drops its database)::
 
     .venv/bin/python -m bench.live --tables 500
 
