@@ -35,7 +35,9 @@ as medians and the worst window:
    holds the move's first sequence (a move not delivered within 5 s of its window
    counts as infinitely late), and the largest hold of any server's event loop in
    the window (``config/looplag.py``, recorded by each server once a second), and
-   the load generator's own.
+   the load generator's own, and the share of the window a server's loop spent ready
+   to run while others had the cores (its kernel's schedstat: a hold that is the
+   machine's, not the server's own work).
    Target at 500 tables: p99 under 100 ms in every window.
 3. Saturation: each player moves as soon as its state says it is its turn. The
    median window's plays/s is Atu's own saturation rate, printed.
@@ -355,10 +357,22 @@ def services_cpu(database: str) -> dict[int, tuple[str, float]]:
     return found
 
 
+def waiting_seconds(pid: int) -> float:
+    """Seconds the main thread of process ``pid`` (a server's event loop) has spent
+    runnable but waiting for a core (the kernel's schedstat); 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/schedstat").read_text().split()
+    except OSError:
+        return 0.0
+    return int(fields[1]) / 1e9
+
+
 @dataclass
 class CpuSample:
     wall: float
     servers: float
+    # The servers' loops' waits for a core, summed.
+    waited: float
     own: float
     services: dict[int, tuple[str, float]]
     busy: int
@@ -374,6 +388,10 @@ class CpuMeter:
         self.servers = servers
         self.database = database
         self.begin: CpuSample | None = None
+        # Of the time between start and stop, the share a server's loop spent ready to
+        # run while others had the cores (%, the servers' mean): a loop hold of the
+        # machine, not of the server's own work.
+        self.waited = 0.0
 
     def _sample(self) -> CpuSample:
         own = os.times()
@@ -382,6 +400,7 @@ class CpuMeter:
         return CpuSample(
             time.perf_counter(),
             sum(process_cpu_seconds(server.process.pid) for server in self.servers),
+            sum(waiting_seconds(server.process.pid) for server in self.servers),
             own.user + own.system,
             services_cpu(self.database),
             sum(values) - idle,
@@ -399,6 +418,7 @@ class CpuMeter:
         wall = end.wall - begin.wall
         cores = os.cpu_count() or 1
         machine = (end.busy - begin.busy) / max(1, end.total - begin.total) * 100 * cores
+        self.waited = (end.waited - begin.waited) / wall / max(1, len(self.servers)) * 100
         used = {"servers": end.servers - begin.servers, "load generator": end.own - begin.own}
         for pid, (name, seconds) in end.services.items():
             before = begin.services.get(pid, (name, 0.0))[1]
@@ -439,6 +459,8 @@ class Window:
     loop_lag_ms: float | None = None
     # The load generator's own: a move it took in late is counted late too.
     load_lag_ms: float | None = None
+    # The share of the window a server's loop waited for a core (%, CpuMeter.waited).
+    waited: float = 0.0
 
     def rate(self) -> float:
         return self.completed / (self.end - self.start)
@@ -741,6 +763,7 @@ async def measure_windows(
         run.window = window
         await asyncio.sleep(args.seconds)
         window.cpu = meter.stop()
+        window.waited = meter.waited
         window.loop_lag_ms = largest_loop_lag([s.lag_log for s in meter.servers], wall, time.time())
         window.load_lag_ms = largest_loop_lag([args.load_lag_log], wall, time.time())
         # Let the window's last moves arrive before reading its latencies.
@@ -760,7 +783,8 @@ async def measure_windows(
             f"servers {window.server_ms_per_play():.2f} ms CPU per play, "
             f"{window.received_bytes / max(window.completed, 1) / 1000:.1f} kB sent per play, "
             f"largest loop hold {lag_text(window.loop_lag_ms)} (the load generator's "
-            f"{lag_text(window.load_lag_ms)}); {cpu_text(window.cpu)}",
+            f"{lag_text(window.load_lag_ms)}), servers' loops waited for a core "
+            f"{window.waited:.1f}% of the time; {cpu_text(window.cpu)}",
             flush=True,
         )
         windows.append(window)
@@ -782,6 +806,7 @@ class Figures:
     server_ms_per_play: float
     worst_p99_ms: float
     loop_lag_ms: float | None
+    waited: float
 
     @classmethod
     def of(cls, windows: Sequence[Window]) -> Figures:
@@ -794,14 +819,16 @@ class Figures:
             statistics.median(w.server_ms_per_play() for w in windows),
             max(p99s),
             max(lags) if lags else None,
+            statistics.median(w.waited for w in windows),
         )
 
     def text(self) -> str:
         return (
             f"{self.rate:,.1f} plays/s, latency p50 {self.p50_ms:.1f} ms, "
             f"p99 {self.p99_ms:.1f} ms (worst window {self.worst_p99_ms:.1f} ms, largest "
-            f"loop hold {lag_text(self.loop_lag_ms)}); servers {self.server_ms_per_play:.2f} ms "
-            "CPU per play"
+            f"loop hold {lag_text(self.loop_lag_ms)}, loops waiting for a core "
+            f"{self.waited:.1f}% of the time); servers {self.server_ms_per_play:.2f} ms CPU "
+            "per play"
         )
 
 
@@ -948,7 +975,9 @@ async def run_modes(
     saturation = await saturated(load)
     finished, message_bytes = await close_load(load)
     part = None
-    if fresh:
+    if fresh and part_interval is None and saturation.rate <= 0:
+        print(f"{label} made no play at saturation: no pace at a share of it", flush=True)
+    elif fresh:
         if part_interval is None:
             part_interval = pacing_interval(len(fresh), saturation.rate, args.of_saturation)
             print(
