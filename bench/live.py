@@ -1168,7 +1168,13 @@ def report_server_errors(servers: Sequence[Server], logs: Path) -> None:
     """Say what the servers logged (kept in ``logs`` if anything); else drop the logs."""
     logged = False
     for server in servers:
-        lines = server.log.read_text(errors="replace").splitlines()
+        # The project's JSON logging passes uvicorn's INFO lines ("connection open", one
+        # per socket) whatever --log-level says: only what is worse is worth keeping.
+        lines = [
+            line
+            for line in server.log.read_text(errors="replace").splitlines()
+            if '"level": "INFO"' not in line
+        ]
         tracebacks = sum(1 for line in lines if line.startswith("Traceback"))
         if lines:
             logged = True
