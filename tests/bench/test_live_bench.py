@@ -1,9 +1,13 @@
-"""The live bench's pace at a share of Atu's saturation rate (the bench itself runs
-servers and sockets: its figures are measured only by running it, never asserted)."""
+"""The live bench's pure parts: the pace at a share of Atu's saturation rate, a
+server's wait for a core, a mode's figures (the bench itself runs servers and sockets:
+its figures are measured only by running it, never asserted)."""
+
+import os
+from pathlib import Path
 
 import pytest
 
-from bench.live import pacing_interval, parse_args
+from bench.live import Figures, Window, pacing_interval, parse_args, waiting_seconds
 
 
 def test_tables_paced_at_half_of_saturation_offer_half_of_its_plays_per_second() -> None:
@@ -35,3 +39,42 @@ def test_the_bench_paces_at_half_of_saturation_by_default_and_zero_leaves_it_out
     assert parse_args(["--of-saturation", "0"]).of_saturation == 0.0
     with pytest.raises(SystemExit):
         parse_args(["--of-saturation", "-1"])
+
+
+def test_a_process_that_is_gone_has_waited_for_no_core() -> None:
+    # Given a pid no process has (above the kernel's largest)
+    with open("/proc/sys/kernel/pid_max") as limit:
+        gone = int(limit.read()) + 1
+
+    # Then its wait for a core reads as none, not an error
+    assert waiting_seconds(gone) == 0.0
+
+
+def test_a_running_process_s_wait_for_a_core_is_the_kernel_s_schedstat_in_seconds() -> None:
+    # Given this process's schedstat (ns on a core, ns waiting for one, time slices)
+    pid = os.getpid()
+    before = int(Path(f"/proc/{pid}/schedstat").read_text().split()[1])
+
+    # When read as seconds
+    waited = waiting_seconds(pid)
+
+    # Then it is the second field, which only grows
+    after = int(Path(f"/proc/{pid}/schedstat").read_text().split()[1])
+    assert before / 1e9 <= waited <= after / 1e9
+
+
+def test_a_mode_s_figures_take_the_median_window_s_wait_and_the_worst_window_s_p99() -> None:
+    # Given three windows of 10 s, the second with two moves never delivered
+    windows = [Window(0.0, 10.0, [0.002] * 99 + [0.05], completed=100) for _ in range(3)]
+    windows[1].lost = 2
+    for window, waited in zip(windows, (5.0, 40.0, 10.0), strict=True):
+        window.waited = waited
+
+    # When summed up
+    figures = Figures.of(windows)
+
+    # Then the wait is the median window's, and the worst p99 is the lost moves'
+    assert figures.waited == 10.0
+    assert figures.rate == 10.0
+    assert figures.p99_ms == 50.0
+    assert figures.worst_p99_ms == float("inf")
