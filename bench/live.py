@@ -1097,6 +1097,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Servers and this process sign sessions with the same key.
         "SECRET_KEY": "bench-live-secret-key-not-for-production-0123456789",
         "DEBUG": "false",
+        # Every table's sockets come from this one address (config/throttling.py).
+        "ATU_SOCKETS_PER_ADDRESS": "off",
     }
     placed = (
         "sockets through nginx (docker/nginx.conf)"

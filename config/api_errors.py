@@ -8,6 +8,10 @@ A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413 ``request_too_large``, unde
 /api/ and on the pages alike. A database that is down, refuses, has no free
 connection or does not answer in time is a 503 ``database_unavailable`` with
 ``Retry-After``: the request may be sent again, and nothing of it was written.
+
+The front (docker/nginx.conf) answers in the same shape under /api/ when a request
+does not reach a server: 413 ``request_too_large`` (with the same limit and message),
+502 and 503 ``server_unavailable`` with ``Retry-After``, 504 ``server_timeout``.
 """
 
 from __future__ import annotations

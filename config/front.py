@@ -1,5 +1,6 @@
 """The front: docker/nginx.conf filled in as a deployment fills it (the address it
-listens on, its server processes), then nginx run on it in the foreground.
+listens on, its server processes, the largest body: ``ATU_MAX_REQUEST_BYTES``, as the
+servers read it), then nginx run on it in the foreground.
 
 `make serve` runs it as the Procfile's ``front``; bench.live --front nginx and the
 front's tests fill the file in the same way::
@@ -15,22 +16,39 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from config.settings.environment import Limits, read_limits
+
 BASE_DIR = Path(__file__).resolve().parents[1]
 CONFIG = BASE_DIR / "docker" / "nginx.conf"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 # The two places the shipped file leaves to the deployment.
 SHIPPED_LISTEN = "listen 8000;"
 SHIPPED_SERVERS = "server 127.0.0.1:8001;\n        server 127.0.0.1:8002;"
+# The largest body, where nginx refuses it and where its answer says so.
+SHIPPED_BODY_LIMIT = ("client_max_body_size {};", "the request body is over {} bytes")
 
 
-def nginx_config(listen: str, upstreams: Sequence[str]) -> str:
+def nginx_config(
+    listen: str,
+    upstreams: Sequence[str],
+    *,
+    max_request_bytes: int = Limits.max_request_bytes,
+) -> str:
     """The shipped configuration listening on ``listen`` (host:port), in front of
-    ``upstreams`` (host:port each)."""
+    ``upstreams`` (host:port each), refusing bodies over ``max_request_bytes``."""
     text = CONFIG.read_text()
-    if text.count(SHIPPED_LISTEN) != 1 or text.count(SHIPPED_SERVERS) != 1:
-        raise ValueError(f"{CONFIG} no longer has one {SHIPPED_LISTEN!r} and one server list")
+    shipped = [SHIPPED_LISTEN, SHIPPED_SERVERS] + [
+        form.format(Limits.max_request_bytes) for form in SHIPPED_BODY_LIMIT
+    ]
+    if any(text.count(part) != 1 for part in shipped):
+        raise ValueError(f"{CONFIG} no longer has one each of {shipped!r}")
     servers = "\n        ".join(f"server {address};" for address in upstreams)
-    return text.replace(SHIPPED_LISTEN, f"listen {listen};").replace(SHIPPED_SERVERS, servers)
+    filled = [f"listen {listen};", servers] + [
+        form.format(max_request_bytes) for form in SHIPPED_BODY_LIMIT
+    ]
+    for part, value in zip(shipped, filled, strict=True):
+        text = text.replace(part, value)
+    return text
 
 
 def nginx_command(config: Path) -> list[str]:
@@ -44,7 +62,8 @@ def main(arguments: Sequence[str]) -> None:
     listen, *upstreams = arguments
     config = BASE_DIR / "var" / "front" / "nginx.conf"
     config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(nginx_config(listen, upstreams))
+    limits = read_limits(os.environ)
+    config.write_text(nginx_config(listen, upstreams, max_request_bytes=limits.max_request_bytes))
     command = nginx_command(config)
     # nginx in this process's place: the process manager's signals reach it directly.
     os.execv(command[0], command)

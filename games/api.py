@@ -33,7 +33,14 @@ from games import services, writepath
 from games.domain import CLASSIC, ROMANIAN, Table, fold, stream_of
 from games.errors import NoRematch
 from games.record import game_record, record_filename
-from games.selectors import find_game, games_list, load_table, rematch_game, rule_presets
+from games.selectors import (
+    find_game,
+    game_summaries,
+    games_list,
+    load_table,
+    rematch_game,
+    rule_presets,
+)
 from games.serializers import (
     MAX_IDEMPOTENCY_KEY_LENGTH,
     BidSerializer,
@@ -155,6 +162,11 @@ class GamesView(generics.ListAPIView):
         query = _parse(GameListQuerySerializer, self.request.query_params)
         return games_list(query.get("status"), viewer_id=_user_id(self.request))
 
+    def paginate_queryset(self, queryset: Any) -> Any:
+        # A delayed table's figures as the viewer sees them: only the page's rows.
+        page = super().paginate_queryset(queryset)
+        return None if page is None else game_summaries(page, viewer_id=_user_id(self.request))
+
     def post(self, request: AuthenticatedRequest) -> Response:
         data = _parse(GameCreateSerializer, request.data)
         game = services.game_create(creator=request.user, **data)
@@ -210,12 +222,12 @@ class GameView(APIView):
         game = find_game(ref, viewer_id=_user_id(request))
         game_id = game.id
         if at is not None:
-            require_public_record(game)
+            require_public_record(game, _user_id(request))
             shown = store.read(stream_of(game_id))[:at]
             table = fold(Table(), [record.event for record in shown])
             return Response(state_view(game_id, table, Viewer(None, replay=True)))
         table = load_table(game_id)
-        viewer = viewer_of(table, _user_id(request))
+        viewer = viewer_of(game_id, table, _user_id(request))
         table, _ = seen_table(game_id, table, viewer, timezone.now())
         return Response(state_view(game_id, table, viewer))
 
@@ -234,7 +246,7 @@ class GameEventsView(APIView):
         after = _parse(EventsQuerySerializer, request.query_params)["after"]
         game_id = find_game(ref, viewer_id=_user_id(request)).id
         table = load_table(game_id)
-        viewer = viewer_of(table, _user_id(request))
+        viewer = viewer_of(game_id, table, _user_id(request))
         # The whole log up to the table's version: visibility depends on all before.
         records, _ = seen_records(game_id, table, viewer, timezone.now())
         return Response(
@@ -268,7 +280,7 @@ class GameRecordView(APIView):
     def get(self, request: Request, ref: str) -> Response:
         query = _parse(RecordQuerySerializer, request.query_params)
         game = find_game(ref, viewer_id=_user_id(request))
-        require_public_record(game)
+        require_public_record(game, _user_id(request))
         response = Response(game_record(game.id))
         if self.download or query["download"]:
             response["Content-Disposition"] = f'attachment; filename="{record_filename(game.code)}"'
@@ -338,14 +350,15 @@ def _command_answer(result: writepath.CommandResult, user: User) -> dict[str, An
     the command decided on, without reading the log again; a retry answered from its
     receipt reads them from the log."""
     if result.before is not None and result.table is not None:
-        viewer = viewer_of(result.table, user.pk)
+        viewer = viewer_of(result.game_id, result.table, user.pk)
         events = event_views_from(result.before, result.records, viewer)
     elif result.last_sequence < result.first_sequence:
         events = []
     else:
         table = load_table(result.game_id)
         records = store.read(stream_of(result.game_id))[: result.last_sequence]
-        events = event_views(records, viewer_of(table, user.pk), after=result.first_sequence - 1)
+        viewer = viewer_of(result.game_id, table, user.pk)
+        events = event_views(records, viewer, after=result.first_sequence - 1)
     return {"version": result.version, "events": events, "replayed": result.replayed}
 
 
@@ -501,7 +514,8 @@ class RematchView(APIView):
         game = rematch_game(find_game(ref, viewer_id=_user_id(request)).id)
         if game is None:
             raise NoRematch()
-        return Response(GameSummarySerializer(game).data)
+        [seen] = game_summaries([game], viewer_id=_user_id(request))
+        return Response(GameSummarySerializer(seen).data)
 
     @extend_schema(
         tags=TAGS,

@@ -76,6 +76,8 @@ class Game(models.Model):
     scores = models.JSONField(default=list)
     places = models.JSONField(default=list)
     version = models.PositiveIntegerField(default=0)
+    # Seconds its spectators lag behind the play (games.visibility.held_back).
+    spectator_delay = models.PositiveIntegerField(default=0)
     # The duplicate deal set the game plays, if any (see games.vault.Vault.may_reveal).
     deal_set = models.CharField(max_length=80, blank=True, db_index=True)
     paused = models.BooleanField(default=False)

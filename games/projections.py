@@ -45,6 +45,7 @@ def projected(table: Table) -> dict[str, Any]:
         "scores": scores,
         "places": places,
         "version": table.version,
+        "spectator_delay": table.spectator_delay,
         "deal_set": table.deal_set or "",
         "paused": table.paused,
         "rematch_of": uuid.UUID(table.rematch_of) if table.rematch_of else None,

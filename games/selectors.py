@@ -6,11 +6,12 @@ import re
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from eventlog import store
 from games.domain import Table, fold_records, game_key, stream_of
@@ -18,7 +19,7 @@ from games.errors import GameNotFound
 from games.models import Game
 from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule
 from games.rules.cards import MAX_PLAYERS, MIN_PLAYERS
-from games.visibility import may_see_game, visible_games
+from games.visibility import may_see_game, same_record, seen_games, seen_status, visible_games
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ def load_table(game_id: uuid.UUID) -> Table:
     if entry is not None:
         marker = entry.last
         records = store.read(stream, after=marker.sequence - 1)
-        if records and _same_record(records[0], marker):
+        if records and same_record(records[0], marker):
             table, records = entry.table.clone(), records[1:]
         else:
             entry = None
@@ -139,10 +140,6 @@ def cached_table(game_id: uuid.UUID) -> Table | None:
     return entry.table.clone()
 
 
-def _same_record(a: store.Recorded, b: store.Recorded) -> bool:
-    return (a.sequence, a.type, a.recorded_at) == (b.sequence, b.type, b.recorded_at)
-
-
 def remember_table(
     game_id: uuid.UUID, table: Table, last: store.Recorded, *, copy: bool = True
 ) -> None:
@@ -156,7 +153,7 @@ def trust_table(game_id: uuid.UUID, last: store.Recorded) -> None:
     """The transaction that wrote ``last`` committed: the table it cached is trusted."""
     with _TABLE_CACHE_LOCK:
         cached = _TABLE_CACHE.get(game_id)
-        if cached is not None and _same_record(cached.last, last):
+        if cached is not None and same_record(cached.last, last):
             cached.trusted = True
 
 
@@ -172,7 +169,7 @@ def _keep(game_id: uuid.UUID, entry: _Cached, *, replace: bool = False) -> None:
     table (the same last record) stays, trusted if either is."""
     with _TABLE_CACHE_LOCK:
         cached = _TABLE_CACHE.get(game_id)
-        if cached is not None and _same_record(cached.last, entry.last):
+        if cached is not None and same_record(cached.last, entry.last):
             cached.trusted = cached.trusted or entry.trusted
         elif replace or cached is None or cached.last.sequence < entry.last.sequence:
             _TABLE_CACHE.put(game_id, entry)
@@ -246,6 +243,14 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
 
 
 def games_list(status: str | None = None, *, viewer_id: int | None) -> QuerySet[Game]:
-    """The games the viewer ``viewer_id`` may see, of ``status`` if given."""
+    """The games the viewer ``viewer_id`` may see, of ``status`` if given: the status
+    they see (a delayed table's finish held back from them is still in play), their
+    figures still the read model's (:func:`game_summaries`)."""
     games = visible_games(Game.objects.all(), viewer_id)
-    return games.filter(status=status) if status else games
+    return seen_status(games, status, viewer_id, timezone.now()) if status else games
+
+
+def game_summaries(games: Iterable[Game], *, viewer_id: int | None) -> list[Game]:
+    """``games`` (rows of :func:`games_list`) with the figures the viewer ``viewer_id``
+    sees: a delayed table held back from them as the delay has released it."""
+    return seen_games(games, viewer_id, timezone.now())

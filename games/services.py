@@ -76,13 +76,13 @@ from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
 from games.selectors import load_table, rematch_game, table_home
 from games.turns import automatic_bot, automatic_move_delay
 from games.vault import Vault
+from games.visibility import MAX_SPECTATOR_DELAY as MAX_SPECTATOR_DELAY
 from games.writepath import CommandResult, Move, execute, execute_move, server_moves_of
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 MIN_TURN_SECONDS = 5
 MAX_TURN_SECONDS = 600
-MAX_SPECTATOR_DELAY = 3600
 # The demo table's bots: the strongest, as the table a visitor watches first. One
 # decision a bot delay (1 s) at 7 ms CPU p50, 75 ms p95 is under a tenth of a core;
 # a championship's several tables at once play the default level.

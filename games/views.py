@@ -46,6 +46,7 @@ from games.page_text import rules_summary, table_text
 from games.rules import RuleError, classic, options_from_dict
 from games.selectors import (
     find_game,
+    game_summaries,
     games_list,
     load_table,
     rematch_game,
@@ -103,7 +104,9 @@ def _lobby(
 
 
 def _listed(status: str, viewer_id: int | None) -> list[Game]:
-    games = list(games_list(status, viewer_id=viewer_id)[:LOBBY_LIST_LENGTH])
+    games = game_summaries(
+        games_list(status, viewer_id=viewer_id)[:LOBBY_LIST_LENGTH], viewer_id=viewer_id
+    )
     for game in games:
         game.kind_label = KIND_LABELS.get(game.kind, game.kind)  # type: ignore[attr-defined]
         game.rules_label = preset_label(game.kind, game.preset, game.options)  # type: ignore[attr-defined]
@@ -240,6 +243,9 @@ def _table_page(
     request: HttpRequest, game: Game, *, refused: str = "", status: int = 200
 ) -> HttpResponse:
     user_id = _user_id(request)
+    # The page says what the table's socket shows this viewer: a delayed table's end
+    # only once the delay has released it.
+    [game] = game_summaries([game], viewer_id=user_id)
     seated = _seated(game, user_id)
     home = table_home(game.id)
     rematch = rematch_game(game.id) if game.status == Game.Status.FINISHED else None

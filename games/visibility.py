@@ -13,16 +13,29 @@ Whether a viewer may see a game at all is decided here too: every game is public
 to every viewer, unless an app that owns some games says otherwise for them (a
 private championship's tables, see :class:`Audience`). A game a viewer may not
 see does not exist for them: it is not listed, and reading it is a 404.
+
+And how far behind the play they see it: a table with a spectator delay (an event's)
+shows its play that many seconds late to everyone but its players and those the app
+that owns it says see it live (an event's organizer): :func:`held_back` is the one
+rule, and every route that shows a table's progress (its state, its events, its
+record, the game list and its filters, the lobby, the table page) shows a held-back
+viewer the table as the delay has released it (:func:`released_table`,
+:func:`seen_games`). Site staff are held back like anyone: the delay keeps the play
+from being relayed to a table, and a staff account is no director of an event.
 """
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from cachetools import LRUCache
+from django.db.models import Q
 
 from eventlog import store
 from eventlog.store import Recorded
@@ -56,6 +69,9 @@ if TYPE_CHECKING:
 
     from games.models import Game
 
+# The longest spectator delay a table may have (an hour).
+MAX_SPECTATOR_DELAY = 3600
+
 
 # --- Who may see a game at all ------------------------------------------------------
 
@@ -72,6 +88,9 @@ class Audience:
     hidden: Callable[[int | None], Any]
     # Whether this viewer may see this game.
     allows: Callable[[uuid.UUID, int | None], bool]
+    # Whether this signed-in viewer, without a seat, sees this game's play as it
+    # happens despite its spectator delay (an event's organizer): see sees_live.
+    live: Callable[[uuid.UUID, int], bool] = lambda game_id, user_id: False
 
 
 _AUDIENCES: list[Audience] = []
@@ -84,7 +103,7 @@ def add_audience(audience: Audience) -> None:
 
 def may_see_game(game: Game, user_id: int | None) -> bool:
     """Whether the viewer ``user_id`` (None: anonymous) may see ``game`` at all."""
-    if user_id is not None and any(seat.get("user_id") == user_id for seat in game.seats):
+    if _seated(game, user_id):
         return True
     return all(audience.allows(game.id, user_id) for audience in _AUDIENCES)
 
@@ -94,6 +113,144 @@ def visible_games(games: QuerySet[Game], user_id: int | None) -> QuerySet[Game]:
     for audience in _AUDIENCES:
         games = games.exclude(pk__in=audience.hidden(user_id))
     return games
+
+
+# --- How far behind the play a viewer sees a game -----------------------------------
+
+
+def sees_live(game_id: uuid.UUID, user_id: int | None) -> bool:
+    """Whether the viewer ``user_id``, without a seat at the game, sees its play as it
+    happens despite its spectator delay: only whom an app that owns the game names
+    (an event's organizer, see :class:`Audience`); never anonymous, never site staff
+    for being staff."""
+    return user_id is not None and any(audience.live(game_id, user_id) for audience in _AUDIENCES)
+
+
+def held_back(game_id: uuid.UUID, delay: int, *, seated: bool, user_id: int | None) -> int:
+    """Seconds behind the play that the viewer ``user_id`` sees a game whose spectator
+    delay is ``delay``: none for its players and whoever sees it live
+    (:func:`sees_live`), the whole delay for everyone else. The one rule every route
+    follows."""
+    if not delay or seated:
+        return 0
+    return 0 if sees_live(game_id, user_id) else delay
+
+
+def _seated(game: Game, user_id: int | None) -> bool:
+    return user_id is not None and any(seat.get("user_id") == user_id for seat in game.seats)
+
+
+def game_lag(game: Game, user_id: int | None) -> int:
+    """:func:`held_back` for a game's read model."""
+    return held_back(game.id, game.spectator_delay, seated=_seated(game, user_id), user_id=user_id)
+
+
+def same_record(a: Recorded, b: Recorded) -> bool:
+    """Whether ``a`` and ``b`` are the very same record of a stream (a write rolled back
+    leaves another in its place)."""
+    return (a.sequence, a.type, a.recorded_at) == (b.sequence, b.type, b.recorded_at)
+
+
+@dataclass(frozen=True)
+class _Released:
+    """A delayed table as the delay released it: the last record folded into it, and
+    when the record held back after it comes out (None: none was)."""
+
+    table: Table
+    last: Recorded
+    due: datetime | None
+
+
+# Each delayed table as this process last released it to its held-back viewers: the
+# delay releases a growing prefix of the log (its cutoff only moves on), so until the
+# record held back comes out nothing is read at all, and then only what came after
+# the table kept is folded, not the whole log. Checked against the log like the write
+# path's cache (games.selectors): a record rolled back does not match. A kept table
+# is never changed: reads copy it.
+RELEASED_KEPT = 4096
+_RELEASED: LRUCache[uuid.UUID, _Released] = LRUCache(maxsize=RELEASED_KEPT)
+_RELEASED_LOCK = threading.Lock()
+
+
+def released_table(game_id: uuid.UUID, lag: int, now: datetime) -> tuple[Table, datetime | None]:
+    """The game as a viewer ``lag`` seconds behind sees it at ``now`` (a private copy),
+    and when the next event held back from them comes out (None: none is). ``lag`` is
+    the table's spectator delay, the one lag anyone is held back by at a table (the
+    table kept is the same for all its held-back viewers)."""
+    stream = stream_of(game_id)
+    with _RELEASED_LOCK:
+        kept = _RELEASED.get(game_id)
+    if kept is not None and kept.due is not None and now < kept.due:
+        return kept.table.clone(), kept.due
+    if kept is not None:
+        tail = store.read(stream, after=kept.last.sequence - 1)
+        if not tail or not same_record(tail[0], kept.last):
+            kept = None
+    if kept is not None:
+        table, records = kept.table.clone(), tail[1:]
+    else:
+        table, records = Table(), store.read(stream)
+    shown, due = released(records, lag, now)
+    fold_records(table, shown)
+    last = shown[-1] if shown else None if kept is None else kept.last
+    # Kept even from a transaction not committed yet: the next read checks its last
+    # record against the log, as the write path's cache does.
+    if last is not None:
+        with _RELEASED_LOCK:
+            _RELEASED[game_id] = _Released(table.clone(), last, due)
+    return table, due
+
+
+# The read model's columns that follow the play: what a held-back viewer of a game's
+# summary sees as the delay has released it (the rest is set up before the play).
+PLAY_COLUMNS = ("status", "hand", "hands_total", "scores", "places", "version", "paused")
+
+
+def seen_games(games: Iterable[Game], user_id: int | None, now: datetime) -> list[Game]:
+    """``games`` (read-model rows) as the viewer ``user_id`` sees them at ``now``: the
+    figures of a table held back from them (:func:`game_lag`) are those the delay
+    has released, not the row's live ones. The rows are changed in place."""
+    from games.projections import projected
+
+    games = list(games)
+    for game in games:
+        lag = game_lag(game, user_id)
+        if not lag:
+            continue
+        table, _ = released_table(game.id, lag, now)
+        values = projected(table)
+        for name in PLAY_COLUMNS:
+            setattr(game, name, values[name])
+        if table.moved_at is not None:
+            game.updated_at = table.moved_at
+    return games
+
+
+def seen_status(
+    games: QuerySet[Game], status: str, user_id: int | None, now: datetime
+) -> QuerySet[Game]:
+    """``games`` that are of ``status`` as the viewer ``user_id`` sees them at ``now``:
+    a delayed table whose finish is still held back from them is in play for them,
+    not finished (the other statuses change with the setting up of a table, which is
+    never held back). Only the tables finished within the longest delay are asked."""
+    from games.models import Game
+
+    if status not in (Game.Status.PLAYING, Game.Status.FINISHED):
+        return games.filter(status=status)
+    recent = Game.objects.filter(
+        status=Game.Status.FINISHED,
+        spectator_delay__gt=0,
+        updated_at__gt=now - timedelta(seconds=MAX_SPECTATOR_DELAY),
+    ).only("id", "seats", "spectator_delay", "updated_at", "status")
+    unreleased = [
+        game.id
+        for game in recent
+        if game.updated_at > now - timedelta(seconds=game.spectator_delay)
+        and seen_games([game], user_id, now)[0].status != Game.Status.FINISHED
+    ]
+    if status == Game.Status.PLAYING:
+        return games.filter(Q(status=status) | Q(pk__in=unreleased))
+    return games.filter(status=status).exclude(pk__in=unreleased)
 
 
 # --- What a viewer sees of a game ---------------------------------------------------
@@ -110,6 +267,9 @@ class Viewer(NamedTuple):
     screened: bool = False
     # The replay of a finished game (whose record is public): every hand, open.
     replay: bool = False
+    # Seconds behind the play this viewer sees the game (held_back): a delayed
+    # table's spectator but for those who see it live.
+    lag: int = 0
 
 
 def deal_set_over(deal_set: str, *, finishing: uuid.UUID | None = None) -> bool:
@@ -130,27 +290,28 @@ def record_public(*, finished: bool, deal_set_playing: bool) -> bool:
     return finished and not deal_set_playing
 
 
-def require_public_record(game: Game) -> None:
+def require_public_record(game: Game, user_id: int | None) -> None:
     """:func:`record_public` for a game's read model (written in one transaction with
-    its log: no need to read the log), raising what keeps the record back."""
+    its log: no need to read the log) as the viewer ``user_id`` sees it (a finish the
+    delay still holds back from them is not one), raising what keeps the record back."""
+    from django.utils import timezone
+
     from games.models import Game
 
+    seen_games([game], user_id, timezone.now())
     finished = game.status == Game.Status.FINISHED
     playing = bool(game.deal_set) and finished and not deal_set_over(game.deal_set)
     if not record_public(finished=finished, deal_set_playing=playing):
         raise DealSetInPlay() if finished else RecordNotReady()
 
 
-def viewer_of(table: Table, user_id: int | None) -> Viewer:
+def viewer_of(game_id: uuid.UUID, table: Table, user_id: int | None) -> Viewer:
+    """Who ``user_id`` (None: anonymous) is at the game ``game_id``, whose log says
+    ``table``."""
     seat = table.seat_of(user_id) if user_id is not None else None
     screened = seat is None and bool(table.deal_set) and not deal_set_over(str(table.deal_set))
-    return Viewer(seat, screened)
-
-
-def spectator_lag(table: Table, viewer: Viewer) -> int:
-    """Seconds behind the play that ``viewer`` sees the game: a table's spectator delay
-    holds for its spectators only."""
-    return table.spectator_delay if viewer.seat is None else 0
+    lag = held_back(game_id, table.spectator_delay, seated=seat is not None, user_id=user_id)
+    return Viewer(seat, screened, lag=lag)
 
 
 # Who sits where, and the game's start: never held back from a delayed spectator.
@@ -171,13 +332,11 @@ def seen_table(
     game_id: uuid.UUID, table: Table, viewer: Viewer, now: datetime
 ) -> tuple[Table, datetime | None]:
     """``table`` (the game as the log has it) as ``viewer`` sees it at ``now``: the
-    same, or for a delayed spectator the table as the delay has released it, and
+    same, or for a held-back viewer the table as the delay has released it, and
     when the next event held back becomes visible (None: none is)."""
-    lag = spectator_lag(table, viewer)
-    if not lag:
+    if not viewer.lag:
         return table, None
-    shown, due = seen_records(game_id, table, viewer, now)
-    return fold_records(Table(), shown), due
+    return released_table(game_id, viewer.lag, now)
 
 
 def seen_records(
@@ -186,7 +345,7 @@ def seen_records(
     """The log up to ``table``'s version as ``viewer`` sees it at ``now`` (see
     :func:`seen_table`)."""
     records = store.read(stream_of(game_id))[: table.version]
-    return released(records, spectator_lag(table, viewer), now)
+    return released(records, viewer.lag, now)
 
 
 def released(

@@ -36,7 +36,6 @@ from games.visibility import (
     released,
     seen_table,
     shared_state_view,
-    spectator_lag,
     state_view,
     viewer_of,
     viewer_state_view,
@@ -184,14 +183,15 @@ class Watch:
     # "full" all of it, "changes" what changed (games.consumers' _state_mode).
     with_state: str = ""
     viewer: Viewer = field(init=False)
-    # Seconds this watcher lags behind the play (a delayed table's spectator), and
-    # when the next event held back from them becomes visible.
+    # Seconds this watcher lags behind the play (a delayed table's spectator, but for
+    # whoever sees it live: games.visibility.held_back), and when the next event held
+    # back from them becomes visible.
     lag: int = field(init=False)
     due: datetime | None = None
 
     def __post_init__(self) -> None:
-        self.viewer = viewer_of(self.table, self.user_id)
-        self.lag = spectator_lag(self.table, self.viewer)
+        self.viewer = viewer_of(self.game_id, self.table, self.user_id)
+        self.lag = self.viewer.lag
 
     @classmethod
     def open(cls, reference: str, user_id: int | None, *, with_state: str = "") -> Watch:
@@ -216,7 +216,7 @@ class Watch:
     def _refresh_viewer(self) -> None:
         # The viewer as the table now makes them: a duplicate table's spectator is
         # unscreened once the whole deal set is over.
-        self.viewer = viewer_of(self.table, self.user_id)
+        self.viewer = viewer_of(self.game_id, self.table, self.user_id)
 
     @property
     def stream(self) -> str:
@@ -247,7 +247,7 @@ class Watch:
         # down, and then sees the game as that player from the first deal on.
         if records and self.user_id is not None and self.table.status == "open":
             after = fold(self.table.clone(), [record.event for record in records])
-            self.viewer = viewer_of(after, self.user_id)
+            self.viewer = viewer_of(self.game_id, after, self.user_id)
 
     def catch_up(self) -> str | None:
         """The events after the cursor, as an ``events`` message; None if there are none."""

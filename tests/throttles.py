@@ -5,13 +5,14 @@ import redis
 from django.conf import settings
 from django.core.cache import caches
 
-from config.throttling import THROTTLE_CACHE
+from config.throttling import SOCKET_COUNTS, THROTTLE_CACHE
 
 
 def forget_throttle_counts() -> None:
     """Counts outlive a test (in this process's memory, or in Redis for the servers
     too). Only the throttle cache's keys are deleted: the Redis database also holds
     the broker's queues and the channel layer."""
+    SOCKET_COUNTS.forget()
     throttle = settings.CACHES[THROTTLE_CACHE]
     if "KEY_PREFIX" not in throttle:
         caches[THROTTLE_CACHE].clear()

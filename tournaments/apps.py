@@ -16,6 +16,7 @@ class TournamentsConfig(AppConfig):
             event_of_game,
             hidden_tables,
             may_view_table,
+            sees_table_live,
             table_home,
         )
         from tournaments.signals import event_recorded
@@ -34,7 +35,8 @@ class TournamentsConfig(AppConfig):
             prepare=event_of_game,
         )
         event_recorded.connect(receivers.event_recorded, dispatch_uid="tournaments-standings")
-        # A private event's tables are for its organizer and entrants only.
-        add_audience(Audience(hidden=hidden_tables, allows=may_view_table))
+        # A private event's tables are for its organizer and entrants only; who
+        # directs an event sees its tables live, despite its spectator delay.
+        add_audience(Audience(hidden=hidden_tables, allows=may_view_table, live=sees_table_live))
         # A game of an event's table links back to it, and offers no rematch.
         add_table_home(table_home)

@@ -12,7 +12,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -73,6 +73,38 @@ def is_entrant(event: Event, user_id: int | None) -> bool:
 def may_view(event: Event, user_id: int | None) -> bool:
     """A public event: anyone; a private one: its organizer and its entrants."""
     return event.public or event.organizer_id == user_id or is_entrant(event, user_id)
+
+
+def directs_event(event: Event, user_id: int | None) -> bool:
+    """Whether ``user_id`` directs the event: its organizer (its deputies, once there
+    are any, are added here). Who directs an event sees its tables' play as it
+    happens, despite its spectator delay, everywhere (:func:`sees_table_live`), and
+    whose turn it is at each table."""
+    return user_id is not None and event.organizer_id == user_id
+
+
+def seen_status(event: Event, user_id: int | None, now: datetime) -> str:
+    """The event's status as the viewer ``user_id`` sees it at ``now``: an event whose
+    last table's finish its spectator delay still holds back from them is running."""
+    if (
+        event.status == Event.Status.FINISHED
+        and event.spectator_delay
+        and not directs_event(event, user_id)
+        and now < event.updated_at + timedelta(seconds=event.spectator_delay)
+    ):
+        return Event.Status.RUNNING
+    return event.status
+
+
+def sees_table_live(game_id: uuid.UUID, user_id: int) -> bool:
+    """Whether ``user_id`` sees the game of an event's table live: who directs its
+    event (registered with games.visibility's Audience, which asks it for every
+    route that shows a table's play)."""
+    event_id = event_of_game(game_id)
+    if event_id is None:
+        return False
+    event = Event.objects.filter(pk=event_id).first()
+    return event is not None and directs_event(event, user_id)
 
 
 def viewable_event(code: str, user_id: int | None) -> Event:
@@ -332,7 +364,7 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
     progress and scores and the leaderboard are shown as the games' logs stood
     ``delay`` seconds ago, as a table's own page shows its play."""
     event = Event.objects.get(pk=event_id)
-    organizer = viewer_id is not None and viewer_id == event.organizer_id
+    organizer = directs_event(event, viewer_id)
     entries = {entry.player_id: entry for entry in Entry.objects.filter(event_id=event_id)}
     names = {player: entry.name for player, entry in entries.items()}
     now = timezone.now()
@@ -358,6 +390,7 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
     current_tables = by_round.get(event.rounds_started, [])
     round_playing = any(not table["finished"] for table in current_tables)
     screened = event.duplicate and round_playing and not organizer
+    status = seen_status(event, viewer_id, now)
     for table in current_tables:
         table["record"] = table["record"] and record_public(
             finished=table["finished"], deal_set_playing=event.duplicate and round_playing
@@ -368,14 +401,14 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
         "id": str(event.id),
         "code": event.code,
         "name": event.name,
-        "status": event.status,
+        "status": status,
         "version": event.version,
         "kind": event.kind,
         "public": event.public,
         "points": event.points,
         "round": event.rounds_started,
         "rounds_total": event.rounds_total,
-        "provisional": event.status in (Event.Status.REGISTRATION, Event.Status.RUNNING),
+        "provisional": status in (Event.Status.REGISTRATION, Event.Status.RUNNING),
         "round_playing": round_playing,
         "screened": screened,
         # Seconds this viewer is held behind the play (the organizer: none).
@@ -444,18 +477,37 @@ def season_events(season_id: uuid.UUID, viewer_id: int | None) -> list[Event]:
     ]
 
 
-def season_standings(season_id: uuid.UUID) -> list[SeasonStanding]:
-    return list(SeasonStanding.objects.filter(season_id=season_id))
+def season_standings(
+    season_id: uuid.UUID, viewer_id: int | None
+) -> tuple[list[SeasonStanding], list[RatingChange]]:
+    """The season's leaderboard and the rating history of its charted players (all of
+    it, when counted again) as the viewer ``viewer_id`` sees
+    them: without an event whose finish its spectator delay still holds back from
+    them (:func:`seen_status`), counted again without it (rarely: only then)."""
+    now = timezone.now()
+    finished = Event.objects.filter(season_id=season_id, status=Event.Status.FINISHED)
+    held = [event.id for event in finished if seen_status(event, viewer_id, now) != event.status]
+    if held:
+        return standings.season_leaderboard(season_id, without=held)
+    leaders = list(SeasonStanding.objects.filter(season_id=season_id))
+    charted = [row.player_id for row in leaders[:CHART_PLAYERS]]
+    return leaders, list(RatingChange.objects.filter(season_id=season_id, player_id__in=charted))
 
 
 def rating_chart(
-    season_id: uuid.UUID, leaders: list[SeasonStanding], width: int = 640, height: int = 240
+    leaders: list[SeasonStanding],
+    changes: Iterable[RatingChange],
+    width: int = 640,
+    height: int = 240,
 ) -> RatingChart | None:
-    """Each of the top players' rating, table by table, as SVG polylines."""
+    """Each of the top players' rating, table by table (``changes``: the season's
+    rating history, in order), as SVG polylines."""
     top = leaders[:CHART_PLAYERS]
-    players = [row.player_id for row in top]
+    players = {row.player_id for row in top}
     history: dict[int, list[float]] = defaultdict(list)
-    for change in RatingChange.objects.filter(season_id=season_id, player_id__in=players):
+    for change in changes:
+        if change.player_id not in players:
+            continue
         if not history[change.player_id]:
             history[change.player_id].append(change.before)
         history[change.player_id].append(change.after)

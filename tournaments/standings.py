@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -333,14 +333,18 @@ def update_event_standings(event_id: uuid.UUID) -> bool:
 # --- Seasons ------------------------------------------------------------------------------
 
 
-def season_leaderboard(season_id: uuid.UUID) -> tuple[list[SeasonStanding], list[RatingChange]]:
-    """A season's leaderboard (points for placings in its finished events) and its
-    rating history (every table of those events, in order), from the read models of
-    its events."""
+def season_leaderboard(
+    season_id: uuid.UUID, without: Collection[uuid.UUID] = ()
+) -> tuple[list[SeasonStanding], list[RatingChange]]:
+    """A season's leaderboard (points for placings in its finished events but those
+    ``without``) and its rating history (every table of those events, in order), from
+    the read models of its events."""
     events = list(
         Event.objects.filter(
             season_id=season_id, status__in=[Event.Status.FINISHED, Event.Status.PUBLISHED]
-        ).order_by("created_at", "id")
+        )
+        .exclude(pk__in=list(without))
+        .order_by("created_at", "id")
     )
     season_points: dict[int, int] = defaultdict(int)
     played: dict[int, int] = defaultdict(int)

@@ -20,6 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
@@ -178,7 +179,7 @@ def _event_context(event: Event) -> dict[str, Any]:
 
 @require_GET
 def events_list(request: HttpRequest) -> HttpResponse:
-    events = list(selectors.events_list(_user_id(request)))
+    events = [_as_seen(request, event) for event in selectors.events_list(_user_id(request))]
     names = selectors.season_names(event.season_id for event in events)
     labels = status_labels()
     for event in events:
@@ -268,9 +269,16 @@ def season_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 def _viewable(request: HttpRequest, code: str) -> Event:
     try:
-        return selectors.viewable_event(code, _user_id(request))
+        return _as_seen(request, selectors.viewable_event(code, _user_id(request)))
     except EventNotFound:
         raise Http404(_("There is no such championship event.")) from None
+
+
+def _as_seen(request: HttpRequest, event: Event) -> Event:
+    """``event`` with the status this viewer sees: not finished while its spectator
+    delay still holds its last table's finish back from them (never saved)."""
+    event.status = selectors.seen_status(event, _user_id(request), timezone.now())
+    return event
 
 
 def _event_page(
@@ -652,15 +660,17 @@ def season_page(request: HttpRequest, season_id: uuid.UUID) -> HttpResponse:
         season = selectors.find_season(season_id)
     except SeasonNotFound:
         raise Http404(_("There is no such season.")) from None
-    standings = selectors.season_standings(season.id)
-    events = selectors.season_events(season.id, _user_id(request))
+    standings, changes = selectors.season_standings(season.id, _user_id(request))
+    events = [
+        _as_seen(request, event) for event in selectors.season_events(season.id, _user_id(request))
+    ]
     labels = status_labels()
     for event in events:
         event.status_label = labels.get(event.status, event.status)  # type: ignore[attr-defined]
     context = {
         "season": season,
         "standings": standings,
-        "chart": selectors.rating_chart(season.id, standings),
+        "chart": selectors.rating_chart(standings, changes),
         "events": events,
         "is_organizer": season.organizer_id == _user_id(request),
     }

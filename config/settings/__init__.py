@@ -185,11 +185,13 @@ REST_FRAMEWORK = {
 }
 
 # What one client may send (config.limits): a body, a socket message, JSON nesting,
-# and socket messages per period.
+# socket messages per period, and sockets at once (config.throttling).
 DATA_UPLOAD_MAX_MEMORY_SIZE = ENV.limits.max_request_bytes
 ATU_MAX_JSON_DEPTH = ENV.limits.max_json_depth
 ATU_SOCKET_MAX_BYTES = ENV.limits.socket_max_bytes
 ATU_SOCKET_RATE = ENV.limits.socket_rate
+ATU_SOCKETS_PER_SESSION = ENV.limits.sockets_per_session
+ATU_SOCKETS_PER_ADDRESS = ENV.limits.sockets_per_address
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Atu API",

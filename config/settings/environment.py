@@ -36,8 +36,14 @@ class Limits:
     throttle_anon: str | None = "1200/min"
     throttle_user: str | None = "2400/min"
     throttle_login: str | None = "20/min"
-    # Messages from one socket: a burst of N, then N per period.
+    # Messages from one socket: a burst of N, then N per period (its client's sockets
+    # start where its last one left off).
     socket_rate: str | None = "300/min"
+    # Sockets open at once (None: no cap) per session (a signed-in user, or an
+    # anonymous session) and per client address: a player's few tabs, and a club of 30
+    # players on one Wi-Fi address with a table and an event tab each, twice over.
+    sockets_per_session: int | None = 20
+    sockets_per_address: int | None = 150
 
 
 @dataclass(frozen=True)
@@ -79,7 +85,7 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
         bot_delay_seconds=_seconds(
             "ATU_BOT_DELAY_SECONDS", environ.get("ATU_BOT_DELAY_SECONDS", "1.0")
         ),
-        limits=_limits(environ),
+        limits=read_limits(environ),
         database_owner=_database_owner(
             environ.get("DATABASE_OWNER_URL"), environ.get("DATABASE_URL")
         ),
@@ -91,7 +97,8 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
     )
 
 
-def _limits(environ: Mapping[str, str]) -> Limits:
+def read_limits(environ: Mapping[str, str]) -> Limits:
+    """What one client may send, from the ``ATU_`` variables (the front reads them too)."""
     default = Limits()
 
     def size(name: str, value: int, lowest: int) -> int:
@@ -99,6 +106,10 @@ def _limits(environ: Mapping[str, str]) -> Limits:
 
     def rate(name: str, value: str | None) -> str | None:
         return _rate(name, environ.get(name, value or NO_RATE))
+
+    def cap(name: str, value: int | None) -> int | None:
+        given = environ.get(name, NO_RATE if value is None else str(value))
+        return None if given.strip().lower() == NO_RATE else _whole_number(name, given, 1)
 
     return Limits(
         max_request_bytes=size("ATU_MAX_REQUEST_BYTES", default.max_request_bytes, 1024),
@@ -108,6 +119,8 @@ def _limits(environ: Mapping[str, str]) -> Limits:
         throttle_user=rate("ATU_THROTTLE_USER", default.throttle_user),
         throttle_login=rate("ATU_THROTTLE_LOGIN", default.throttle_login),
         socket_rate=rate("ATU_SOCKET_RATE", default.socket_rate),
+        sockets_per_session=cap("ATU_SOCKETS_PER_SESSION", default.sockets_per_session),
+        sockets_per_address=cap("ATU_SOCKETS_PER_ADDRESS", default.sockets_per_address),
     )
 
 

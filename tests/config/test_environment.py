@@ -319,6 +319,8 @@ def test_limits_default_to_generous_rates_and_a_megabyte(tmp_path: Path) -> None
         throttle_user="2400/min",
         throttle_login="20/min",
         socket_rate="300/min",
+        sockets_per_session=20,
+        sockets_per_address=150,
     )
 
 
@@ -331,6 +333,8 @@ def test_limits_are_read_from_their_variables(tmp_path: Path) -> None:
         "ATU_THROTTLE_USER": "off",
         "ATU_THROTTLE_LOGIN": " 5/Hour ",
         "ATU_SOCKET_RATE": "10/second",
+        "ATU_SOCKETS_PER_SESSION": "off",
+        "ATU_SOCKETS_PER_ADDRESS": "400",
     }
 
     limits = read_environment(environ, base_dir=tmp_path).limits
@@ -343,7 +347,17 @@ def test_limits_are_read_from_their_variables(tmp_path: Path) -> None:
         throttle_user=None,
         throttle_login="5/hour",
         socket_rate="10/second",
+        sockets_per_session=None,
+        sockets_per_address=400,
     )
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "many", ""])
+def test_a_socket_cap_that_is_not_a_whole_number_from_1_or_off_is_rejected(
+    tmp_path: Path, value: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match="ATU_SOCKETS_PER_ADDRESS is a whole number"):
+        read_environment({"ATU_SOCKETS_PER_ADDRESS": value}, base_dir=tmp_path)
 
 
 @pytest.mark.parametrize("value", ["20", "20/week", "0/min", "-1/min", "twenty/min", ""])

@@ -3,18 +3,29 @@ counted atomically in the throttle cache, answered 429 ``throttled`` with ``Retr
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import user_token
-from config.throttling import REDIS_CACHE, THROTTLE_CACHE, LoginThrottle
+from config import throttling
+from config.throttling import (
+    REDIS_CACHE,
+    SOCKET_COUNTS,
+    THROTTLE_CACHE,
+    LoginThrottle,
+    Opened,
+    SocketClient,
+)
 from tests.accounts.factories import UserFactory
 from tests.games.test_two_processes import free_port
 
@@ -121,3 +132,154 @@ def test_requests_are_let_through_uncounted_while_redis_does_not_answer(
 
     assert answers == [200, 200, 200]
     assert caplog.messages.count("request not counted: the throttle store is unavailable") == 3
+
+
+# --- Sockets: the counts behind the caps and budgets, in Redis or this process ---------
+
+ANA = SocketClient(session="user:1", address="198.51.100.1")
+BO = SocketClient(session="user:2", address="198.51.100.1")
+CLUB = "198.51.100.1"
+redis_only = pytest.mark.skipif(
+    settings.CACHES[THROTTLE_CACHE]["BACKEND"] != REDIS_CACHE,
+    reason="embedded: the counts are this process's memory, and die with it",
+)
+
+
+@pytest.fixture
+def caps(settings: Any) -> Any:
+    def set_caps(*, session: int | None = None, address: int | None = None) -> None:
+        settings.ATU_SOCKETS_PER_SESSION = session
+        settings.ATU_SOCKETS_PER_ADDRESS = address
+
+    return set_caps
+
+
+async def opened(client: SocketClient, count: int) -> list[tuple[str, Opened]]:
+    """``count`` sockets of ``client`` opened: each one's id, and its answer."""
+    ids = [uuid.uuid4().hex for _ in range(count)]
+    return [(socket_id, await SOCKET_COUNTS.open(socket_id, client)) for socket_id in ids]
+
+
+async def test_a_session_holds_sockets_up_to_its_cap_and_a_closed_one_frees_its_place(
+    caps: Any,
+) -> None:
+    caps(session=2)
+
+    first = await opened(ANA, 3)
+    await SOCKET_COUNTS.close(first[0][0], ANA, 0.0)
+    after_one_closed = await opened(ANA, 2)
+    bo = await opened(BO, 1)
+
+    assert [answer.refused_by for _, answer in first] == [None, None, ("session", 2)]
+    assert [answer.refused_by for _, answer in after_one_closed] == [None, ("session", 2)]
+    assert bo[0][1].refused_by is None
+
+
+async def test_an_address_holds_sockets_up_to_its_cap_whatever_their_sessions(caps: Any) -> None:
+    caps(session=5, address=3)
+    anonymous = SocketClient(session=None, address=CLUB)
+    elsewhere = SocketClient(session=None, address="203.0.113.9")
+
+    answers = [*await opened(ANA, 2), *await opened(BO, 1), *await opened(anonymous, 1)]
+    other_address = await opened(elsewhere, 1)
+
+    assert [answer.refused_by for _, answer in answers] == [None, None, None, ("address", 3)]
+    assert other_address[0][1].refused_by is None
+
+
+async def test_without_caps_nothing_is_counted(caps: Any) -> None:
+    caps(session=None, address=None)
+
+    answers = await opened(ANA, 200)
+
+    assert {answer.refused_by for _, answer in answers} == {None}
+
+
+async def test_a_socket_starts_with_the_budget_its_clients_last_socket_left(caps: Any) -> None:
+    caps(session=5, address=5)
+    [(socket_id, _)] = await opened(ANA, 1)
+
+    await SOCKET_COUNTS.close(socket_id, ANA, 30.0)
+    [(_, ana_again)] = await opened(ANA, 1)
+    [(_, bo)] = await opened(BO, 1)
+
+    assert 29.0 <= ana_again.refill_seconds <= 30.0
+    assert bo.refill_seconds == 0.0
+
+
+async def test_a_budget_is_kept_as_low_as_any_socket_of_the_client_left_it(caps: Any) -> None:
+    caps(session=5)
+    sockets = await opened(ANA, 2)
+
+    await SOCKET_COUNTS.keep_budget(ANA, 40.0)
+    await SOCKET_COUNTS.close(sockets[0][0], ANA, 10.0)
+    await SOCKET_COUNTS.close(sockets[1][0], ANA, 0.0)
+    [(_, next_socket)] = await opened(ANA, 1)
+
+    assert 39.0 <= next_socket.refill_seconds <= 40.0
+
+
+async def test_an_anonymous_client_spends_its_addresss_budget_a_signed_in_one_its_own() -> None:
+    assert SocketClient(session="session:ab12", address=CLUB).budget == f"address:{CLUB}"
+    assert SocketClient(session=None, address=CLUB).budget == f"address:{CLUB}"
+    assert ANA.budget == "user:1"
+    assert SocketClient(session=None, address=None).budget is None
+
+
+@pytest.fixture
+def one_place_a_second(caps: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One socket a session, whose place lapses a second after its last renewal."""
+    caps(session=1)
+    monkeypatch.setattr(throttling, "PLACE_SECONDS", 1)
+
+
+@redis_only
+@pytest.mark.usefixtures("one_place_a_second")
+async def test_a_socket_whose_process_died_frees_its_place_at_its_deadline() -> None:
+    """A process killed with its sockets open never closes them: their places lapse."""
+    [(socket_id, _)] = await opened(ANA, 1)
+    SOCKET_COUNTS.renewed.pop(socket_id)  # Its process is gone: nobody renews it.
+
+    at_once = await opened(ANA, 1)
+    await asyncio.sleep(1.2)
+    after_the_deadline = await opened(ANA, 1)
+
+    assert at_once[0][1].refused_by == ("session", 1)
+    assert after_the_deadline[0][1].refused_by is None
+
+
+@redis_only
+@pytest.mark.usefixtures("one_place_a_second")
+async def test_an_open_socket_keeps_its_place_past_its_deadline_by_its_processs_renewals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(throttling, "RENEW_SECONDS", 0.2)
+    [(socket_id, _)] = await opened(ANA, 1)
+
+    await asyncio.sleep(1.5)
+    while_open = await opened(ANA, 1)
+    await SOCKET_COUNTS.close(socket_id, ANA, 0.0)
+    after_close = await opened(ANA, 1)
+
+    assert while_open[0][1].refused_by == ("session", 1)
+    assert after_close[0][1].refused_by is None
+
+
+async def test_sockets_are_let_in_uncounted_while_redis_does_not_answer(
+    caps: Any, settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    caps(session=1)
+    settings.CACHES = {
+        **settings.CACHES,
+        THROTTLE_CACHE: {"BACKEND": REDIS_CACHE, "LOCATION": f"redis://127.0.0.1:{free_port()}/0"},
+    }
+
+    answers = await opened(ANA, 2)
+    await SOCKET_COUNTS.close(answers[0][0], ANA, 5.0)
+
+    assert [answer for _, answer in answers] == [Opened(None), Opened(None)]
+    assert caplog.messages == [
+        "socket not counted: the throttle store is unavailable",
+        "socket not counted: the throttle store is unavailable",
+        "socket not forgotten: the throttle store is unavailable",
+    ]

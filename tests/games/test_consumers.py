@@ -262,14 +262,14 @@ def knowledge(game_id: uuid.UUID) -> Knowledge:
 def server_view(game_id: uuid.UUID, user: User | None) -> dict[str, Any]:
     """The whole state as the viewer policy shows it to ``user`` now."""
     table = load_table(game_id)
-    return state_view(game_id, table, viewer_of(table, user.pk if user else None))
+    return state_view(game_id, table, viewer_of(game_id, table, user.pk if user else None))
 
 
 @database_sync_to_async
 def server_events(game_id: uuid.UUID, user: User | None, after: int) -> list[dict[str, Any]]:
     table = load_table(game_id)
     records = store.read(stream_of(game_id))
-    return event_views(records, viewer_of(table, user.pk if user else None), after=after)
+    return event_views(records, viewer_of(game_id, table, user.pk if user else None), after=after)
 
 
 @database_sync_to_async
@@ -280,7 +280,8 @@ def after_move(
     (read in one go: each call to the database costs a connection in the tests)."""
     table = load_table(game_id)
     views = [
-        state_view(game_id, table, viewer_of(table, user.pk if user else None)) for user in viewers
+        state_view(game_id, table, viewer_of(game_id, table, user.pk if user else None))
+        for user in viewers
     ]
     return Knowledge(game_id), views
 

@@ -10,11 +10,15 @@ from datetime import timedelta
 
 import orjson
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from accounts.models import User
 from eventlog.store import read
 from games.domain import Table, fold, stream_of
 from games.errors import GameNotFound
+from games.models import Game
 from games.rules import classic
 from games.selectors import find_game, forget_tables, games_list, load_table
 from games.services import game_create, game_join, game_pause
@@ -24,13 +28,16 @@ from games.visibility import (
     event_views_from,
     hand_parts,
     may_see_game,
+    released_table,
     shared_state_view,
     state_view,
+    viewer_of,
     viewer_state_view,
 )
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move, play_to_end, seated_game
-from tests.tournaments.drivers import private_event_round
+from tests.tournaments.drivers import SHORT_RULES, organizer, private_event_round, round_games
+from tournaments import services as tournaments
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -253,3 +260,95 @@ def test_a_viewers_state_built_from_the_hand_parts_every_viewer_shares_is_the_on
             assert orjson.dumps(viewer_state_view(table, viewer, parts)) == alone
             compared += 1
     assert compared > 6 * 100
+
+
+# --- How far behind the play each viewer sees a delayed table ------------------------
+
+
+def delayed_event_round(delay: int) -> tuple[Event, User, list[User], list[Game]]:
+    """A public event whose spectators lag ``delay`` seconds, its round of two tables
+    of four started: the event, its organizer, its entrants, its games."""
+    creator = organizer()
+    event = tournaments.event_create(
+        organizer=creator, name="Cupa", rounds=1, options=SHORT_RULES, spectator_delay=delay
+    )
+    entrants: list[User] = UserFactory.create_batch(8)
+    for entrant in entrants:
+        tournaments.event_register(event_id=event.id, actor=entrant)
+        tournaments.event_check_in(event_id=event.id, actor=entrant)
+    tournaments.event_start_round(event_id=event.id, actor=creator)
+    return event, creator, entrants, round_games(event.id, 1)
+
+
+def test_a_delayed_table_holds_back_everyone_but_its_players_and_who_directs_its_event() -> None:
+    # Given a round of an event whose spectators lag 300 s
+    _, creator, _, (game, elsewhere) = delayed_event_round(300)
+    table = load_table(game.id)
+    staff = UserFactory.create(is_staff=True, is_superuser=True)
+    viewers = {
+        "anonymous": None,
+        "spectator": UserFactory.create().pk,
+        "elsewhere": elsewhere.seats[0]["user_id"],
+        "player": game.seats[0]["user_id"],
+        "organizer": creator.pk,
+        "staff": staff.pk,
+    }
+
+    # When each is seen as a viewer of one of its tables
+    lags = {name: viewer_of(game.id, table, user).lag for name, user in viewers.items()}
+
+    # Then its players and the organizer see it live, everyone else (site staff too)
+    # the delay behind
+    assert lags == {
+        "anonymous": 300,
+        "spectator": 300,
+        "elsewhere": 300,
+        "player": 0,
+        "organizer": 0,
+        "staff": 300,
+    }
+
+
+def test_a_table_without_a_delay_holds_back_nobody() -> None:
+    game_id, _ = seated_game(players=3)
+    table = load_table(game_id)
+
+    assert viewer_of(game_id, table, None).lag == 0
+
+
+def test_a_released_table_is_folded_on_from_the_one_kept_reading_only_the_records_after_it() -> (
+    None
+):
+    # Given a table whose spectators lag 300 s, three moves into its first hand, and
+    # what the delay released of it when it started (its setting up)
+    users = UserFactory.create_batch(3)
+    delayed = game_create(
+        creator=users[0], player_count=3, preset="championship", spectator_delay=300
+    )
+    for number, user in enumerate(users):
+        game_join(game_id=delayed.id, user=user, alias=f"P{number}")
+    started, started_due = released_table(delayed.id, 300, timezone.now())
+    rng = random.Random(3)
+    for _ in range(3):
+        next_move(delayed.id, users, rng)
+    records = read(stream_of(delayed.id))
+
+    # When a held-back viewer reads it now, and again once the delay has passed on
+    # every move
+    with CaptureQueriesContext(connection) as early:
+        held, held_due = released_table(delayed.id, 300, timezone.now())
+    later = timezone.now() + timedelta(seconds=301)
+    with CaptureQueriesContext(connection) as queries:
+        table, due = released_table(delayed.id, 300, later)
+
+    # Then the first read reads nothing: no move has come out since
+    assert (held.version, held_due) == (started.version, started_due)
+    assert [query for query in early if "games_storedevent" in query["sql"]] == []
+    # And the second is the whole log folded, read from the last record it had released on
+    whole = fold(Table(), [record.event for record in records])
+    assert (table.version, table.game, due) == (whole.version, whole.game, None)
+    reads = [query["sql"] for query in queries if "games_storedevent" in query["sql"]]
+    assert len(reads) == 1
+    assert f'"sequence" > {started.version - 1}' in reads[0]
+    # And what it had released at first was the table set up and started, no move
+    assert (started.status, started.game.phase.value) == ("playing", "dealing")

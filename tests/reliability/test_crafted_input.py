@@ -44,7 +44,8 @@ DEPTH = 5000
 DEEP = b"[" * DEPTH + b"]" * DEPTH
 HUGE = json.dumps({"username": "a" * 3_000_000, "password": "x"}).encode()
 NOT_UTF8 = b'{"username": "\xff\xfe", "password": "\xc3("}'
-CRAFTED = {"deep": DEEP, "huge": HUGE, "not_utf8": NOT_UTF8}
+TWICE = b'{"bid": 0, "bid": 1}'
+CRAFTED = {"deep": DEEP, "huge": HUGE, "not_utf8": NOT_UTF8, "twice": TWICE}
 JSON = "application/json"
 FORM = "application/x-www-form-urlencoded"
 
@@ -53,6 +54,7 @@ API_ANSWERS = {
     "deep": (400, "too_deep"),
     "huge": (413, "request_too_large"),
     "not_utf8": (400, "parse_error"),
+    "twice": (400, "duplicate_key"),
 }
 # The API routes anyone may post a body to, and those a signed-in client may.
 ANONYMOUS_API = ["api/auth/register/", "api/auth/login/", "api/auth/token/"]
