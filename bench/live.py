@@ -91,7 +91,6 @@ from urllib.parse import urlsplit, urlunsplit
 import orjson
 
 from bench.timing import percentile
-from config.front import nginx_command, nginx_config
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -287,6 +286,11 @@ def start_server(
 
 def start_front(servers: Sequence[Server], logs: Path) -> Server:
     """nginx with docker/nginx.conf in front of ``servers``."""
+    # Imported here: config.front reads the limits from config.settings, whose first
+    # import is Django's settings, made from the environment as it then is (before
+    # setup_django gives it this run's database, it is the embedded SQLite's).
+    from config.front import nginx_command, nginx_config
+
     port = free_port()
     config = logs / "nginx.conf"
     upstreams = [f"127.0.0.1:{server.port}" for server in servers]
