@@ -7,7 +7,8 @@ Run (PostgreSQL and Redis on 127.0.0.1, as in the README's production mode; abou
     .venv/bin/python -m bench.live --tables 500
 
 It drops and recreates its own database (``atu_bench``; ``--database-url`` may
-name another whose name contains "bench"), migrates it, starts ``--servers``
+name another whose name contains "bench"), migrates it, empties its Redis database
+(db 5, ``--redis-url``), starts ``--servers``
 uvicorn processes on free ports (default 2, one per core: on these 2-core
 machines 1 carried less, 3 or 4 no clearly more) served as ``make run`` serves
 (``--lifespan on``, no permessage-deflate: ``--lifespan`` and ``--server-deflate``
@@ -161,6 +162,18 @@ def prepare_database(url: str) -> None:
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
         )
         connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def prepare_redis(url: str) -> None:
+    """Empty the bench's Redis database: what a run before this one left there (its
+    clients' socket budgets, config.throttling) would count against this run's."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
 
 
 def setup_django(environ: dict[str, str]) -> None:
@@ -1119,6 +1132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     started = time.perf_counter()
     prepare_database(args.database_url)
+    prepare_redis(args.redis_url)
     setup_django(environ)
     # A second set of tables for the pace at a share of saturation, when asked for.
     seeded = seed_tables(args.tables * (2 if args.of_saturation else 1))
