@@ -2,12 +2,13 @@
 uvicorn server processes, the Redis pub/sub channel layer and PostgreSQL.
 
 Run (PostgreSQL and Redis on 127.0.0.1, as in the README's production mode; about
-5 minutes at 500 tables; one run at a time, as it drops its database)::
+8 minutes at 500 tables; one run at a time, as it drops its database)::
 
     .venv/bin/python -m bench.live --tables 500
 
 It drops and recreates its own database (``atu_bench``; ``--database-url`` may
-name another whose name contains "bench"), migrates it, starts ``--servers``
+name another whose name contains "bench"), migrates it, empties its Redis database
+(db 5, ``--redis-url``), starts ``--servers``
 uvicorn processes on free ports (default 2, one per core: on these 2-core
 machines 1 carried less, 3 or 4 no clearly more) served as ``make run`` serves
 (``--lifespan on``, no permessage-deflate: ``--lifespan`` and ``--server-deflate``
@@ -35,16 +36,25 @@ as medians and the worst window:
    holds the move's first sequence (a move not delivered within 5 s of its window
    counts as infinitely late), and the largest hold of any server's event loop in
    the window (``config/looplag.py``, recorded by each server once a second), and
-   the load generator's own.
+   the load generator's own, and the share of the window a server's loop spent ready
+   to run while others had the cores (its kernel's schedstat: a hold that is the
+   machine's, not the server's own work).
    Target at 500 tables: p99 under 100 ms in every window.
-3. Saturation: each player moves as soon as its state says it is its turn.
-4. The same two measurements, on the same tables' count and sockets, against the
+3. Saturation: each player moves as soon as its state says it is its turn. The
+   median window's plays/s is Atu's own saturation rate, printed.
+4. Paced at ``--of-saturation`` (half, by default; 0 leaves it out) of that rate:
+   on as many other tables, seeded with the first (their games at the start, as the
+   first tables' were before saturation took them far into their hands), each
+   moving once every ``tables / (rate x share)`` seconds, measured as the paced load
+   is. Target: p99 under 100 ms in every window, whatever the machine's speed (a
+   slower machine saturates at a lower rate, and is paced at a lower one).
+5. The same three measurements, on the same tables' count and sockets, against the
    baseline (``bench/baseline.py``): as many uvicorn processes doing only a move's
    necessary work (a check against an in-memory table, one INSERT committed to
    PostgreSQL, one Redis publish, and a message per socket of the size of Atu's,
    received through a Redis subscription), started once Atu's servers have
-   stopped. Targets: Atu's saturation plays/s at least 0.5x the baseline's, its
-   servers' CPU per play at most 2x the baseline's.
+   stopped, paced at Atu's pace in 4. Targets: Atu's saturation plays/s at least 0.5x
+   the baseline's, its servers' CPU per play at most 2x the baseline's.
 
 This process paces its garbage collector as the servers do (``config.collector``):
 a collection that stalled it would delay the receipts of every table at once.
@@ -82,7 +92,6 @@ from urllib.parse import urlsplit, urlunsplit
 import orjson
 
 from bench.timing import percentile
-from config.front import nginx_command, nginx_config
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -153,6 +162,18 @@ def prepare_database(url: str) -> None:
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
         )
         connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def prepare_redis(url: str) -> None:
+    """Empty the bench's Redis database: what a run before this one left there (its
+    clients' socket budgets, config.throttling) would count against this run's."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
 
 
 def setup_django(environ: dict[str, str]) -> None:
@@ -278,6 +299,11 @@ def start_server(
 
 def start_front(servers: Sequence[Server], logs: Path) -> Server:
     """nginx with docker/nginx.conf in front of ``servers``."""
+    # Imported here: config.front reads the limits from config.settings, whose first
+    # import is Django's settings, made from the environment as it then is (before
+    # setup_django gives it this run's database, it is the embedded SQLite's).
+    from config.front import nginx_command, nginx_config
+
     port = free_port()
     config = logs / "nginx.conf"
     upstreams = [f"127.0.0.1:{server.port}" for server in servers]
@@ -348,10 +374,22 @@ def services_cpu(database: str) -> dict[int, tuple[str, float]]:
     return found
 
 
+def waiting_seconds(pid: int) -> float:
+    """Seconds the main thread of process ``pid`` (a server's event loop) has spent
+    runnable but waiting for a core (the kernel's schedstat); 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/schedstat").read_text().split()
+    except OSError:
+        return 0.0
+    return int(fields[1]) / 1e9
+
+
 @dataclass
 class CpuSample:
     wall: float
     servers: float
+    # The servers' loops' waits for a core, summed.
+    waited: float
     own: float
     services: dict[int, tuple[str, float]]
     busy: int
@@ -367,6 +405,10 @@ class CpuMeter:
         self.servers = servers
         self.database = database
         self.begin: CpuSample | None = None
+        # Of the time between start and stop, the share a server's loop spent ready to
+        # run while others had the cores (%, the servers' mean): a loop hold of the
+        # machine, not of the server's own work.
+        self.waited = 0.0
 
     def _sample(self) -> CpuSample:
         own = os.times()
@@ -375,6 +417,7 @@ class CpuMeter:
         return CpuSample(
             time.perf_counter(),
             sum(process_cpu_seconds(server.process.pid) for server in self.servers),
+            sum(waiting_seconds(server.process.pid) for server in self.servers),
             own.user + own.system,
             services_cpu(self.database),
             sum(values) - idle,
@@ -392,6 +435,7 @@ class CpuMeter:
         wall = end.wall - begin.wall
         cores = os.cpu_count() or 1
         machine = (end.busy - begin.busy) / max(1, end.total - begin.total) * 100 * cores
+        self.waited = (end.waited - begin.waited) / wall / max(1, len(self.servers)) * 100
         used = {"servers": end.servers - begin.servers, "load generator": end.own - begin.own}
         for pid, (name, seconds) in end.services.items():
             before = begin.services.get(pid, (name, 0.0))[1]
@@ -432,6 +476,8 @@ class Window:
     loop_lag_ms: float | None = None
     # The load generator's own: a move it took in late is counted late too.
     load_lag_ms: float | None = None
+    # The share of the window a server's loop waited for a core (%, CpuMeter.waited).
+    waited: float = 0.0
 
     def rate(self) -> float:
         return self.completed / (self.end - self.start)
@@ -734,6 +780,7 @@ async def measure_windows(
         run.window = window
         await asyncio.sleep(args.seconds)
         window.cpu = meter.stop()
+        window.waited = meter.waited
         window.loop_lag_ms = largest_loop_lag([s.lag_log for s in meter.servers], wall, time.time())
         window.load_lag_ms = largest_loop_lag([args.load_lag_log], wall, time.time())
         # Let the window's last moves arrive before reading its latencies.
@@ -753,7 +800,8 @@ async def measure_windows(
             f"servers {window.server_ms_per_play():.2f} ms CPU per play, "
             f"{window.received_bytes / max(window.completed, 1) / 1000:.1f} kB sent per play, "
             f"largest loop hold {lag_text(window.loop_lag_ms)} (the load generator's "
-            f"{lag_text(window.load_lag_ms)}); {cpu_text(window.cpu)}",
+            f"{lag_text(window.load_lag_ms)}), servers' loops waited for a core "
+            f"{window.waited:.1f}% of the time; {cpu_text(window.cpu)}",
             flush=True,
         )
         windows.append(window)
@@ -775,6 +823,7 @@ class Figures:
     server_ms_per_play: float
     worst_p99_ms: float
     loop_lag_ms: float | None
+    waited: float
 
     @classmethod
     def of(cls, windows: Sequence[Window]) -> Figures:
@@ -787,34 +836,50 @@ class Figures:
             statistics.median(w.server_ms_per_play() for w in windows),
             max(p99s),
             max(lags) if lags else None,
+            statistics.median(w.waited for w in windows),
         )
 
     def text(self) -> str:
         return (
             f"{self.rate:,.1f} plays/s, latency p50 {self.p50_ms:.1f} ms, "
             f"p99 {self.p99_ms:.1f} ms (worst window {self.worst_p99_ms:.1f} ms, largest "
-            f"loop hold {lag_text(self.loop_lag_ms)}); servers {self.server_ms_per_play:.2f} ms "
-            "CPU per play"
+            f"loop hold {lag_text(self.loop_lag_ms)}, loops waiting for a core "
+            f"{self.waited:.1f}% of the time); servers {self.server_ms_per_play:.2f} ms CPU "
+            "per play"
         )
 
 
-@dataclass(frozen=True)
-class Measured:
-    paced: Figures
-    saturation: Figures
-    finished: int
-    # The mean size of an events message the sockets received.
-    message_bytes: int
+def pacing_interval(tables: int, saturation_rate: float, fraction: float) -> float:
+    """Seconds between a table's moves for ``tables`` tables to offer ``fraction`` of
+    ``saturation_rate`` plays per second between them."""
+    if tables < 1 or saturation_rate <= 0 or fraction <= 0:
+        raise ValueError(
+            f"no pace for {tables} tables at {fraction:g} of {saturation_rate:g} plays/s"
+        )
+    return tables / (saturation_rate * fraction)
 
 
-async def load(
+@dataclass
+class Load:
+    """Tables whose sockets are open, and what measures them."""
+
+    run: Run
+    meter: CpuMeter
+    tables: list[Table]
+    tasks: list[asyncio.Task[None]]
+    args: argparse.Namespace
+    label: str
+
+
+async def open_load(
     seeded: Sequence[SeededTable],
     servers: Sequence[Server],
     ports: Sequence[int],
     args: argparse.Namespace,
     label: str,
-) -> Measured:
-    """``ports``: where the sockets connect (the servers', or the front's)."""
+) -> Load:
+    """Connect every socket of ``seeded``'s tables to ``ports`` (the servers', or the
+    front's) and wait for each to have its state."""
     run = Run()
     meter = CpuMeter(servers, urlsplit(args.database_url).path.lstrip("/"))
     started = time.perf_counter()
@@ -831,29 +896,46 @@ async def load(
         f"its state, in {time.perf_counter() - started:.1f} s",
         flush=True,
     )
+    return Load(run, meter, tables, tasks, args, label)
 
-    # Paced: table n's first move comes n/N of an interval in, so the load is even.
+
+async def paced(load: Load, interval: float, name: str) -> Figures:
+    """Every table moves once per ``interval`` seconds."""
+    run, tables = load.run, load.tables
+    # Table n's first move comes n/N of an interval in, so the load is even.
     now = time.perf_counter()
     for table in tables:
-        table.next_at = now + args.interval * table.number / len(tables)
-    run.interval = args.interval
+        table.next_at = now + interval * table.number / len(tables)
+    run.interval = interval
     run.active.set()
     print(
-        f"Paced: {len(tables)} tables, one move per {args.interval:g} s per table "
-        f"(offered {len(tables) / args.interval:,.0f} plays/s)",
+        f"{name}: {len(tables)} tables, one move per {interval:.3g} s per table "
+        f"(offered {len(tables) / interval:,.0f} plays/s)",
         flush=True,
     )
-    await asyncio.sleep(args.warmup)
-    paced = Figures.of(await measure_windows(run, meter, tables, args, f"{label} paced"))
+    await asyncio.sleep(load.args.warmup)
+    windows = await measure_windows(run, load.meter, tables, load.args, f"{load.label} {name}")
+    return Figures.of(windows)
 
-    saturated = tables[: args.saturation_tables] if args.saturation_tables else tables
-    for table in tables[len(saturated) :]:
+
+async def saturated(load: Load) -> Figures:
+    """Each player of ``--saturation-tables`` (0: all) moves as soon as it is its turn."""
+    run, tables, args = load.run, load.tables, load.args
+    chosen = tables[: args.saturation_tables] if args.saturation_tables else tables
+    for table in tables[len(chosen) :]:
         table.enabled.clear()
     run.interval = 0.0
-    print(f"Saturation: {len(saturated)} tables, each move as soon as it is a turn", flush=True)
+    run.active.set()
+    print(f"Saturation: {len(chosen)} tables, each move as soon as it is a turn", flush=True)
     await asyncio.sleep(args.warmup)
-    satur = Figures.of(await measure_windows(run, meter, saturated, args, f"{label} saturation"))
+    windows = await measure_windows(run, load.meter, chosen, args, f"{load.label} saturation")
+    return Figures.of(windows)
 
+
+async def close_load(load: Load) -> tuple[int, int]:
+    """Stop the moves, let the last ones arrive, close the sockets; the games finished
+    and the mean size of an events message the sockets received."""
+    run, tables = load.run, load.tables
     # Closing a socket whose command is still running makes the server log a
     # traceback for its ack: let every answer and broadcast arrive first.
     run.active.clear()
@@ -870,14 +952,68 @@ async def load(
             f"{table.seeded.game_id} sequence {sequence}, sockets {sorted(pending.missing)}"
         )
     run.closing = True
-    for task in tasks:
+    for task in load.tasks:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*load.tasks, return_exceptions=True)
     await asyncio.gather(*(ws.close() for t in tables for ws in t.sockets), return_exceptions=True)
     if run.errors:
         print(f"  errors: {dict(run.errors)}")
-    message_bytes = run.events_bytes // max(1, run.events_messages)
-    return Measured(paced, satur, len(run.finished), message_bytes)
+    return len(run.finished), run.events_bytes // max(1, run.events_messages)
+
+
+@dataclass(frozen=True)
+class Measured:
+    paced: Figures
+    saturation: Figures
+    # Paced at ``--of-saturation`` of Atu's saturation rate, and that pace (None: not run).
+    part: Figures | None
+    half_interval: float | None
+    finished: int
+    # The mean size of an events message the sockets received.
+    message_bytes: int
+
+
+async def run_modes(
+    seeded: Sequence[SeededTable],
+    fresh: Sequence[SeededTable],
+    servers: Sequence[Server],
+    ports: Sequence[int],
+    args: argparse.Namespace,
+    label: str,
+    part_interval: float | None,
+) -> Measured:
+    """Paced at ``--interval`` and at saturation on ``seeded``'s tables; then on
+    ``fresh``'s (their games at the start, as ``seeded``'s were: the first tables'
+    games are far into their hands after saturation, some finished) paced at
+    ``part_interval``, or, for Atu (None), at ``--of-saturation`` of the saturation
+    rate just measured."""
+    load = await open_load(seeded, servers, ports, args, label)
+    at_interval = await paced(load, args.interval, "Paced")
+    saturation = await saturated(load)
+    finished, message_bytes = await close_load(load)
+    part = None
+    if fresh and part_interval is None and saturation.rate <= 0:
+        print(f"{label} made no play at saturation: no pace at a share of it", flush=True)
+    elif fresh:
+        if part_interval is None:
+            part_interval = pacing_interval(len(fresh), saturation.rate, args.of_saturation)
+            print(
+                f"{label}'s own saturation rate: {saturation.rate:,.1f} plays/s (the median "
+                f"window); paced next at {args.of_saturation:g} of it",
+                flush=True,
+            )
+        load = await open_load(fresh, servers, ports, args, label)
+        part = await paced(load, part_interval, f"Paced at {args.of_saturation:g} of saturation")
+        more, _ = await close_load(load)
+        finished += more
+    return Measured(at_interval, saturation, part, part_interval, finished, message_bytes)
+
+
+def baseline_tables(count: int, prefix: str) -> list[SeededTable]:
+    return [
+        SeededTable(f"{prefix}-{number}", tuple(f"seat-{seat}" for seat in range(SEATS)))
+        for number in range(count)
+    ]
 
 
 # --- Main ----------------------------------------------------------------------------
@@ -902,6 +1038,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "through nginx running docker/nginx.conf, which keeps each table on one server",
     )
     parser.add_argument("--interval", type=float, default=2.0, help="paced: seconds per move")
+    parser.add_argument(
+        "--of-saturation",
+        type=float,
+        default=0.5,
+        help="then paced, on as many fresh tables, at this share of Atu's saturation rate "
+        "just measured, the baseline at the same pace (0: not run)",
+    )
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds per window")
     parser.add_argument("--repeat", type=int, default=5, help="windows per measurement")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before each mode")
@@ -940,6 +1083,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.tables < 1 or args.servers < 1 or args.repeat < 1:
         parser.error("--tables, --servers and --repeat must be at least 1")
+    if args.of_saturation < 0:
+        parser.error("--of-saturation must be 0 (not run) or more")
     return args
 
 
@@ -987,9 +1132,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     started = time.perf_counter()
     prepare_database(args.database_url)
+    prepare_redis(args.redis_url)
     setup_django(environ)
-    seeded = seed_tables(args.tables)
-    print(f"Seeded {args.tables} tables in {time.perf_counter() - started:.1f} s", flush=True)
+    # A second set of tables for the pace at a share of saturation, when asked for.
+    seeded = seed_tables(args.tables * (2 if args.of_saturation else 1))
+    seeded, fresh = seeded[: args.tables], seeded[args.tables :]
+    print(
+        f"Seeded {len(seeded) + len(fresh)} tables in {time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
 
     logs = Path(tempfile.mkdtemp(prefix="atu-live-"))
     args.load_lag_log = logs / "loop-lag-load-generator.log"
@@ -1024,7 +1175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_async(
             lambda: paced_collector(
-                measure(seeded, servers, ports, echo, start_baseline, args), args.load_lag_log
+                measure(seeded, fresh, servers, ports, echo, start_baseline, args),
+                args.load_lag_log,
             )
         )
     finally:
@@ -1036,7 +1188,13 @@ def report_server_errors(servers: Sequence[Server], logs: Path) -> None:
     """Say what the servers logged (kept in ``logs`` if anything); else drop the logs."""
     logged = False
     for server in servers:
-        lines = server.log.read_text(errors="replace").splitlines()
+        # The project's JSON logging passes uvicorn's INFO lines ("connection open", one
+        # per socket) whatever --log-level says: only what is worse is worth keeping.
+        lines = [
+            line
+            for line in server.log.read_text(errors="replace").splitlines()
+            if '"level": "INFO"' not in line
+        ]
         tracebacks = sum(1 for line in lines if line.startswith("Traceback"))
         if lines:
             logged = True
@@ -1069,6 +1227,7 @@ async def paced_collector(work: Coroutine[Any, Any, int], lag_log: Path) -> int:
 
 async def measure(
     seeded: Sequence[SeededTable],
+    fresh: Sequence[SeededTable],
     servers: Sequence[Server],
     ports: Sequence[int],
     echo: Server,
@@ -1088,19 +1247,23 @@ async def measure(
         f"p99 {percentile(base.health, 0.99) * 1000:.3f} ms",
         flush=True,
     )
-    atu = await load(seeded, servers, ports, args, "Atu")
+    atu = await run_modes(seeded, fresh, servers, ports, args, "Atu", None)
     print(
         f"Baseline (bench/baseline.py, {len(servers)} uvicorn process(es), "
         f"{atu.message_bytes} B per message as Atu's)",
         flush=True,
     )
     baseline_servers = start_baseline(atu.message_bytes)
-    baseline_tables = [
-        SeededTable(f"baseline-{number}", tuple(f"seat-{seat}" for seat in range(SEATS)))
-        for number in range(len(seeded))
-    ]
     baseline_ports = [server.port for server in baseline_servers]
-    baseline = await load(baseline_tables, baseline_servers, baseline_ports, args, "baseline")
+    baseline = await run_modes(
+        baseline_tables(len(seeded), "baseline"),
+        baseline_tables(len(fresh), "baseline-fresh"),
+        baseline_servers,
+        baseline_ports,
+        args,
+        "baseline",
+        atu.half_interval,
+    )
 
     print("Results (medians of the windows):")
     print(f"  Atu paced, {args.tables} tables: {atu.paced.text()}")
@@ -1130,6 +1293,26 @@ async def measure(
         f"    servers' CPU per play: Atu {cpu_ratio:.2f}x the baseline; target at most "
         f"{CPU_TARGET:g}x -> {verdict(cpu_ratio <= CPU_TARGET)}"
     )
+    if atu.part is not None and baseline.part is not None and atu.half_interval is not None:
+        offered = len(fresh) / atu.half_interval
+        print(
+            f"  Atu's own saturation rate {atu.saturation.rate:,.1f} plays/s; paced at "
+            f"{args.of_saturation:g} of it ({offered:,.0f} plays/s offered: {len(fresh)} "
+            f"fresh tables, one move per {atu.half_interval:.3g} s each):"
+        )
+        print(f"  Atu: {atu.part.text()}")
+        print(f"  baseline at the same pace: {baseline.part.text()}")
+        met = verdict(atu.part.worst_p99_ms < P99_TARGET_MS)
+        print(
+            f"    target: {target} at {args.of_saturation:g} of Atu's saturation -> {met} "
+            f"(worst window {atu.part.worst_p99_ms:.1f} ms)"
+        )
+        part_ratio = atu.part.server_ms_per_play / baseline.part.server_ms_per_play
+        over_saturation = atu.part.server_ms_per_play / atu.saturation.server_ms_per_play
+        print(
+            f"    servers' CPU per play at that pace: Atu {part_ratio:.2f}x the baseline; "
+            f"Atu's {over_saturation:.2f}x its own at saturation"
+        )
     if atu.finished:
         print(f"  ({atu.finished} games finished during the run)")
     return 0
