@@ -10,6 +10,7 @@ would otherwise keep the process from serving at all (its health checks included
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -17,6 +18,8 @@ from asgiref.sync import async_to_sync
 from django.conf import settings
 
 from config import collector, looplag
+
+logger = logging.getLogger("atu.lifespan")
 
 _server_loop: asyncio.AbstractEventLoop | None = None
 _startup_hooks: list[Callable[[], Awaitable[None]]] = []
@@ -37,6 +40,29 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
     not serving yet)."""
     loop = _server_loop
     return loop if loop is not None and loop.is_running() else None
+
+
+def off_the_thread(call: Callable[..., Any], *args: Any) -> None:
+    """Run ``call(*args)`` in a thread of the server loop's executor, not waiting for
+    it, in a server process; elsewhere (a Celery worker, a command) in place. For what
+    may wait on another service, Redis as the broker or the cache: a paused Redis holds
+    a call for its socket timeout, and the thread that serves every socket's database
+    work must not wait that long."""
+    loop = server_loop()
+    if loop is None:
+        call(*args)
+    elif on_server_loop():
+        loop.run_in_executor(None, _logged, call, args)
+    else:
+        loop.call_soon_threadsafe(loop.run_in_executor, None, _logged, call, args)
+
+
+def _logged(call: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    # Nobody waits for it: an error is logged here, or never.
+    try:
+        call(*args)
+    except Exception:
+        logger.exception("%s failed in the background", getattr(call, "__qualname__", call))
 
 
 def on_server_loop() -> bool:

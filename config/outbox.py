@@ -1,4 +1,4 @@
-"""Publishes to the channel layer that are delivered, not attempted (decision 1803).
+"""Publishes to the channel layer that are delivered, not attempted (decision 3101).
 
 The event log is the outbox: a stream's message only says that the stream grew to a
 version, and a socket that sees a version it lacks reads the rest from the log. So

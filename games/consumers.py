@@ -17,7 +17,7 @@ no pong either reconnects (the table page does both). A socket never depends on 
 broadcast: the game's group is published to until Redis takes it
 (:mod:`config.outbox`), and every few seconds the process reads the versions of the
 games whose sockets heard nothing and brings those behind up to date from the log
-(:func:`games.fanout.watch_over`; decision 1803).
+(:func:`games.fanout.watch_over`; decision 3101).
 A client that renders the game rather than folding events itself connects with
 ``?with_state=1``: each ``events`` message then also carries, under ``state``, the
 whole view the events bring it to, so no rule is needed in the browser. With
@@ -40,7 +40,8 @@ itself where it can be, the others in a worker thread
 (:func:`games.writepath.execute_move_on_loop`). Bad input is answered with
 ``invalid_input`` (JSON nested too deep, ``too_deep``); the socket stays open. A
 message over the size budget or faster than the rate budget is answered with an
-error and the socket is closed (1009 ``message_too_large``, 4429 ``too_many_messages``; see
+error and the socket is closed (1009 ``message_too_large``, 4429 ``too_many_messages``); one
+socket more than its client's cap is answered ``too_many_sockets`` and closed with 4430 (see
 :mod:`config.limits`).
 """
 

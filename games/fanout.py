@@ -10,7 +10,7 @@ Redis that was down, or given up by a worker (:mod:`config.outbox`), is made up 
 :func:`watch_over`. Every ``ATU_WATCHDOG_SECONDS`` it reads, in one query of the read
 model, the versions of the games followed here that heard no broadcast meanwhile, and
 hands a newer one to their sockets that lack it, which catch up from the log: the seat
-to act is told within seconds even while Redis is down (decision 1803).
+to act is told within seconds even while Redis is down (decision 3101).
 """
 
 from __future__ import annotations

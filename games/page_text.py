@@ -53,6 +53,9 @@ def table_text() -> dict[str, Any]:
         "connecting": _("Connecting…"),
         "reconnecting": _("Connection lost; reconnecting…"),
         "catching_up": _("Catching up…"),
+        "too_many_sockets": _(
+            "Too many connections at once: close another tab of the site, then reload."
+        ),
         "choose_mode": _("Choose how this one-card deal is played:"),
         "modes": {"open": _("open"), "forehead": _("on the forehead"), "blind": _("blind")},
         "bot": _("bot"),

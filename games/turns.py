@@ -97,13 +97,7 @@ def schedule_task(game_id: str, version: int, due: float) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         _run_here(game_id, version, due)
         return
-    loop = lifespan.server_loop()
-    if loop is None:
-        _send(game_id, version, due)
-    elif lifespan.on_server_loop():
-        loop.run_in_executor(None, _send, game_id, version, due)
-    else:
-        loop.call_soon_threadsafe(loop.run_in_executor, None, _send, game_id, version, due)
+    lifespan.off_the_thread(_send, game_id, version, due)
 
 
 # Until when (time.monotonic()) this process makes its automatic moves itself.

@@ -18,7 +18,7 @@ their view. A client may send ``{"type": "refresh"}`` for one too, and
 version of the last picture sent): the event page pings when it heard nothing for a
 while and reconnects when no pong comes. A lost ``event.changed`` (Redis down) is made
 up within seconds by :mod:`tournaments.watchdog`, which sends the picture again when
-the event's stamp moved (decision 1803).
+the event's stamp moved (decision 3101).
 A missing or hidden event is answered with an ``error`` and closed with 4404; a
 message that is not JSON, with ``invalid_input``; one over the socket's budgets, with
 an error and a close (:mod:`config.limits`).

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
+from config.lifespan import off_the_thread
 from tournaments import standings
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
@@ -30,6 +31,10 @@ def schedule_standings(event_id: uuid.UUID) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         update_standings(str(event_id))
         return
+    off_the_thread(_ask_for_standings, event_id, delay)
+
+
+def _ask_for_standings(event_id: uuid.UUID, delay: float) -> None:
     # The key outlives the delay a little, in case the worker is slow to start it, but
     # not much: a process killed between the key and the message leaves a key with no
     # update on its way, and the updates asked for meanwhile are dropped (an update

@@ -105,6 +105,9 @@ def event_text() -> dict[str, Any]:
         "resume": _("Resume"),
         "reconnecting": _("Connection lost; reconnecting…"),
         "catching_up": _("Catching up…"),
+        "too_many_sockets": _(
+            "Too many connections at once: close another tab of the site, then reload."
+        ),
         "no_seat": _("You have no seat yet: the page shows it as soon as the round starts."),
         "not_entered": _("You are not entered in this event."),
         "seat_title": _("Round %(round)s: table %(table)s, seat %(seat)s"),

@@ -7,7 +7,7 @@ sum of its tables' result versions (a standings update keeps the event's version
 reads its tables again). A stamp that moved since the last look is a change the
 sockets may have missed: each sends its viewer's picture again. An event's first look
 only notes its stamp; a change heard by broadcast since the last look is sent once
-more when the event falls quiet (decision 1803).
+more when the event falls quiet (decision 3101).
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ class Environment:
     loop_lag_log: Path | None = None
     # How often a server process looks in the read models for the streams its sockets
     # follow that heard nothing (games.fanout, tournaments.consumers), and how long a
-    # page waits in silence before it pings; 0 turns the watchdog off (decision 1803).
+    # page waits in silence before it pings; 0 turns the watchdog off (decision 3101).
     watchdog_seconds: float = 3.0
 
 

@@ -14,7 +14,7 @@ import pytest
 from channels.layers import get_channel_layer
 
 from config.asgi import application
-from config.lifespan import in_background, run_on_server_loop
+from config.lifespan import in_background, off_the_thread, run_on_server_loop
 from games.writepath import group_name, publish
 from tests.games.test_two_processes import free_port, serve
 
@@ -102,6 +102,47 @@ async def test_what_code_on_the_server_loop_hands_it_runs_next_on_that_loop() ->
         assert loops == []
         await asyncio.sleep(0.05)
         assert loops == [asyncio.get_running_loop()]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_work_that_may_wait_on_redis_runs_off_the_thread_that_handed_it_over(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Given a server process, and a call that waits as a paused Redis would make it
+    done = threading.Event()
+    ran_in: list[threading.Thread] = []
+
+    def waits() -> None:
+        time.sleep(0.3)
+        ran_in.append(threading.current_thread())
+        done.set()
+
+    def fails() -> None:
+        raise RuntimeError("the broker does not answer")
+
+    async with started_server():
+        # When the server loop and a thread of the process hand it over
+        began = time.monotonic()
+        off_the_thread(waits)
+        off_the_thread(fails)
+        handed = time.monotonic() - began
+        await asyncio.to_thread(off_the_thread, waits)
+
+        # Then neither waits for it, and it runs in another thread; a failure is logged
+        assert handed < 0.1
+        await asyncio.to_thread(done.wait, 5)
+        await asyncio.sleep(0.5)
+    assert len(ran_in) == 2
+    assert threading.current_thread() not in ran_in
+    assert "fails failed in the background" in caplog.text
+
+
+def test_work_handed_over_outside_a_server_process_runs_in_place() -> None:
+    ran_in: list[threading.Thread] = []
+
+    off_the_thread(lambda: ran_in.append(threading.current_thread()))
+
+    assert ran_in == [threading.current_thread()]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,5 +1,5 @@
 """Every acknowledged move reaches every socket, whatever Redis does (issue 31,
-decision 1803).
+decision 3101).
 
 Against a Redis started for the test (a private ``redis-server`` on a free port, no
 persistence: never the shared one), two uvicorn servers, a Celery worker and Celery

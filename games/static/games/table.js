@@ -137,6 +137,12 @@
     opened.addEventListener("close", (closed) => {
       // One given up for dead has its successor already.
       if (opened !== socket || closed.code === 4404) return;
+      // Refused as one socket too many of this client (4430): trying again would be
+      // refused again until another tab closes, so the page says so and waits.
+      if (closed.code === 4430) {
+        $("connection").textContent = T.too_many_sockets;
+        return;
+      }
       $("connection").textContent = T.reconnecting;
       setTimeout(connect, Math.min(5000, 250 * 2 ** retries++));
     });

@@ -77,6 +77,11 @@
     opened.addEventListener("close", (closed) => {
       // One given up for dead has its successor already.
       if (opened !== socket || closed.code === 4404) return;
+      // One socket too many of this client (4430): refused again until a tab closes.
+      if (closed.code === 4430) {
+        setConnection(T.too_many_sockets);
+        return;
+      }
       setConnection(T.reconnecting);
       setTimeout(connect, Math.min(5000, 250 * 2 ** retries++));
     });
