@@ -190,16 +190,15 @@ def publish(group: str, message: dict[str, Any], merge: Merge | None = None) -> 
 
 async def watch_over(look_in: Callable[..., Awaitable[int]], what: str) -> None:
     """Every ``ATU_WATCHDOG_SECONDS`` (0: never), ``look_in(quiet_since=...)`` for the
-    streams that heard no broadcast since the last look (the loop's clock): a
+    streams that heard no broadcast since the last look (time.monotonic()): a
     receiving side's watchdog (``games.fanout``, ``tournaments.watchdog``). ``what``
     names what it reads, for the log."""
     seconds = settings.ATU_WATCHDOG_SECONDS
     if not seconds:
         return
-    loop = asyncio.get_running_loop()
     while True:
         await asyncio.sleep(seconds)
         try:
-            await look_in(quiet_since=loop.time() - seconds)
+            await look_in(quiet_since=time.monotonic() - seconds)
         except Exception:  # A database that does not answer: the next look may.
             logger.exception("the sockets' watchdog could not read %s", what)

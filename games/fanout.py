@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -58,9 +59,9 @@ class _Followed:
     reader: asyncio.Task[None] | None = None
     steps: list[Step] = field(default_factory=list)
     # The newest version heard of (a broadcast, or the watchdog's read), and when the
-    # last broadcast came (the loop's clock).
+    # last broadcast came (time.monotonic()).
     heard: int = 0
-    heard_at: float = field(default_factory=lambda: asyncio.get_running_loop().time())
+    heard_at: float = field(default_factory=time.monotonic)
 
 
 # The games this process's sockets follow.
@@ -96,10 +97,9 @@ async def _subscribe(game_id: uuid.UUID, followed: _Followed) -> str:
 
 
 async def _hand_on(layer: Any, channel: str, followed: _Followed) -> None:
-    loop = asyncio.get_running_loop()
     while True:
         message = await layer.receive(channel)
-        followed.heard_at = loop.time()
+        followed.heard_at = time.monotonic()
         version = message.get("version")
         if isinstance(version, int) and version > followed.heard:
             followed.heard = version
@@ -134,7 +134,7 @@ async def watch_over() -> None:
 
 async def look_in(*, quiet_since: float) -> int:
     """Read the versions of the games followed here that heard no broadcast since
-    ``quiet_since`` (the loop's clock), in one query, and hand each newer one to the
+    ``quiet_since`` (time.monotonic()), in one query, and hand each newer one to the
     game's sockets that lack it; how many sockets were handed one."""
     quiet = [game_id for game_id, followed in _FOLLOWED.items() if followed.heard_at <= quiet_since]
     if not quiet:

@@ -12,7 +12,7 @@ more when the event falls quiet (decision 3101).
 
 from __future__ import annotations
 
-import asyncio
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -37,8 +37,8 @@ class Listener(Protocol):
 class _Watched:
     sockets: set[Listener] = field(default_factory=set)
     stamp: Stamp | None = None
-    # When the last broadcast came (the loop's clock).
-    heard_at: float = field(default_factory=lambda: asyncio.get_running_loop().time())
+    # When the last broadcast came (time.monotonic()).
+    heard_at: float = field(default_factory=time.monotonic)
 
 
 _WATCHED: dict[uuid.UUID, _Watched] = {}
@@ -61,7 +61,7 @@ def heard(event_id: uuid.UUID) -> None:
     """A broadcast of the event came."""
     watched = _WATCHED.get(event_id)
     if watched is not None:
-        watched.heard_at = asyncio.get_running_loop().time()
+        watched.heard_at = time.monotonic()
 
 
 async def watch_over() -> None:
@@ -71,7 +71,7 @@ async def watch_over() -> None:
 
 async def look_in(*, quiet_since: float) -> int:
     """Read the stamps of the events followed here that heard no broadcast since
-    ``quiet_since`` (the loop's clock), in one query; tell the sockets of those whose
+    ``quiet_since`` (time.monotonic()), in one query; tell the sockets of those whose
     stamp moved. How many sockets were told."""
     quiet = [event_id for event_id, watched in _WATCHED.items() if watched.heard_at <= quiet_since]
     if not quiet:

@@ -4,8 +4,8 @@ seat, privacy, and bad messages."""
 
 from __future__ import annotations
 
-import asyncio
 import random
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -344,7 +344,7 @@ async def test_a_socket_whose_change_was_lost_gets_the_picture_when_the_watchdog
 ) -> None:
     # Given a round in play, watched, its stamp noted by the watchdog
     event, users, socket, before, row = await round_watched(open_socket)
-    assert await watchdog.look_in(quiet_since=asyncio.get_running_loop().time()) == 0
+    assert await watchdog.look_in(quiet_since=time.monotonic()) == 0
     # and its socket out of the event's group, as after a Redis that lost its subscriptions
     (consumer,) = watchdog._WATCHED[event.id].sockets
     await get_channel_layer().group_discard(
@@ -355,7 +355,7 @@ async def test_a_socket_whose_change_was_lost_gets_the_picture_when_the_watchdog
     # When a hand is scored, its broadcast reaching no one
     await play_first_deal(event, row, users)
     assert await socket.receive_nothing(timeout=0.3)
-    told = await watchdog.look_in(quiet_since=asyncio.get_running_loop().time())
+    told = await watchdog.look_in(quiet_since=time.monotonic())
 
     # Then the watchdog sends the picture with the new standings
     message = await receive(socket)
@@ -363,7 +363,7 @@ async def test_a_socket_whose_change_was_lost_gets_the_picture_when_the_watchdog
     assert message["version"] == before["version"]
     assert len(message["event"]["leaderboard"]) == 3
     # and, the stamp unchanged, nothing more on the next look
-    assert await watchdog.look_in(quiet_since=asyncio.get_running_loop().time()) == 0
+    assert await watchdog.look_in(quiet_since=time.monotonic()) == 0
 
 
 async def test_a_ping_is_answered_with_the_version_of_the_last_picture(
