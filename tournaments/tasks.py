@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 import uuid
 
 from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connections
 
 from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
 from config.lifespan import off_the_thread
@@ -17,6 +20,8 @@ from tournaments.models import Event
 from tournaments.services import event_advance, event_finish, event_follow_demo, publish_event
 
 DUE_SLACK_SECONDS = 5
+
+logger = logging.getLogger(__name__)
 
 
 def _due_key(event_id: uuid.UUID | str) -> str:
@@ -39,8 +44,32 @@ def _ask_for_standings(event_id: uuid.UUID, delay: float) -> None:
     # not much: a process killed between the key and the message leaves a key with no
     # update on its way, and the updates asked for meanwhile are dropped (an update
     # asked for twice is only made twice).
-    if cache.add(_due_key(event_id), True, timeout=delay + DUE_SLACK_SECONDS):
-        update_standings.apply_async((str(event_id),), countdown=delay)
+    try:
+        if cache.add(_due_key(event_id), True, timeout=delay + DUE_SLACK_SECONDS):
+            update_standings.apply_async((str(event_id),), countdown=delay, retry=False)
+    except Exception as error:
+        # Redis, the cache and the broker, does not answer: this process brings the
+        # standings up to date itself, after the same delay, so the leaderboard does not
+        # wait for beat's check once Redis is back (decision 3101).
+        logger.warning(
+            "the standings of event %s could not be asked for (%s: %s); updated here",
+            event_id,
+            type(error).__name__,
+            error,
+        )
+        timer = threading.Timer(delay, _update_here, (str(event_id),))
+        timer.daemon = True
+        timer.start()
+
+
+def _update_here(event_id: str) -> None:
+    try:
+        bring_standings_up_to_date(event_id)
+    except Exception:
+        logger.exception("the standings of event %s could not be updated here", event_id)
+    finally:
+        # A timer thread's connection would never go back to the pool.
+        connections.close_all()
 
 
 @shared_task(ignore_result=True, **RETRY)
@@ -50,6 +79,11 @@ def update_standings(event_id: str) -> bool:
     nothing more to do."""
     # Cleared before reading, so a hand scored while this runs asks for another run.
     cache.delete(_due_key(event_id))
+    return bring_standings_up_to_date(event_id)
+
+
+def bring_standings_up_to_date(event_id: str) -> bool:
+    """:func:`update_standings`' work, without its key: whether the standings changed."""
     try:
         event = Event.objects.get(pk=event_id)
     except Event.DoesNotExist:

@@ -11,12 +11,13 @@ the bot plays during the outage too; within :data:`CAUGHT_UP_SECONDS` of Redis
 answering again every socket holds the newest version, with no action of its client.
 Each socket's ``events`` follow one another with no gap, and together they are the
 log, once each; the event's socket shows the leaderboard of the hand the bot's card
-ended.
+ended within as long of Redis answering.
 
 The worker's broker is the private Redis too, as in production (one ``REDIS_URL``):
 the worker lives through the outage but cannot play during it. The server that wrote
 the move before the bot's turn finds that the broker does not take the bot's move,
-and makes it itself (``games.turns``, decision 3101). A worker's own publish is given
+and makes it itself (``games.turns``, decision 3101), and the standings that card's
+hand end asks for (``tournaments.tasks``). A worker's own publish is given
 up after a few seconds (:mod:`config.outbox`); the servers' watchdogs cover it.
 
 One test per kind of outage, games and event together (the pause takes about 45 s):
@@ -395,6 +396,7 @@ def check_through_the_outage(
         time.sleep(5)
         server.start()
     wait_until(server.answers, PAUSE_SECONDS, "Redis answers again")
+    answered = time.monotonic()
 
     caught_up = wait_for(
         at_least(during),
@@ -403,7 +405,9 @@ def check_through_the_outage(
     )
     print(f"{outage}: every socket at v{during} {caught_up:.2f} s after Redis answered")
 
-    # The event's socket: the leaderboard of the hand the bot's card ended.
+    # The event's socket: the leaderboard of the hand the bot's card ended, within as
+    # long of Redis answering (the standings were brought up to date during the outage
+    # by the server that could not ask the worker for them).
     wait_for(
         lambda: (
             bool(leaderboard(table.event.id))
@@ -412,7 +416,7 @@ def check_through_the_outage(
                 for m in event_socket.messages[-3:]
             )
         ),
-        30,
+        max(0.0, answered + CAUGHT_UP_SECONDS - time.monotonic()),
         "the event socket's leaderboard",
     )
     versions = [m["version"] for m in event_socket.messages if m["type"] == "event"]
