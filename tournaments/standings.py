@@ -28,7 +28,15 @@ from games.models import Game
 from games.rules import classic
 from tournaments import points, rating
 from tournaments.domain import Championship, event_stream, fold
-from tournaments.models import Entry, Event, RatingChange, SeasonStanding, Standing, TableResult
+from tournaments.models import (
+    Entry,
+    Event,
+    RatingChange,
+    Season,
+    SeasonStanding,
+    Standing,
+    TableResult,
+)
 
 # The events whose arrival changes an event's standings.
 SCORE_EVENTS = ("HandScored", "GameFinished", "classic.HandScored", "classic.MatchFinished")
@@ -407,6 +415,10 @@ def season_leaderboard(
 
 def update_season(season_id: uuid.UUID) -> None:
     with transaction.atomic():
+        # One update of a season at a time: two at once (the task asked for by an
+        # event's finish and by its last standings) each deleted the rows the other had
+        # not committed yet, and the second's insert broke the one row per player.
+        Season.objects.select_for_update().filter(pk=season_id).first()
         leaderboard, changes = season_leaderboard(season_id)
         SeasonStanding.objects.filter(season_id=season_id).delete()
         RatingChange.objects.filter(season_id=season_id).delete()
