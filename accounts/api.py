@@ -20,8 +20,8 @@ from accounts.serializers import (
     UserSerializer,
     UserTokenSerializer,
 )
-from config.api_docs import errors
-from config.throttling import AnonThrottle, LoginThrottle
+from runtime.api_docs import errors
+from runtime.throttling import AnonThrottle, LoginThrottle
 
 TAGS = ["auth"]
 # Password guessing and account farming: these share the tight sign-in budget.

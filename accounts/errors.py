@@ -1,9 +1,8 @@
 """Errors of the accounts services; each has a stable ``code``, an HTTP ``status``, a
-``message`` for the API and its ``text`` for a reader (see config.errors)."""
+``message`` for the API and its ``text`` for a reader (see runtime.errors)."""
 
-from django.utils.translation import gettext_noop
-
-from config.errors import DomainError
+from coded import gettext_noop
+from runtime.errors import DomainError
 
 
 class AccountError(DomainError):

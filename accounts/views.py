@@ -4,7 +4,7 @@ A guest (a visitor who pressed "Play now" without an account) registers on the s
 page, which turns their guest account into a full one, their games kept.
 
 Registering and signing in spend the sign-in budget the API's do
-(:mod:`config.throttling`): over it, a page says so with a 429 and ``Retry-After``."""
+(:mod:`runtime.throttling`): over it, a page says so with a 429 and ``Retry-After``."""
 
 from collections.abc import Callable
 from functools import wraps
@@ -23,7 +23,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from accounts.forms import RegisterForm
 from accounts.models import User
 from accounts.services import user_register
-from config.throttling import login_wait
+from runtime.throttling import login_wait
 
 
 def sign_in_throttled(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:

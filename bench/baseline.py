@@ -30,7 +30,7 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
-from config import looplag
+from runtime import looplag
 
 SEATS = int(os.environ.get("BASELINE_SEATS", "4"))
 MESSAGE_BYTES = int(os.environ.get("BASELINE_MESSAGE_BYTES", "0"))

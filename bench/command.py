@@ -82,10 +82,10 @@ def next_move(game_id: uuid.UUID, table: Any, players: dict[int, Any]) -> Any:
 async def atu_round(games: list[tuple[uuid.UUID, dict[int, Any]]], moves: int) -> tuple[float, int]:
     """CPU seconds for ``moves`` moves through the loop's write path, and the bytes of
     the broadcasts' records."""
-    from config.lifespan import settled
     from eventlog import store
     from games.selectors import cached_table
     from games.writepath import execute_move_on_loop
+    from runtime.lifespan import settled
 
     tables = {game_id: cached_table(game_id) for game_id, _ in games}
     sent = 0

@@ -35,7 +35,7 @@ as medians and the worst window:
    receipt, by the last of the table's 5 sockets, of the ``events`` message that
    holds the move's first sequence (a move not delivered within 5 s of its window
    counts as infinitely late), and the largest hold of any server's event loop in
-   the window (``config/looplag.py``, recorded by each server once a second), and
+   the window (``runtime/looplag.py``, recorded by each server once a second), and
    the load generator's own, and the share of the window a server's loop spent ready
    to run while others had the cores (its kernel's schedstat: a hold that is the
    machine's, not the server's own work).
@@ -56,7 +56,7 @@ as medians and the worst window:
    stopped, paced at Atu's pace in 4. Targets: Atu's saturation plays/s at least 0.5x
    the baseline's, its servers' CPU per play at most 2x the baseline's.
 
-This process paces its garbage collector as the servers do (``config.collector``):
+This process paces its garbage collector as the servers do (``runtime.collector``):
 a collection that stalled it would delay the receipts of every table at once.
 
 With each window: the CPU (100% = one core) of the servers, this process,
@@ -166,7 +166,7 @@ def prepare_database(url: str) -> None:
 
 def prepare_redis(url: str) -> None:
     """Empty the bench's Redis database: what a run before this one left there (its
-    clients' socket budgets, config.throttling) would count against this run's."""
+    clients' socket budgets, runtime.throttling) would count against this run's."""
     import redis
 
     client = redis.Redis.from_url(url)
@@ -756,7 +756,7 @@ async def measure_baselines(echo_port: int, server_port: int) -> RoundTrips:
 
 def largest_loop_lag(logs: Sequence[Path | None], start: float, end: float) -> float | None:
     """The largest hold (ms) of the event loops whose holds ``logs`` record, for the
-    seconds that ended between the unix times ``start`` and ``end`` (config/looplag.py)."""
+    seconds that ended between the unix times ``start`` and ``end`` (runtime/looplag.py)."""
     gaps = []
     for log in logs:
         if log is None or not log.exists():
@@ -1114,7 +1114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Servers and this process sign sessions with the same key.
         "SECRET_KEY": "bench-live-secret-key-not-for-production-0123456789",
         "DEBUG": "false",
-        # Every table's sockets come from this one address (config/throttling.py).
+        # Every table's sockets come from this one address (runtime/throttling.py).
         "ATU_SOCKETS_PER_ADDRESS": "off",
     }
     placed = (
@@ -1212,7 +1212,7 @@ async def paced_collector(work: Coroutine[Any, Any, int], lag_log: Path) -> int:
     process holds the clients of all the tables, and a pause of its collector would
     delay all their receipts at once. Its own loop's holds are recorded to
     ``lag_log`` as the servers' are: a move it takes in late is counted late too."""
-    from config import collector, looplag
+    from runtime import collector, looplag
 
     helpers = [
         asyncio.ensure_future(collector.pace()),

@@ -5,10 +5,10 @@ Every task is idempotent (it names the version it acts at), so running one twice
 harmless and losing one is not: a task is acknowledged only once it has run
 (``acks_late``), also when its worker process is killed under it
 (``reject_on_worker_lost``), and the broker hands a message that a dead worker held
-to another after ``VISIBILITY_TIMEOUT`` seconds, not Redis's default hour. A worker
-looks for such messages every ``RESTORE_INTERVAL`` seconds. Countdowns are kept
-shorter than the timeout (:mod:`games.turns`), so that a message waiting for its
-time in a live worker is not handed out again meanwhile.
+to another after ``VISIBILITY_TIMEOUT`` seconds (:mod:`runtime.tasks`), not Redis's
+default hour. A worker looks for such messages every ``RESTORE_INTERVAL``
+seconds. Countdowns are kept shorter than the timeout (:mod:`games.turns`), so that
+a message waiting for its time in a live worker is not handed out again meanwhile.
 
 One message can still be lost: the one a worker is taking from the queue as it is
 killed, already popped and not yet held (celery/celery#4354). Beat's every-minute
@@ -16,25 +16,13 @@ killed, already popped and not yet held (celery/celery#4354). Beat's every-minut
 """
 
 import os
-from typing import Any
 
 from celery import Celery, signals
-from django.db import InterfaceError, OperationalError, close_old_connections
+from django.db import close_old_connections
+
+from runtime.tasks import RESTORE_INTERVAL, VISIBILITY_TIMEOUT
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-
-VISIBILITY_TIMEOUT = 30
-RESTORE_INTERVAL = 5
-
-# For each task's decorator: a database that cannot be reached (restarting, out of
-# connections) is waited for, with a growing delay, instead of losing the task.
-RETRY_ON_DATABASE_ERRORS: dict[str, Any] = {
-    "autoretry_for": (OperationalError, InterfaceError),
-    "retry_backoff": 1,
-    "retry_backoff_max": 30,
-    "retry_jitter": True,
-    "max_retries": 10,
-}
 
 app = Celery("atu")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from config.health import HealthConsumer
 from games.routing import websocket_urlpatterns as games_websocket_urlpatterns
+from runtime.health import HealthConsumer
 from tournaments.routing import websocket_urlpatterns as tournaments_websocket_urlpatterns
 
 # Channels routes ASGI apps with Django's path(), as its documentation does; django-stubs'

@@ -2,8 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from config.health import healthz, readyz
 from games.views import lobby
+from runtime.health import healthz, readyz
 
 urlpatterns = [
     path("", lobby, name="home"),
@@ -21,6 +21,6 @@ urlpatterns = [
 ]
 
 # JSON errors under /api/, Django's pages elsewhere.
-handler400 = "config.api_errors.bad_request"
-handler404 = "config.api_errors.not_found"
-handler500 = "config.api_errors.server_error"
+handler400 = "runtime.api_errors.bad_request"
+handler404 = "runtime.api_errors.not_found"
+handler500 = "runtime.api_errors.server_error"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # PostgreSQL's image runs this once, on an empty data directory: the roles of
-# config/database_roles.sql (the tables' owner is the image's POSTGRES_USER), and the
+# runtime/database_roles.sql (the tables' owner is the image's POSTGRES_USER), and the
 # application's role's password.
 set -eu
 psql -v ON_ERROR_STOP=1 -U "$POSTGRES_USER" -d postgres \

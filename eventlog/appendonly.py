@@ -3,7 +3,7 @@ and TRUNCATE are refused by triggers, on PostgreSQL and on SQLite alike. The eve
 log is guarded so (:data:`EVENT_LOG`); an app guards a table of its own with a
 :class:`Guard` of its own (the games, their deal-secret vault). In production the
 application's role has no such privileges on them anyway
-(``config/database_roles.py``); the triggers stop the tables' owner too, short of
+(``runtime/database_roles.py``); the triggers stop the tables' owner too, short of
 dropping them.
 
 ``suspend`` exists only so that a test database can be wiped between tests; the

@@ -26,7 +26,7 @@ import psycopg
 from django.db import connections
 from psycopg_pool import AsyncConnectionPool
 
-from config.batching import Batcher
+from runtime.batching import Batcher
 
 # What the loop's pool takes when Django's settings name no pool (they name one in
 # production: DATABASE_POOL_*, docs/decisions/0101).

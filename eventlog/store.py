@@ -25,9 +25,9 @@ from django.db import IntegrityError, connections, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
-from config.columns import column_name, db_row
 from eventlog import loopdb
 from eventlog.models import StoredEvent
+from runtime.columns import column_name, db_row
 
 # A record's stored type name and payload at schema version n, made those of n + 1.
 Upcaster = Callable[[str, dict[str, Any]], tuple[str, dict[str, Any]]]

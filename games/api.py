@@ -3,7 +3,7 @@
 Each view parses its input with a serializer, calls the one service (writes) or
 selector (reads) it needs, and answers with what :mod:`games.visibility` lets the
 requesting user see. Errors become ``{"code", "message"}`` in
-:mod:`config.api_errors`.
+:mod:`runtime.api_errors`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
 from accounts.models import User
-from config.api_docs import errors
 from eventlog import store
 from games import services, writepath
 from games.domain import CLASSIC, ROMANIAN, Table, fold, stream_of
@@ -74,6 +73,7 @@ from games.visibility import (
     state_view,
     viewer_of,
 )
+from runtime.api_docs import errors
 
 TAGS = ["games"]
 REF_PARAMETER = OpenApiParameter(

@@ -6,13 +6,13 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Here, not at the top: the tasks import the models, which need the apps loaded.
-        from config.channel_layer import on_resubscribed
-        from config.lifespan import on_startup
         from eventlog import store
         from games import fanout, receivers, tasks, turns
         from games.domain import SCHEMA_VERSION, STREAM_PREFIX, decode, encode
         from games.errors import VersionConflict
         from games.signals import FINISH_EVENTS, game_recorded
+        from runtime.channel_layer import on_resubscribed
+        from runtime.lifespan import on_startup
 
         store.register(
             STREAM_PREFIX,

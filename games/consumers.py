@@ -15,7 +15,7 @@ client can spot a gap; ``{"type": "resync"}`` answers with a fresh ``state``, an
 socket has sent: a client that heard nothing for a while pings, and one that hears
 no pong either reconnects (the table page does both). A socket never depends on one
 broadcast: the game's group is published to until Redis takes it
-(:mod:`config.outbox`), and every few seconds the process reads the versions of the
+(:mod:`runtime.outbox`), and every few seconds the process reads the versions of the
 games whose sockets heard nothing and brings those behind up to date from the log
 (:func:`games.fanout.watch_over`; decision 3101).
 A client that renders the game rather than folding events itself connects with
@@ -42,7 +42,7 @@ itself where it can be, the others in a worker thread
 message over the size budget or faster than the rate budget is answered with an
 error and the socket is closed (1009 ``message_too_large``, 4429 ``too_many_messages``); one
 socket more than its client's cap is answered ``too_many_sockets`` and closed with 4430 (see
-:mod:`config.limits`).
+:mod:`runtime.limits`).
 """
 
 from __future__ import annotations
@@ -51,22 +51,17 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.utils import timezone
-from django.utils.translation import gettext_noop
 from rest_framework import serializers
 
-from config import eager
-from config import logging as log_context
-from config.errors import DomainError
-from config.limits import BudgetedJsonConsumer, Refusal
+from coded import CodedError, gettext_noop
 from games import fanout, services
 from games.errors import GameNotFound
-from games.rules import RuleError
 from games.serializers import (
     MAX_VERSION,
     BidSerializer,
@@ -77,6 +72,9 @@ from games.serializers import (
 )
 from games.watch import Watch, json_text
 from games.writepath import CommandResult, Move, execute_move_on_loop
+from runtime import eager
+from runtime import logging as log_context
+from runtime.limits import BudgetedJsonConsumer, Refusal
 
 logger = logging.getLogger("atu.websocket")
 
@@ -103,15 +101,8 @@ MOVES: dict[str, Callable[..., Move]] = {
 }
 
 
-class SocketError(Exception):
+class SocketError(CodedError):
     """An error of the socket itself, answered like a service's."""
-
-    code = "error"
-    text: ClassVar[str] = gettext_noop("That was not accepted.")
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class InvalidMessage(SocketError):
@@ -312,7 +303,7 @@ class GameConsumer(BudgetedJsonConsumer):
             else:
                 known = ", ".join([*CONTROLS, *COMMANDS])
                 raise InvalidMessage(f"unknown message type {kind!r}; the types are {known}")
-        except (DomainError, RuleError, SocketError) as error:
+        except CodedError as error:
             await self._error(error, command)
         except Exception:  # A bug must not cost the player their socket.
             logger.exception("websocket message %r failed", command)
@@ -361,9 +352,7 @@ class GameConsumer(BudgetedJsonConsumer):
             await self.send(text_data=reply)
         self._wake_when_due()
 
-    async def _error(
-        self, error: DomainError | RuleError | SocketError | Refusal, command: Any
-    ) -> None:
+    async def _error(self, error: CodedError, command: Any) -> None:
         await self.send_json(
             {
                 "type": "error",

@@ -6,9 +6,8 @@ Rule errors (:class:`games.rules.RuleError`) are 400s and carry their own codes.
 from collections.abc import Iterable
 from typing import ClassVar
 
-from django.utils.translation import gettext_noop
-
-from config.errors import DomainError
+from coded import gettext_noop
+from runtime.errors import DomainError
 
 
 class GameError(DomainError):

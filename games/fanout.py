@@ -6,7 +6,7 @@ sockets at the same version share the step it brings them to
 (:class:`games.watch.Step`).
 
 The channel layer's broadcasts are not all a socket relies on: a broadcast lost to a
-Redis that was down, or given up by a worker (:mod:`config.outbox`), is made up by
+Redis that was down, or given up by a worker (:mod:`runtime.outbox`), is made up by
 :func:`watch_over`. Every ``ATU_WATCHDOG_SECONDS`` it reads, in one query of the read
 model, the versions of the games followed here that heard no broadcast meanwhile, and
 hands a newer one to their sockets that lack it, which catch up from the log: the seat
@@ -26,12 +26,12 @@ from channels.db import database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.core.exceptions import ImproperlyConfigured
 
-from config import outbox
 from games.domain import Table
 from games.models import Game
 from games.visibility import Viewer
 from games.watch import Step, Watch
 from games.writepath import group_name
+from runtime import outbox
 
 
 class Socket(Protocol):
@@ -156,7 +156,7 @@ async def look_in(*, quiet_since: float) -> int:
 
 
 async def look_again() -> int:
-    """After the subscriptions came back (``config.channel_layer.on_resubscribed``):
+    """After the subscriptions came back (``runtime.channel_layer.on_resubscribed``):
     :func:`look_in` for every game followed here, whatever it heard, since what was
     published while they were away never came."""
     return await look_in(quiet_since=math.inf)

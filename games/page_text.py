@@ -1,7 +1,7 @@
 """The words the table page's script shows, in the reader's language.
 
 Errors keep the services' English message for the API; the page shows its error
-class's text (config.error_text) instead, found by its code.
+class's text (runtime.error_text) instead, found by its code.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from config.error_text import error_texts
 from games.consumers import SocketError
 from games.forms import LEVEL_LABELS
 from games.rules import OneCardMode, RuleOptions, Schedule, Scoring, build_schedule
 from games.rules.classic import ClassicOptions, TrumpMethod
+from runtime.error_text import error_texts
 
 
 def table_text() -> dict[str, Any]:

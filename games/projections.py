@@ -10,11 +10,11 @@ from typing import Any
 
 from django.db import transaction
 
-from config.columns import column_name, db_value
 from eventlog import store
 from games.domain import STREAM_PREFIX, Table, fold
 from games.models import Game
 from games.rules import classic
+from runtime.columns import column_name, db_value
 
 
 def projected(table: Table) -> dict[str, Any]:

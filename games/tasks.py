@@ -13,13 +13,13 @@ from typing import Any
 
 from celery import shared_task
 
-from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
 from eventlog import store
 from games import services, turns, writepath
 from games.domain import stream_of
 from games.errors import GameNotFound
 from games.models import Game
 from games.signals import game_recorded
+from runtime.tasks import RETRY_ON_DATABASE_ERRORS as RETRY
 
 
 @shared_task(bind=True, ignore_result=True, **RETRY)

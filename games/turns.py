@@ -34,12 +34,12 @@ from celery import Task
 from django.conf import settings
 from django.db import connections
 
-from config import lifespan
-from config.celery import VISIBILITY_TIMEOUT
 from games.bots import DEFAULT_LEVEL
 from games.domain import Table
 from games.models import Game
 from games.selectors import load_table
+from runtime import lifespan
+from runtime.tasks import VISIBILITY_TIMEOUT
 
 MAX_COUNTDOWN = VISIBILITY_TIMEOUT / 2
 # After the broker refused a send, how long this process makes its automatic moves

@@ -24,9 +24,7 @@ from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from accounts.services import user_create_guest
 from accounts.views import throttled
-from config.error_text import refusal
-from config.errors import DomainError
-from config.throttling import login_wait
+from coded import CodedError
 from games import services
 from games.aliases import fitting_alias
 from games.bots import DEFAULT_LEVEL, LEVEL_NAMES
@@ -43,7 +41,7 @@ from games.forms import (
 )
 from games.models import Game
 from games.page_text import rules_summary, table_text
-from games.rules import RuleError, classic, options_from_dict
+from games.rules import classic, options_from_dict
 from games.selectors import (
     find_game,
     game_summaries,
@@ -54,6 +52,8 @@ from games.selectors import (
     table_home,
 )
 from games.visibility import deal_set_over
+from runtime.error_text import refusal
+from runtime.throttling import login_wait
 
 LOBBY_LIST_LENGTH = 20
 
@@ -117,9 +117,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return _lobby(request)
 
 
-def _refused(form: forms.Form, error: DomainError | RuleError) -> int:
+def _refused(form: forms.Form, error: CodedError) -> int:
     form.add_error(None, refusal(error))
-    return error.status if isinstance(error, DomainError) else 400
+    return error.status
 
 
 def _table_url(game: Game) -> str:
@@ -141,7 +141,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         with transaction.atomic():
             game = services.game_create(creator=request.user, **form.table())
             services.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
-    except (DomainError, RuleError) as error:
+    except CodedError as error:
         return _lobby(request, new_form=form, status=_refused(form, error))
     return redirect(_table_url(game))
 
@@ -158,7 +158,7 @@ def game_join(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         game = find_game(form.cleaned_data["reference"].strip(), viewer_id=request.user.pk)
         services.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
-    except (DomainError, RuleError) as error:
+    except CodedError as error:
         return _lobby(request, join_form=form, status=_refused(form, error))
     return redirect(_table_url(game))
 
@@ -180,7 +180,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
         with transaction.atomic():
             player = user or user_create_guest()
             game = services.game_play_now(user=player, **form.play())
-    except (DomainError, RuleError) as error:
+    except CodedError as error:
         return _lobby(request, play_form=form, status=_refused(form, error))
     if user is None:
         login(request, player)
@@ -195,7 +195,7 @@ def _waiting_room_action(
     game = _visible_game(request, ref)
     try:
         act(game, request.user)
-    except DomainError as error:
+    except CodedError as error:
         return _table_page(request, game, refused=refusal(error), status=error.status)
     return redirect(_table_url(game))
 
@@ -307,7 +307,7 @@ def game_rematch(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
     game = _visible_game(request, ref)
     try:
         rematch = services.game_rematch(game_id=game.id, actor=request.user)
-    except DomainError as error:
+    except CodedError as error:
         rematch_words = {"game_not_finished": _("A rematch is played once the game is over.")}
         messages.error(request, refusal(error, rematch_words))
         return redirect(_table_url(game))

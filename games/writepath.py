@@ -21,10 +21,6 @@ from django.core.exceptions import SynchronousOnlyOperation
 from django.db import transaction
 
 from accounts.models import User
-from config import outbox
-from config.errors import DomainError
-from config.lifespan import in_background
-from config.transactions import after_commit
 from eventlog import store
 from games import rules
 from games.deciders import server_moves
@@ -42,6 +38,10 @@ from games.selectors import cached_table, load_table, remember_table, trust_tabl
 from games.signals import game_recorded
 from games.turns import automatic_move_delay, schedule_automatic_move
 from games.vault import Vault, keep_vault
+from runtime import outbox
+from runtime.errors import DomainError
+from runtime.lifespan import in_background
+from runtime.transactions import after_commit
 
 logger = logging.getLogger(__name__)
 
@@ -414,7 +414,7 @@ def publish(game_id: uuid.UUID, version: int, records: Sequence[store.Recorded] 
     """Tell the game's watchers that its log grew to ``version``, with the new
     ``records``: a socket that has sent everything before them folds them as they
     come instead of reading the log; any other reads what it missed from the log.
-    Delivered until the layer takes it (:mod:`config.outbox`): only the newest
+    Delivered until the layer takes it (:mod:`runtime.outbox`): only the newest
     version of a game waits, a socket that lacks what came before reads it."""
     message: dict[str, Any] = {"type": "game.events", "version": version}
     if records:

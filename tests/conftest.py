@@ -15,16 +15,16 @@ from django.test import Client
 
 from accounts.models import User
 from config import celery_app
-from config.database_roles import (
+from eventlog import appendonly, store
+from games.appendonly import GUARDS
+from games.domain import STREAM_PREFIX
+from runtime.database_roles import (
     app_role,
     grant_app_role,
     owner_configured,
     owner_connection,
     switch_role,
 )
-from eventlog import appendonly, store
-from games.appendonly import GUARDS
-from games.domain import STREAM_PREFIX
 from tests.accounts.factories import UserFactory
 from tests.throttles import forget_throttle_counts
 

@@ -7,8 +7,8 @@ from contextlib import contextmanager
 
 from django.db import connection
 
-from config.database_roles import as_owner, grant_app_role, owner_configured
 from games.appendonly import GUARDS
+from runtime.database_roles import as_owner, grant_app_role, owner_configured
 
 
 @contextmanager

@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
-PACKAGES = ("config", "accounts", "eventlog", "games", "tournaments", "bench")
+PACKAGES = ("coded", "config", "runtime", "accounts", "eventlog", "games", "tournaments", "bench")
 CONTRACTS = len(
     tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
 )
@@ -116,3 +116,63 @@ def test_an_event_log_that_imports_the_games_breaks_the_layers(tmp_path: Path) -
     assert "eventlog.store -> games.domain" in result.stdout
     broken = result.stdout.split("Broken contracts", 1)[1]
     assert "eventlog is not allowed to import games" in broken
+
+
+def test_a_runtime_module_that_imports_an_app_breaks_the_runtime_contract(
+    tmp_path: Path,
+) -> None:
+    # Given a copy of the project whose API error handler knows the rules' errors again
+    tree = copy_of_the_project(tmp_path)
+    handler = tree / "runtime" / "api_errors.py"
+    handler.write_text(
+        handler.read_text() + "\nfrom games.rules import RuleError  # noqa: E402, F401\n"
+    )
+
+    # When its imports are linted
+    result = lint_imports(tree)
+
+    # Then the runtime's contract is broken, naming the import
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "runtime.api_errors -> games.rules" in result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[1]
+    assert "The runtime machinery imports no app" in broken
+
+
+def test_a_runtime_module_that_imports_config_breaks_the_runtime_contract(
+    tmp_path: Path,
+) -> None:
+    # Given a copy of the project whose health checks reach for the Celery app in config
+    tree = copy_of_the_project(tmp_path)
+    health = tree / "runtime" / "health.py"
+    health.write_text(health.read_text() + "\nfrom config.celery import app  # noqa: E402, F401\n")
+
+    # When its imports are linted
+    result = lint_imports(tree)
+
+    # Then the runtime's contract is broken: config configures the runtime, not the reverse
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "runtime.health -> config.celery" in result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[1]
+    assert "The runtime machinery imports no app, and not config" in broken
+
+
+def test_an_error_base_that_imports_django_breaks_the_error_family_contract(
+    tmp_path: Path,
+) -> None:
+    # Given a copy of the project whose error base marks its texts with Django's gettext_noop
+    tree = copy_of_the_project(tmp_path)
+    base = tree / "coded" / "__init__.py"
+    base.write_text(
+        base.read_text()
+        + "\nfrom django.utils.translation import gettext_noop as _  # noqa: E402, F401\n"
+    )
+
+    # When its imports are linted
+    result = lint_imports(tree)
+
+    # Then the family's contract is broken, and the pure rules' with it (they build on it)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "coded -> django" in result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[1]
+    assert "The error family's base imports nothing" in broken
+    assert "The rules and the bots are a pure library" in broken

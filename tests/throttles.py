@@ -5,7 +5,7 @@ import redis
 from django.conf import settings
 from django.core.cache import caches
 
-from config.throttling import SOCKET_COUNTS, THROTTLE_CACHE
+from runtime.throttling import SOCKET_COUNTS, THROTTLE_CACHE
 
 
 def forget_throttle_counts() -> None:

@@ -6,13 +6,13 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # Here, not at the top: these import the models, which need the apps loaded.
-        from config.channel_layer import on_resubscribed
-        from config.lifespan import on_startup
         from eventlog import store
         from games.errors import VersionConflict
         from games.selectors import add_table_home
         from games.signals import game_recorded
         from games.visibility import Audience, add_audience
+        from runtime.channel_layer import on_resubscribed
+        from runtime.lifespan import on_startup
         from tournaments import domain, receivers, watchdog
         from tournaments.selectors import (
             event_of_game,

@@ -21,7 +21,7 @@ up within seconds by :mod:`tournaments.watchdog`, which sends the picture again 
 the event's stamp moved (decision 3101).
 A missing or hidden event is answered with an ``error`` and closed with 4404; a
 message that is not JSON, with ``invalid_input``; one over the socket's budgets, with
-an error and a close (:mod:`config.limits`).
+an error and a close (:mod:`runtime.limits`).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from config.lifespan import in_background
-from config.limits import INVALID_INPUT, BudgetedJsonConsumer, Refusal
+from runtime.lifespan import in_background
+from runtime.limits import INVALID_INPUT, BudgetedJsonConsumer, Refusal
 from tournaments import selectors, services, watchdog
 from tournaments.errors import EventNotFound
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_noop
-
-from config.errors import DomainError
+from coded import gettext_noop
+from runtime.errors import DomainError
 
 
 class EventError(DomainError):

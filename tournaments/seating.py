@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from games.rules.errors import gettext_noop
+from coded import CodedError, gettext_noop
 
 MIN_TABLE = 3
 MAX_TABLE = 6
@@ -36,15 +36,11 @@ _TABU_PATIENCE = 100
 _TABU_EVALUATIONS = 100_000
 
 
-class SeatingError(Exception):
+class SeatingError(CodedError):
     """A seating request that breaks a seating rule."""
 
     code = "seating_error"
     text = gettext_noop("The players cannot be seated that way.")
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class TooFewPlayers(SeatingError):

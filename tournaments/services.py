@@ -20,8 +20,6 @@ from django.db import transaction
 
 from accounts.models import User
 from accounts.services import user_demo_lock, user_demo_organizer, user_ensure_bot_players
-from config import outbox
-from config.transactions import after_commit
 from eventlog import store
 from games import services as games
 from games.aliases import fitting_alias
@@ -31,6 +29,8 @@ from games.models import Game
 from games.rules import RuleOptions, build_schedule, classic, options_from_dict, preset
 from games.rules.errors import RuleError
 from games.services import DEFAULT_LEVEL, LEVEL_NAMES
+from runtime import outbox
+from runtime.transactions import after_commit
 from tournaments import domain, seating
 from tournaments.domain import (
     Championship,
@@ -597,7 +597,7 @@ def _status(championship: Championship) -> str:
 def publish_event(event_id: uuid.UUID, version: int) -> None:
     """Tell the event page's sockets that the event changed (entries, a round, the
     standings): each reads the projection again. Delivered until the layer takes it
-    (:mod:`config.outbox`)."""
+    (:mod:`runtime.outbox`)."""
     outbox.publish(event_group(event_id), {"type": "event.changed", "version": version})
 
 

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connections
 
-from config.celery import RETRY_ON_DATABASE_ERRORS as RETRY
-from config.lifespan import off_the_thread
+from runtime.lifespan import off_the_thread
+from runtime.tasks import RETRY_ON_DATABASE_ERRORS as RETRY
 from tournaments import standings
 from tournaments.errors import EventNotFound
 from tournaments.models import Event

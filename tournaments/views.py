@@ -27,10 +27,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
-from config.error_text import refusal
-from config.errors import DomainError
+from coded import CodedError
 from games import services as games
 from games.forms import PRESET_LABELS
+from runtime.error_text import refusal
 from tournaments import selectors, services
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.forms import (
@@ -118,7 +118,7 @@ def event_text() -> dict[str, Any]:
     }
 
 
-def _refusal(error: DomainError, overrides: dict[str, str] | None = None) -> str:
+def _refusal(error: CodedError, overrides: dict[str, str] | None = None) -> str:
     """A refusal in the reader's language, said as an event's page says it."""
     return refusal(
         error,
@@ -134,7 +134,7 @@ def _refusal(error: DomainError, overrides: dict[str, str] | None = None) -> str
     )
 
 
-def _refused(request: HttpRequest, error: DomainError) -> HttpResponse:
+def _refused(request: HttpRequest, error: CodedError) -> HttpResponse:
     """A page that says no, when there is no form to show the reason beside."""
     return render(
         request,
@@ -245,7 +245,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             turn_seconds=data["turn_seconds"],
             bot_level=data["bot_level"],
         )
-    except DomainError as error:
+    except CodedError as error:
         form.add_error(None, _refusal(error))
         return _new_event_page(request, form=form, status=error.status)
     return redirect("tournaments:manage", event.code)
@@ -261,7 +261,7 @@ def season_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         return _new_event_page(request, season_form=form, status=400)
     try:
         season = services.season_create(organizer=request.user, name=form.cleaned_data["name"])
-    except DomainError as error:
+    except CodedError as error:
         form.add_error(None, _refusal(error))
         return _new_event_page(request, season_form=form, status=error.status)
     messages.success(request, _("Season %(name)s created.") % {"name": season.name})
@@ -333,7 +333,7 @@ def _player_action(
     event = _viewable(request, code)
     try:
         run(event)
-    except DomainError as error:
+    except CodedError as error:
         return _event_page(request, event, error=_refusal(error), status=error.status)
     messages.success(request, done)
     return redirect("tournaments:event", event.code)
@@ -431,7 +431,7 @@ def _organizer_action(
         done = run(event)
     except InvalidForm as invalid:
         return _manage_page(request, event, error=invalid.message, status=400, **invalid.forms)
-    except DomainError as error:
+    except CodedError as error:
         return _manage_page(
             request,
             Event.objects.get(pk=event.id),

@@ -1,5 +1,5 @@
 """The event sockets of this process, and what makes up for an ``event.changed`` that
-never came (a Redis that was down, a worker that gave up; :mod:`config.outbox`).
+never came (a Redis that was down, a worker that gave up; :mod:`runtime.outbox`).
 
 Every ``ATU_WATCHDOG_SECONDS`` (0: never), :func:`watch_over` reads in one query the
 stamp of every event followed here that heard nothing meanwhile: its version and the
@@ -21,7 +21,7 @@ from channels.db import database_sync_to_async
 from django.db.models import OuterRef, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from config import outbox
+from runtime import outbox
 from tournaments.models import Event, TableResult
 
 Stamp = tuple[int, int]
@@ -93,7 +93,7 @@ async def look_in(*, quiet_since: float) -> int:
 
 
 async def look_again() -> int:
-    """After the subscriptions came back (``config.channel_layer.on_resubscribed``):
+    """After the subscriptions came back (``runtime.channel_layer.on_resubscribed``):
     every socket here sends its picture again, since an ``event.changed`` published
     while they were away never came. How many sockets were told."""
     told = 0

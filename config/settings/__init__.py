@@ -6,8 +6,8 @@ from typing import Any
 import sentry_sdk
 from csp.constants import NONE, SELF
 
-from config.logging import logging_config
 from config.settings.environment import BASE_DIR, read_environment
+from runtime.logging import logging_config
 
 ENV = read_environment(os.environ)
 
@@ -34,7 +34,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "config.middleware.RequestContextMiddleware",
+    "runtime.middleware.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -53,7 +53,7 @@ ASGI_APPLICATION = "config.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "config" / "templates"],
+        "DIRS": [BASE_DIR / "runtime" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -91,7 +91,7 @@ CHANNEL_LAYERS = {
         {"BACKEND": "channels.layers.InMemoryChannelLayer"}
         if ENV.redis_url is None
         else {
-            "BACKEND": "config.channel_layer.RedisPubSubLayer",
+            "BACKEND": "runtime.channel_layer.RedisPubSubLayer",
             "CONFIG": {"hosts": [{"address": ENV.redis_url, **REDIS_TIMEOUTS}]},
         }
     )
@@ -130,7 +130,7 @@ CACHES: dict[str, dict[str, Any]] = {
         if ENV.redis_url
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
-    # Request counts (config.throttling): shared by the server processes in production,
+    # Request counts (runtime.throttling): shared by the server processes in production,
     # under their own prefix so that they can be told from the rest of the database.
     "throttle": (
         {
@@ -163,16 +163,16 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON in, JSON out; /api/docs/ is the browsable side. Nesting is bounded.
-    "DEFAULT_PARSER_CLASSES": ["config.limits.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["runtime.limits.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Every error body is {"code": ..., "message": ...}.
-    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
-    # Rates per address or account (config.throttling); the sign-in views add "login".
+    "EXCEPTION_HANDLER": "runtime.api_errors.api_exception_handler",
+    # Rates per address or account (runtime.throttling); the sign-in views add "login".
     "DEFAULT_THROTTLE_CLASSES": [
-        "config.throttling.AnonThrottle",
-        "config.throttling.UserThrottle",
+        "runtime.throttling.AnonThrottle",
+        "runtime.throttling.UserThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": ENV.limits.throttle_anon,
@@ -185,8 +185,8 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": 0,
 }
 
-# What one client may send (config.limits): a body, a socket message, JSON nesting,
-# socket messages per period, and sockets at once (config.throttling).
+# What one client may send (runtime.limits): a body, a socket message, JSON nesting,
+# socket messages per period, and sockets at once (runtime.throttling).
 DATA_UPLOAD_MAX_MEMORY_SIZE = ENV.limits.max_request_bytes
 ATU_MAX_JSON_DEPTH = ENV.limits.max_json_depth
 ATU_SOCKET_MAX_BYTES = ENV.limits.socket_max_bytes
@@ -229,7 +229,7 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "var" / "static"
-STATICFILES_DIRS = [BASE_DIR / "config" / "static"]
+STATICFILES_DIRS = [BASE_DIR / "runtime" / "static"]
 # WhiteNoise warns on every start while STATIC_ROOT is missing; empty is fine before collectstatic.
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 if ENV.production:

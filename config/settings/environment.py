@@ -64,7 +64,7 @@ class Environment:
     https: bool = False
     sentry_dsn: str | None = None
     # A file a server process appends its event loop's largest hold to, each second
-    # (config/looplag.py): for benchmarks and diagnosis; None: only stalls are logged.
+    # (runtime/looplag.py): for benchmarks and diagnosis; None: only stalls are logged.
     loop_lag_log: Path | None = None
     # How often a server process looks in the read models for the streams its sockets
     # follow that heard nothing (games.fanout, tournaments.consumers), and how long a

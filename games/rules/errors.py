@@ -4,27 +4,14 @@ says in the reader's language (``gettext(error.text)``)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from coded import CodedError, gettext_noop
 
 
-def gettext_noop(message: str) -> str:
-    """``message``, marked for Django's makemessages, which collects this name's
-    strings: the rules know no language, and translate nothing."""
-    return message
-
-
-class RuleError(Exception):
+class RuleError(CodedError):
     """A command that the rules do not allow in the current state."""
 
     code = "rule_error"
-    text: ClassVar[str] = gettext_noop("The rules do not allow that.")
-    # Words that say the message too (as ``%(reason)s``), where the text alone would
-    # not tell what was wrong.
-    reasoned: ClassVar[str | None] = None
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    text = gettext_noop("The rules do not allow that.")
 
 
 class InvalidCard(RuleError):

@@ -12,7 +12,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from config.limits import parse_rate
+from runtime.limits import parse_rate
 from tests.accounts.factories import DEFAULT_PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -12,9 +12,9 @@ from django.test import Client, RequestFactory
 from django.utils import translation
 
 from accounts.models import User
-from config.api_errors import server_error
-from config.error_text import error_texts
 from games import services
+from runtime.api_errors import server_error
+from runtime.error_text import error_texts
 
 
 def _table_text(content: str) -> dict[str, object]:
@@ -194,7 +194,7 @@ def test_table_page_gives_its_script_romanian_words(client: Client, user: User) 
         "not_authenticated": "Intră în cont ca să joci.",
         "table_full": "Toate locurile de la această masă sunt ocupate.",
     }
-    # and so has every error code (config.error_text), none left in English
+    # and so has every error code (runtime.error_text), none left in English
     assert set(error_texts()) <= set(errors)
 
 

@@ -1,7 +1,7 @@
 """The event log and the deal-secret vault are only ever appended to: the database
 refuses to change, remove or empty their rows, whoever asks, even the tables' owner
 (the guards' triggers; what the application's own role may not even try is in
-tests/config/test_database_roles.py)."""
+tests/runtime/test_database_roles.py)."""
 
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -10,11 +10,11 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from config.database_roles import owner_configured, owner_connection
 from eventlog.models import StoredEvent
 from eventlog.store import append, read
 from games.domain import PlayerSeated
 from games.models import DealSecret
+from runtime.database_roles import owner_configured, owner_connection
 
 STREAM = "test:stream"
 EVENTS = [PlayerSeated(0, 1, "Ana"), PlayerSeated(1, 2, "Bob")]

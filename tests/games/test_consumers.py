@@ -35,9 +35,9 @@ from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
 from games.selectors import load_table
 from games.visibility import VIEWER_MEMBERS, Viewer, event_views, state_view, viewer_of
 from tests.accounts.factories import UserFactory
-from tests.config.test_lifespan import started_server
 from tests.games.drivers import play_to_end, seated_game, user_to_act
 from tests.games.test_api_leaks import Knowledge, check_events, check_state
+from tests.runtime.test_lifespan import started_server
 from tests.tournaments.drivers import private_event_round
 
 # Consumers read and write from worker threads: the data must really be committed.

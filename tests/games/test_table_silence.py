@@ -1,6 +1,6 @@
 """The table page notices a dead link, in a real browser: a socket that goes silent
 (a phone that slept, a proxy that dropped it without a close) is pinged, then given up
-and opened again, resuming after the version the page holds (config/static/atu/silence.js).
+and opened again, resuming after the version the page holds (runtime/static/atu/silence.js).
 
 The page's clock is Playwright's, moved on by hand: the 20 s and 8 s of silence pass
 at once. The socket goes through a route that can stop handing the server's messages on.

@@ -17,7 +17,6 @@ from channels.db import database_sync_to_async
 from django.db import connection
 
 from accounts.models import User
-from config.lifespan import settled
 from eventlog import loopdb, store
 from games import services, vault
 from games.domain import Table, stream_of
@@ -27,6 +26,7 @@ from games.rules import Phase, legal_bids, legal_plays
 from games.selectors import forget_tables, load_table, remember_table, trust_table
 from games.signals import game_recorded
 from games.writepath import Move, execute_move_on_loop
+from runtime.lifespan import settled
 from tests.games.drivers import next_move, seated_game, user_to_act
 
 # For the tests of what a server's loop writes itself (here and the command benchmark's).

@@ -18,7 +18,7 @@ the worker lives through the outage but cannot play during it. The server that w
 the move before the bot's turn finds that the broker does not take the bot's move,
 and makes it itself (``games.turns``, decision 3101), and the standings that card's
 hand end asks for (``tournaments.tasks``). A worker's own publish is given
-up after a few seconds (:mod:`config.outbox`); the servers' watchdogs cover it.
+up after a few seconds (:mod:`runtime.outbox`); the servers' watchdogs cover it.
 
 One test per kind of outage, games and event together (the pause takes about 45 s):
 the pause with the servers' watchdogs on, which tell the sockets while Redis is

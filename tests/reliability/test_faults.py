@@ -35,13 +35,13 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from accounts.models import User
-from config.celery import RESTORE_INTERVAL, VISIBILITY_TIMEOUT
 from eventlog import store
 from games import services
 from games.domain import Table, stream_of
 from games.models import Game
 from games.rules import Phase, Visibility, legal_bids, legal_plays
 from games.selectors import load_table
+from runtime.tasks import RESTORE_INTERVAL, VISIBILITY_TIMEOUT
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import seated_game, user_to_act
 from tests.games.test_two_processes import TIMEOUT, production_only, session_cookie

@@ -9,12 +9,12 @@ from django.test import override_settings
 
 from accounts.models import User
 from accounts.services import user_register
-from config.errors import DomainError
 from eventlog import store
 from games import services as games_services
 from games.aliases import clean_alias, require_free
 from games.models import Game
 from games.selectors import TableHome, load_table, table_home
+from runtime.errors import DomainError
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end
 from tests.games.test_concurrency import race

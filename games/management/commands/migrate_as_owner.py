@@ -4,8 +4,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import connection
 
-from config.database_roles import as_owner, grant_app_role, owner_configured
 from games.appendonly import GUARDS
+from runtime.database_roles import as_owner, grant_app_role, owner_configured
 
 
 class Command(BaseCommand):
