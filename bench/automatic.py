@@ -10,7 +10,7 @@ It drops and recreates its own database (``atu_bench_auto``; ``--database-url`` 
 name another whose name contains "bench") and uses Redis db 13 as the broker and
 layer, emptied before each setting. Then, in the same run:
 
-1. The write path alone: ``games.services.game_play_automatically`` called in a
+1. The write path alone: ``games.commands.actions.game_play_automatically`` called in a
    loop in this one process, over ``--baseline-tables`` bot tables in turn, for
    ``--seconds``: commands per second. Only the scheduling of the next move (the
    broker message) is left out; the commit's publication over Redis stays in.
@@ -77,7 +77,7 @@ def seed_bot_tables(count: int, prefix: str) -> list[str]:
     from django.contrib.auth.hashers import make_password
 
     from accounts.models import User
-    from games import services
+    from games.commands import actions as services
 
     password = make_password(None)
     users = User.objects.bulk_create(
@@ -111,8 +111,9 @@ def write_path_rate(seconds: float, tables: int) -> float:
     import uuid
     from unittest import mock
 
-    from games import services, writepath
-    from games.selectors import load_table
+    from games.commands import actions as services
+    from games.write import path as writepath
+    from games.write.tables import load_table
 
     games = [uuid.UUID(game) for game in seed_bot_tables(tables, "write")]
     done = 0
@@ -198,7 +199,7 @@ def run_worker_setting(
 def first_move_time(games: Sequence[str], timeout: float = 120.0) -> float:
     """When the worker, once started, recorded its first move at these tables."""
     from eventlog.models import StoredEvent
-    from games.domain import stream_of
+    from games.table import stream_of
 
     moves = StoredEvent.objects.filter(
         stream__in=[stream_of(game) for game in games], type__in=MOVES
@@ -216,7 +217,7 @@ def moves_in_window(games: Sequence[str], delay: float, window: tuple[float, flo
     """The lateness (seconds) of each move recorded in the window: its time minus the
     time of the table's record before it, minus the bot delay."""
     from eventlog.models import StoredEvent
-    from games.domain import stream_of
+    from games.table import stream_of
 
     lateness = []
     rows = (

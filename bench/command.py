@@ -6,7 +6,7 @@ Production mode only (``DATABASE_URL`` and ``REDIS_URL``): a server's loop write
 through PostgreSQL's async driver. On a throwaway test database, each round starts
 ``--games`` 4-player Championship games, each game's vault read as a player's watch
 reads it, and makes ``--moves`` moves round-robin across them, the first legal bid or
-card of whoever is to act, through ``games.writepath.execute_move_on_loop``, the way a
+card of whoever is to act, through ``games.write.path.execute_move_on_loop``, the way a
 socket's bid or card goes: decided on the cached table, written in one statement,
 published on the channel layer, and what follows the commit run (hand ends included).
 
@@ -51,8 +51,8 @@ def started_games(count: int, round_number: int) -> list[tuple[uuid.UUID, dict[i
     """``count`` started games, each with its players by id, its vault read and its
     table cached (committed, so trusted), as a server holds a table its players watch."""
     from bench.write_path import started_game
-    from games.selectors import load_table
-    from games.vault import keep_vault
+    from games.write.tables import load_table
+    from games.write.vault import keep_vault
 
     games = []
     for number in range(count):
@@ -64,7 +64,7 @@ def started_games(count: int, round_number: int) -> list[tuple[uuid.UUID, dict[i
 
 def next_move(game_id: uuid.UUID, table: Any, players: dict[int, Any]) -> Any:
     """The first legal move of whoever is to act."""
-    from games import services
+    from games.commands import actions as services
     from games.rules import Phase, legal_bids, legal_plays
 
     state = table.romanian_game
@@ -83,8 +83,8 @@ async def atu_round(games: list[tuple[uuid.UUID, dict[int, Any]]], moves: int) -
     """CPU seconds for ``moves`` moves through the loop's write path, and the bytes of
     the broadcasts' records."""
     from eventlog import store
-    from games.selectors import cached_table
-    from games.writepath import execute_move_on_loop
+    from games.write.path import execute_move_on_loop
+    from games.write.tables import cached_table
     from runtime.lifespan import settled
 
     tables = {game_id: cached_table(game_id) for game_id, _ in games}

@@ -2,11 +2,11 @@
 one process, without sockets: what ``bench/live.py`` can resolve only to about 5% of
 a move's CPU on a 2-core machine shared with its load generator.
 
-A whole 4-player Championship game is played through ``games.services`` on a
+A whole 4-player Championship game is played through ``games.commands.actions`` on a
 throwaway test database (SQLite by default, PostgreSQL when ``DATABASE_URL`` is set).
 Its log, from the first deal on, is cut into the broadcasts the write path made (the
 records of one command share their time), and each broadcast is handed, as
-``games.fanout`` hands it, to 5 watches of the game (its 4 players and a spectator,
+``games.live.fanout`` hands it, to 5 watches of the game (its 4 players and a spectator,
 ``?with_state=changes`` as the table page asks): the records folded once, each
 viewer's ``events`` message built and encoded.
 
@@ -42,7 +42,7 @@ VIEWERS = 5
 
 
 class _Socket:
-    """What games.fanout asks of a socket: its watch."""
+    """What games.live.fanout asks of a socket: its watch."""
 
     def __init__(self, watch: Any) -> None:
         self.watch = watch
@@ -53,9 +53,9 @@ class _Socket:
 
 def broadcasts(game_id: Any) -> tuple[Any, list[list[list[Any]]]]:
     """The table before the first deal, and every broadcast after it as the channel
-    layer carries it (games.writepath.publish)."""
+    layer carries it (games.write.path.publish)."""
     from eventlog import store
-    from games.domain import Table, fold_records, stream_of
+    from games.table import Table, fold_records, stream_of
 
     records = store.read(stream_of(game_id))
     grouped = [list(group) for _, group in itertools.groupby(records, lambda r: r.recorded_at)]
@@ -67,8 +67,8 @@ def broadcasts(game_id: Any) -> tuple[Any, list[list[list[Any]]]]:
 
 def replay_atu(game_id: Any, start: Any, users: list[int | None], rows: list[Any]) -> list[int]:
     """Hand every broadcast to 5 fresh watches; the bytes of each viewer's messages."""
-    from games import fanout
-    from games.watch import Watch
+    from games.live import fanout
+    from games.live.cursor import Watch
 
     watches = [Watch(game_id, user, start, "changes") for user in users]
     followed = fanout._FOLLOWED[game_id] = fanout._Followed()

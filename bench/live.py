@@ -209,7 +209,7 @@ def seed_tables(count: int) -> list[SeededTable]:
     from django.utils.crypto import get_random_string
 
     from accounts.models import User
-    from games import services
+    from games.commands import actions as services
 
     password = make_password(None)
     users = User.objects.bulk_create(

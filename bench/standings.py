@@ -127,8 +127,8 @@ def seed_event(
     from django.utils import timezone
 
     from eventlog.models import StoredEvent
-    from games.domain import stream_of
     from games.models import Game
+    from games.table import stream_of
     from tournaments import domain
 
     now = timezone.now()
@@ -230,8 +230,8 @@ def finish_last_game(game_id: uuid.UUID, rng: random.Random) -> None:
     from django.utils import timezone
 
     from eventlog.models import StoredEvent
-    from games.domain import stream_of
     from games.models import Game
+    from games.table import stream_of
 
     records, scores = game_records(rng, final=True)
     stream = stream_of(game_id)
@@ -258,7 +258,7 @@ def finish_last_game(game_id: uuid.UUID, rng: random.Random) -> None:
 def read_every_game_event(event_id: uuid.UUID) -> int:
     """The baseline: every stored event of the event's games, payloads decoded."""
     from eventlog.models import StoredEvent
-    from games.domain import stream_of
+    from games.table import stream_of
     from tournaments.services import load_championship
 
     streams = [stream_of(g) for played in load_championship(event_id).rounds for g in played.games]

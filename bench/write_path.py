@@ -1,5 +1,5 @@
 """Benchmark of the write path: whole games played command by command through
-``games.services`` (load the table, decide, append at the expected version,
+``games.commands.actions`` (load the table, decide, append at the expected version,
 project), on a throwaway test database: SQLite by default, PostgreSQL when
 ``DATABASE_URL`` is set.
 
@@ -39,7 +39,7 @@ os.environ.setdefault("SECRET_KEY", "bench-throwaway-database-key-not-for-produc
 def started_game(name: str) -> tuple[Any, list[Any]]:
     """A started 4-player Championship game, and its players (``name``-0 to -3)."""
     from accounts.models import User
-    from games import services
+    from games.commands import actions as services
 
     users = [User.objects.create(username=f"{name}-{seat}") for seat in range(4)]
     game = services.game_create(creator=users[0], player_count=4, preset="championship")
@@ -50,9 +50,9 @@ def started_game(name: str) -> tuple[Any, list[Any]]:
 
 def play_game(seed: int, before_each: Callable[[], None]) -> list[float]:
     """One 4-player Championship game by random legal moves; seconds per command."""
-    from games import services
+    from games.commands import actions as services
     from games.rules import Phase, legal_bids, legal_plays
-    from games.selectors import load_table
+    from games.write.tables import load_table
 
     game, users = started_game(f"bench-{seed}")
     by_id = {user.pk: user for user in users}
@@ -116,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     django.setup()
     from django.db import connection
 
-    from games.selectors import forget_tables
+    from games.write.tables import forget_tables
 
     with throwaway_database():
         print(f"Write path benchmark: {connection.vendor}, 4 players, preset 'championship'")

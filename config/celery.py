@@ -7,7 +7,7 @@ harmless and losing one is not: a task is acknowledged only once it has run
 (``reject_on_worker_lost``), and the broker hands a message that a dead worker held
 to another after ``VISIBILITY_TIMEOUT`` seconds (:mod:`runtime.tasks`), not Redis's
 default hour. A worker looks for such messages every ``RESTORE_INTERVAL``
-seconds. Countdowns are kept shorter than the timeout (:mod:`games.turns`), so that
+seconds. Countdowns are kept shorter than the timeout (:mod:`games.write.automatic`), so that
 a message waiting for its time in a live worker is not handed out again meanwhile.
 
 One message can still be lost: the one a worker is taking from the queue as it is

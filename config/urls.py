@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.views import lobby
+from games.web.views import lobby
 from runtime.health import healthz, readyz
 
 urlpatterns = [
@@ -13,10 +13,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("api/auth/", include("accounts.api_urls")),
-    path("api/", include("games.api_urls")),
+    path("api/", include("games.web.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
-    path("", include("games.urls")),
+    path("", include("games.web.urls")),
     path("", include("tournaments.urls")),
 ]
 

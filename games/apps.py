@@ -7,10 +7,12 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Here, not at the top: the tasks import the models, which need the apps loaded.
         from eventlog import store
-        from games import fanout, receivers, tasks, turns
-        from games.domain import SCHEMA_VERSION, STREAM_PREFIX, decode, encode
+        from games import receivers, tasks
         from games.errors import VersionConflict
-        from games.signals import FINISH_EVENTS, game_recorded
+        from games.live import fanout
+        from games.signals import game_recorded
+        from games.table import FINISH_EVENTS, SCHEMA_VERSION, STREAM_PREFIX, decode, encode
+        from games.write import automatic as turns
         from runtime.channel_layer import on_resubscribed
         from runtime.lifespan import on_startup
 

@@ -6,7 +6,7 @@ Rule errors (:class:`games.rules.RuleError`) are 400s and carry their own codes.
 from collections.abc import Iterable
 from typing import ClassVar
 
-from coded import gettext_noop
+from coded import CodedError, gettext_noop
 from runtime.errors import DomainError
 
 
@@ -142,7 +142,7 @@ class UnknownBot(InvalidInput):
 
 
 class AliasInvalid(InvalidInput):
-    """An alias that could not be read as what it is (see :mod:`games.aliases`)."""
+    """An alias that could not be read as what it is (see :mod:`games.commands.aliases`)."""
 
     code = "alias_invalid"
     text = gettext_noop(
@@ -152,7 +152,7 @@ class AliasInvalid(InvalidInput):
 
 
 class AliasTaken(InvalidInput):
-    """An alias another seat's may be mistaken for (see :mod:`games.aliases`)."""
+    """An alias another seat's may be mistaken for (see :mod:`games.commands.aliases`)."""
 
     code = "alias_taken"
     text = gettext_noop("A player at this table has this alias, or one that looks like it.")
@@ -243,3 +243,22 @@ class NoRematch(GameError):
 
     def __init__(self) -> None:
         super().__init__("no player of this game has asked for a rematch yet")
+
+
+class SocketError(CodedError):
+    """An error of the socket itself, answered like a service's."""
+
+
+class InvalidMessage(SocketError):
+    code = "invalid_input"
+    text = gettext_noop("That input is not valid.")
+
+
+class NotAuthenticated(SocketError):
+    code = "not_authenticated"
+    text = gettext_noop("Sign in to play.")
+
+
+class ServerError(SocketError):
+    code = "server_error"
+    text = gettext_noop("Something went wrong on our side; try again.")

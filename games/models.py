@@ -63,7 +63,7 @@ class Game(models.Model):
     id = models.UUIDField(primary_key=True)
     code = models.CharField(max_length=8, unique=True)
     status = models.CharField(max_length=10, choices=Status.choices, db_index=True)
-    # Which game the table plays: "romanian" or "classic" (games.domain.GAME_KINDS).
+    # Which game the table plays: "romanian" or "classic" (games.table.GAME_KINDS).
     kind = models.CharField(max_length=10, default="romanian")
     player_count = models.PositiveSmallIntegerField()
     preset = models.CharField(max_length=40, blank=True)
@@ -78,7 +78,7 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)
     # Seconds its spectators lag behind the play (games.visibility.held_back).
     spectator_delay = models.PositiveIntegerField(default=0)
-    # The duplicate deal set the game plays, if any (see games.vault.Vault.may_reveal).
+    # The duplicate deal set the game plays, if any (see games.write.vault.Vault.may_reveal).
     deal_set = models.CharField(max_length=80, blank=True, db_index=True)
     paused = models.BooleanField(default=False)
     # The finished game this one plays again (same players, same rules), if any; a

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.signals import FINISH_EVENTS
+from games.table import FINISH_EVENTS
 from games.tasks import follow_demo_table
 
 

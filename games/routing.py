@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.consumers import GameConsumer
+from games.live.consumer import GameConsumer
 
 websocket_urlpatterns = [
     # A game id or share code; the consumer closes with 4404 when there is no such game.

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.dispatch import Signal
 
-from games.domain import game_key
+from games.table import game_key
 
 
 class GameRecorded(Signal):
@@ -18,11 +18,11 @@ class GameRecorded(Signal):
     Each receiver names the event types it acts on (:meth:`listen`), and a command
     that recorded none of them sends nothing: most moves concern no receiver, and a
     live move's write on the event loop then needs no worker thread for it
-    (:func:`games.writepath.execute_move_on_loop`).
+    (:func:`games.write.path.execute_move_on_loop`).
 
     A receiver that reads something of each game once and keeps it names that read
     (``prepare``): it is run where a server process starts following a game whose
-    moves it may decide (:meth:`games.watch.Watch.open`), so that the hand ends of
+    moves it may decide (:meth:`games.live.cursor.Watch.open`), so that the hand ends of
     hundreds of tables starting together do not each wait in the one worker thread for
     a query, as the first hand each table ended in a process did (decision 1801). A
     read that answers None says the receiver has nothing to do for that game (the
@@ -94,6 +94,3 @@ class GameRecorded(Signal):
 
 
 game_recorded = GameRecorded()
-
-# The events that end a game, Romanian or classic.
-FINISH_EVENTS = ("GameFinished", "classic.MatchFinished")

@@ -14,11 +14,13 @@ from typing import Any
 from celery import shared_task
 
 from eventlog import store
-from games import services, turns, writepath
-from games.domain import stream_of
+from games.commands import actions as services
 from games.errors import GameNotFound
 from games.models import Game
 from games.signals import game_recorded
+from games.table import stream_of
+from games.write import automatic as turns
+from games.write import path as writepath
 from runtime.tasks import RETRY_ON_DATABASE_ERRORS as RETRY
 
 

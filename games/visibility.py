@@ -40,15 +40,6 @@ from django.db.models import Q
 from eventlog import store
 from eventlog.store import Recorded
 from games import rules
-from games.domain import (
-    GameCreated,
-    PlayerSeated,
-    SeatTaken,
-    Table,
-    fold,
-    fold_records,
-    stream_of,
-)
 from games.errors import DealSetInPlay, RecordNotReady
 from games.rules import (
     Card,
@@ -63,6 +54,16 @@ from games.rules import (
     visible_holdings,
 )
 from games.rules.cards import card
+from games.table import (
+    GameCreated,
+    PlayerSeated,
+    SeatTaken,
+    Table,
+    fold,
+    fold_records,
+    projected,
+    stream_of,
+)
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
@@ -165,7 +166,7 @@ class _Released:
 # delay releases a growing prefix of the log (its cutoff only moves on), so until the
 # record held back comes out nothing is read at all, and then only what came after
 # the table kept is folded, not the whole log. Checked against the log like the write
-# path's cache (games.selectors): a record rolled back does not match. A kept table
+# path's cache (games.read.selectors): a record rolled back does not match. A kept table
 # is never changed: reads copy it.
 RELEASED_KEPT = 4096
 _RELEASED: LRUCache[uuid.UUID, _Released] = LRUCache(maxsize=RELEASED_KEPT)
@@ -210,8 +211,6 @@ def seen_games(games: Iterable[Game], user_id: int | None, now: datetime) -> lis
     """``games`` (read-model rows) as the viewer ``user_id`` sees them at ``now``: the
     figures of a table held back from them (:func:`game_lag`) are those the delay
     has released, not the row's live ones. The rows are changed in place."""
-    from games.projections import projected
-
     games = list(games)
     for game in games:
         lag = game_lag(game, user_id)
@@ -466,7 +465,7 @@ def _payload_view(
         return {key: value for key, value in payload.items() if key != "user_id"}
     if isinstance(event, GameCreated):
         # Nor is its creator known by their account: the table page tells the creator
-        # themself (games.views.table).
+        # themself (games.web.views.table).
         return {key: value for key, value in payload.items() if key != "creator_id"}
     if isinstance(event, rules.HandDealt | classic.HandDealt):
         payload = {**payload, "hands": _holdings(table.game, viewer)}
@@ -517,7 +516,7 @@ def _copied(value: Any) -> Any:
 def _turn_deadline(table: Table) -> str | None:
     """When the seat to act is played by a bot if it has not acted (ISO 8601), while
     a turn timer runs: counted from the event that began the turn, as the automatic
-    move is (games.turns), so a page loaded mid-turn shows the time really left."""
+    move is (games.write.automatic), so a page loaded mid-turn shows the time really left."""
     seat = table.to_act
     if seat is None or table.paused or not table.turn_seconds or table.moved_at is None:
         return None

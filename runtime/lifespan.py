@@ -1,6 +1,6 @@
 """The ASGI lifespan of a server process: on startup it notes the event loop that
 serves the sockets, starts in the background what the apps asked to run at startup
-(the games resume their automatic moves, :func:`games.turns.resume_at_startup`),
+(the games resume their automatic moves, :func:`games.write.automatic.resume_at_startup`),
 watches how long that loop is held (:mod:`runtime.looplag`), and hands the garbage
 collector to that loop's clock (:mod:`runtime.collector`). On shutdown it waits, a
 while, for what the loop runs in the background (:func:`in_background`).
@@ -75,7 +75,7 @@ def run_on_server_loop(make: Callable[[], Coroutine[Any, Any, Any]]) -> None:
 
     The in-memory channel layer's queues belong to that loop: a timer thread that
     published through a loop of its own would wake consumers from the wrong thread.
-    Called on a loop already (a move written there, see games.writepath), it runs
+    Called on a loop already (a move written there, see games.write.path), it runs
     next on that loop, in a task held until it is done (a loop holds its tasks only
     weakly). Elsewhere (a Celery worker, a management command, a test) it runs in
     place.

@@ -15,7 +15,7 @@ outage, with its end): none is left unretrieved.
 A process without such a loop (a Celery worker, a management command; see
 :func:`runtime.lifespan.run_on_server_loop`) tries for :data:`IN_PLACE_SECONDS` at
 most and gives up with a warning: a worker must not hang on a dead Redis. The
-sockets' watchdogs (:func:`watch_over`: ``games.fanout``, ``tournaments.watchdog``) then
+sockets' watchdogs (:func:`watch_over`: ``games.live.fanout``, ``tournaments.watchdog``) then
 find the new version in the read models within ``ATU_WATCHDOG_SECONDS``.
 
 Redis down when a server process shuts down, its senders hold the shutdown for the
@@ -191,7 +191,7 @@ def publish(group: str, message: dict[str, Any], merge: Merge | None = None) -> 
 async def watch_over(look_in: Callable[..., Awaitable[int]], what: str) -> None:
     """Every ``ATU_WATCHDOG_SECONDS`` (0: never), ``look_in(quiet_since=...)`` for the
     streams that heard no broadcast since the last look (time.monotonic()): a
-    receiving side's watchdog (``games.fanout``, ``tournaments.watchdog``). ``what``
+    receiving side's watchdog (``games.live.fanout``, ``tournaments.watchdog``). ``what``
     names what it reads, for the log."""
     seconds = settings.ATU_WATCHDOG_SECONDS
     if not seconds:

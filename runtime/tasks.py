@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import InterfaceError, OperationalError
 
-# Countdowns are kept shorter than this (games.turns), so that a message waiting for its
+# Countdowns are kept shorter than this (games.write.automatic), so that a message waiting for its
 # time in a live worker is not handed out again meanwhile.
 VISIBILITY_TIMEOUT = 30
 RESTORE_INTERVAL = 5

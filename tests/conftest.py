@@ -17,7 +17,7 @@ from accounts.models import User
 from config import celery_app
 from eventlog import appendonly, store
 from games.appendonly import GUARDS
-from games.domain import STREAM_PREFIX
+from games.table import STREAM_PREFIX
 from runtime.database_roles import (
     app_role,
     grant_app_role,

@@ -18,14 +18,14 @@ from django.conf import settings
 from playwright.async_api import Browser, expect
 
 from accounts.models import User
-from games import services as games
+from games.commands import actions as games
 from games.models import Game
 from games.rules import Phase
-from games.selectors import load_table
+from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
 from tests.browser import chromium, live_server
 from tests.games.drivers import next_move, play_to_end, seated_game
-from tests.games.test_table_layout import session_of
+from tests.games.web.test_table_layout import session_of
 from tests.tournaments.drivers import SHORT_RULES, organizer, round_games
 from tournaments import services
 from tournaments.models import Event

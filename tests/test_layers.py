@@ -65,11 +65,15 @@ def test_a_rules_module_that_imports_django_breaks_the_rules_contract(tmp_path: 
 
 
 def test_an_import_circle_breaks_the_acyclic_contract(tmp_path: Path) -> None:
-    # Given a copy of the project whose selectors import the services that use them
+    # Given a copy of the project whose reads import one another
     tree = copy_of_the_project(tmp_path)
-    selectors = tree / "games" / "selectors.py"
+    selectors = tree / "games" / "read" / "selectors.py"
     selectors.write_text(
-        selectors.read_text() + "\nfrom games import services  # noqa: E402, F401\n"
+        selectors.read_text() + "\nfrom games.read import download  # noqa: E402, F401\n"
+    )
+    download = tree / "games" / "read" / "download.py"
+    download.write_text(
+        download.read_text() + "\nfrom games.read import selectors  # noqa: E402, F401\n"
     )
 
     # When its imports are linted
@@ -78,7 +82,7 @@ def test_an_import_circle_breaks_the_acyclic_contract(tmp_path: Path) -> None:
     # Then the circle is named
     assert result.returncode == 1, result.stdout + result.stderr
     broken = result.stdout.split("Broken contracts", 1)[1]
-    assert "No cycles are allowed in games." in broken
+    assert "No cycles are allowed in games.read." in broken
 
 
 def test_a_standings_module_reading_the_event_model_breaks_the_store_contract(
@@ -103,17 +107,17 @@ def test_a_standings_module_reading_the_event_model_breaks_the_store_contract(
 
 
 def test_an_event_log_that_imports_the_games_breaks_the_layers(tmp_path: Path) -> None:
-    # Given a copy of the project whose store decodes with the games' own domain
+    # Given a copy of the project whose store decodes with the games' own table events
     tree = copy_of_the_project(tmp_path)
     store = tree / "eventlog" / "store.py"
-    store.write_text(store.read_text() + "\nfrom games import domain  # noqa: E402, F401\n")
+    store.write_text(store.read_text() + "\nfrom games import table  # noqa: E402, F401\n")
 
     # When its imports are linted
     result = lint_imports(tree)
 
     # Then the layers are broken, naming the import
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "eventlog.store -> games.domain" in result.stdout
+    assert "eventlog.store -> games.table" in result.stdout
     broken = result.stdout.split("Broken contracts", 1)[1]
     assert "eventlog is not allowed to import games" in broken
 
@@ -176,3 +180,37 @@ def test_an_error_base_that_imports_django_breaks_the_error_family_contract(
     broken = result.stdout.split("Broken contracts", 1)[1]
     assert "The error family's base imports nothing" in broken
     assert "The rules and the bots are a pure library" in broken
+
+
+def test_a_write_path_that_imports_a_page_breaks_the_rooms(tmp_path: Path) -> None:
+    # Given a copy of the project whose write path reaches up for the API's serializers
+    tree = copy_of_the_project(tmp_path)
+    path = tree / "games" / "write" / "path.py"
+    path.write_text(path.read_text() + "\nfrom games.web import serializers  # noqa: E402, F401\n")
+
+    # When its imports are linted
+    result = lint_imports(tree)
+
+    # Then the rooms' layers are broken, naming the import
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "games.write.path -> games.web.serializers" in result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[1]
+    assert "A move walks the games' rooms downwards" in broken
+
+
+def test_a_table_that_reads_the_database_breaks_the_table_contract(tmp_path: Path) -> None:
+    # Given a copy of the project whose deciders query the read model
+    tree = copy_of_the_project(tmp_path)
+    deciders = tree / "games" / "table" / "deciders.py"
+    deciders.write_text(
+        deciders.read_text() + "\nfrom games.models import Game  # noqa: E402, F401\n"
+    )
+
+    # When its imports are linted
+    result = lint_imports(tree)
+
+    # Then the table's contract is broken, naming the import
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "games.table.deciders -> games.models" in result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[1]
+    assert "A table, its events and its deciders know no Django" in broken

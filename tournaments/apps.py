@@ -8,7 +8,7 @@ class TournamentsConfig(AppConfig):
         # Here, not at the top: these import the models, which need the apps loaded.
         from eventlog import store
         from games.errors import VersionConflict
-        from games.selectors import add_table_home
+        from games.read.selectors import add_table_home
         from games.signals import game_recorded
         from games.visibility import Audience, add_audience
         from runtime.channel_layer import on_resubscribed

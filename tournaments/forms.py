@@ -11,9 +11,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.forms import PRESET_LABELS, NewGameForm, rule_changes
+from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES
 from games.rules import PRESETS
-from games.services import DEFAULT_LEVEL, LEVEL_NAMES
+from games.web.forms import PRESET_LABELS, NewGameForm, rule_changes
 from tournaments.models import Season
 from tournaments.points import PointsMethod
 from tournaments.services import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from games.signals import FINISH_EVENTS
+from games.table import FINISH_EVENTS
 from tournaments.domain import EventFinished, ResultCorrected, RoundStarted, TournamentEvent
 from tournaments.models import Event
 from tournaments.selectors import event_of_game

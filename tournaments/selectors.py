@@ -20,11 +20,12 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
-from games.domain import CLASSIC
 from games.errors import GameNotFound
 from games.models import Game
-from games.selectors import TableHome, load_table
+from games.read.selectors import TableHome
+from games.table import CLASSIC
 from games.visibility import record_public
+from games.write.tables import load_table
 from tournaments import points, standings
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.models import (
@@ -250,7 +251,7 @@ def _table(
         "hands_scored": row.hands_scored,
         "finished": status == Game.Status.FINISHED,
         # Whether the game's record may be read: classic Whist keeps none
-        # (games.record); see live_event for a duplicate round's.
+        # (games.read.download); see live_event for a duplicate round's.
         "record": status == Game.Status.FINISHED and (game is None or game.kind != CLASSIC),
         "screened": False,
         "players": [

@@ -21,14 +21,14 @@ from django.db import transaction
 from accounts.models import User
 from accounts.services import user_demo_lock, user_demo_organizer, user_ensure_bot_players
 from eventlog import store
-from games import services as games
-from games.aliases import fitting_alias
-from games.domain import CLASSIC, GAME_KINDS, ROMANIAN
+from games.commands import actions as games
+from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES
+from games.commands.aliases import fitting_alias
 from games.errors import UnknownBot, VersionConflict
 from games.models import Game
 from games.rules import RuleOptions, build_schedule, classic, options_from_dict, preset
 from games.rules.errors import RuleError
-from games.services import DEFAULT_LEVEL, LEVEL_NAMES
+from games.table import CLASSIC, GAME_KINDS, ROMANIAN
 from runtime import outbox
 from runtime.transactions import after_commit
 from tournaments import domain, seating
@@ -638,7 +638,7 @@ def _open_table(
 
 
 def _alias(name: str, taken: set[str]) -> str:
-    # An entrant's name may hold what a table's alias may not (games.aliases).
+    # An entrant's name may hold what a table's alias may not (games.commands.aliases).
     return fitting_alias(name, taken)
 
 

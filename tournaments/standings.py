@@ -23,9 +23,9 @@ from django.db import transaction
 
 from eventlog import store
 from games import rules
-from games.domain import stream_of
 from games.models import Game
 from games.rules import classic
+from games.table import stream_of
 from tournaments import points, rating
 from tournaments.domain import Championship, event_stream, fold
 from tournaments.models import (

@@ -28,8 +28,8 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from coded import CodedError
-from games import services as games
-from games.forms import PRESET_LABELS
+from games.commands import actions as games
+from games.web.forms import PRESET_LABELS
 from runtime.error_text import refusal
 from tournaments import selectors, services
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound

@@ -213,9 +213,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # One name for each set of choices used by several fields.
     "ENUM_NAME_OVERRIDES": {
-        "VisibilityEnum": "games.serializers.VISIBILITY_CHOICES",
-        "GameStatusEnum": "games.serializers.STATUS_CHOICES",
-        "GameKindEnum": "games.domain.GAME_KINDS",
+        "VisibilityEnum": "games.web.serializers.VISIBILITY_CHOICES",
+        "GameStatusEnum": "games.web.serializers.STATUS_CHOICES",
+        "GameKindEnum": "games.table.GAME_KINDS",
     },
 }
 

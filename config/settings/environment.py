@@ -67,7 +67,7 @@ class Environment:
     # (runtime/looplag.py): for benchmarks and diagnosis; None: only stalls are logged.
     loop_lag_log: Path | None = None
     # How often a server process looks in the read models for the streams its sockets
-    # follow that heard nothing (games.fanout, tournaments.consumers), and how long a
+    # follow that heard nothing (games.live.fanout, tournaments.consumers), and how long a
     # page waits in silence before it pings; 0 turns the watchdog off (decision 3101).
     watchdog_seconds: float = 3.0
 

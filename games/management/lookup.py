@@ -8,9 +8,9 @@ import uuid
 from django.core.management.base import CommandError
 
 from eventlog import store
-from games.domain import STREAM_PREFIX, stream_of
+from games.commands.actions import CODE_ALPHABET, CODE_LENGTH
 from games.models import Game
-from games.services import CODE_ALPHABET, CODE_LENGTH
+from games.table import STREAM_PREFIX, stream_of
 
 _CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 

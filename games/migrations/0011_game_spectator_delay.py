@@ -2,7 +2,7 @@ import uuid
 
 from django.db import migrations, models
 
-# games.domain.STREAM_PREFIX, as it was when this migration was written.
+# games.table.STREAM_PREFIX, as it was when this migration was written.
 STREAM_PREFIX = "game:"
 
 

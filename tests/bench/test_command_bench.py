@@ -13,8 +13,8 @@ from bench.command import (
     started_games,
 )
 from eventlog import loopdb, store
-from games.domain import stream_of
-from tests.games.test_writepath import loop_writes_only
+from games.table import stream_of
+from tests.games.write.test_path import loop_writes_only
 
 pytestmark = [pytest.mark.django_db(transaction=True), loop_writes_only]
 

@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from config.settings.environment import Limits, read_environment
-from tests.games.test_two_processes import production_only, this_tests_database_url
+from tests.games.live.test_two_processes import production_only, this_tests_database_url
 
 
 def test_defaults_run_embedded_with_sqlite_under_var(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from django.test import Client, RequestFactory
 from django.utils import translation
 
 from accounts.models import User
-from games import services
+from games.commands import actions as services
 from runtime.api_errors import server_error
 from runtime.error_text import error_texts
 

@@ -24,7 +24,7 @@ from websockets.typing import Origin
 
 from config.front import NGINX, nginx_command, nginx_config
 from tests.games.drivers import seated_game
-from tests.games.test_two_processes import (
+from tests.games.live.test_two_processes import (
     STARTUP_SECONDS,
     TIMEOUT,
     free_port,

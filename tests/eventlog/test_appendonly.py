@@ -12,8 +12,8 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 
 from eventlog.models import StoredEvent
 from eventlog.store import append, read
-from games.domain import PlayerSeated
 from games.models import DealSecret
+from games.table import PlayerSeated
 from runtime.database_roles import owner_configured, owner_connection
 
 STREAM = "test:stream"

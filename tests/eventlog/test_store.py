@@ -17,9 +17,9 @@ from eventlog.store import (
     tally,
     version,
 )
-from games import domain as games_domain
-from games.domain import DealRevealed, PlayerSeated
+from games import table as games_domain
 from games.errors import VersionConflict
+from games.table import DealRevealed, PlayerSeated
 from tests.accounts.factories import UserFactory
 from tournaments import domain as tournaments_domain
 

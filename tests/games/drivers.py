@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from accounts.models import User
-from games import services
-from games.domain import Table
+from games.commands import actions as services
 from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
-from games.selectors import load_table
+from games.table import Table
+from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
 
 

@@ -11,14 +11,14 @@ from django.core.management.base import CommandError
 from django.db import transaction
 
 from eventlog.store import append, read
-from games import services
-from games.domain import stream_of
+from games.commands import actions as services
 from games.management.commands.verify_game import Command as VerifyGame
 from games.models import Game
-from games.record import dump_record, game_record
+from games.read.download import dump_record, game_record
+from games.read.verification import verify_game
 from games.rules import HandScored
-from games.selectors import load_table
-from games.verification import verify_game
+from games.table import stream_of
+from games.write.tables import load_table
 from tests.games.drivers import next_move, play_to_end, seated_game
 
 pytestmark = pytest.mark.django_db

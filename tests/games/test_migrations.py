@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from games.commands.actions import game_create
 from games.models import Game
-from games.services import game_create
 from tests.accounts.factories import UserFactory
 from tests.migrations import as_the_migrations_run
 

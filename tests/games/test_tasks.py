@@ -12,11 +12,11 @@ from django.test import override_settings
 
 from accounts.models import User
 from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
-from games import services
-from games.domain import CLASSIC, ROMANIAN
+from games.commands import actions as services
 from games.models import Game
-from games.selectors import load_table
+from games.table import CLASSIC, ROMANIAN
 from games.tasks import follow_demo_table, play_automatic_move
+from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_bots_to_end, seated_game
 from tests.tournaments.drivers import wait_until

@@ -16,12 +16,12 @@ from django.utils import timezone
 
 from accounts.models import User
 from eventlog.store import read
-from games.domain import Table, fold, stream_of
+from games.commands.actions import game_create, game_join, game_pause
 from games.errors import GameNotFound
 from games.models import Game
+from games.read.selectors import find_game, games_list
 from games.rules import classic
-from games.selectors import find_game, forget_tables, games_list, load_table
-from games.services import game_create, game_join, game_pause
+from games.table import Table, fold, stream_of
 from games.visibility import (
     Viewer,
     event_views,
@@ -34,6 +34,7 @@ from games.visibility import (
     viewer_of,
     viewer_state_view,
 )
+from games.write.tables import forget_tables, load_table
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move, play_to_end, seated_game
 from tests.tournaments.drivers import SHORT_RULES, organizer, private_event_round, round_games

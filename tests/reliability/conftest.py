@@ -20,7 +20,7 @@ from django.conf import settings
 
 from config import celery_app
 from config.settings.environment import BASE_DIR
-from tests.games.test_two_processes import (
+from tests.games.live.test_two_processes import (
     UVICORN,
     free_port,
     this_tests_database_url,

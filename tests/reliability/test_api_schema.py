@@ -28,7 +28,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from accounts.services import user_token
-from games import services
+from games.commands import actions as services
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import seated_game
 

@@ -47,10 +47,10 @@ from accounts.models import User
 from accounts.services import user_token
 from config.asgi import application
 from config.routing import websocket_urlpatterns
-from games import consumers
+from games.commands.actions import game_create, game_join
+from games.live import consumer as consumers
 from games.models import Game
-from games.selectors import load_table
-from games.services import game_create, game_join
+from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
 from tests.throttles import forget_throttle_counts
 from tests.tournaments.drivers import SHORT_RULES, private_event_round

@@ -38,7 +38,7 @@ from websockets.typing import Origin
 from accounts.services import user_token
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import seated_game
-from tests.games.test_two_processes import (
+from tests.games.live.test_two_processes import (
     TIMEOUT,
     production_only,
     servers,

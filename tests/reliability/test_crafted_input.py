@@ -33,7 +33,7 @@ from accounts.services import user_token
 from config.asgi import application
 from games.models import Game
 from tests.games.drivers import seated_game
-from tests.games.test_two_processes import production_only, servers
+from tests.games.live.test_two_processes import production_only, servers
 from tests.tournaments.drivers import organizer
 from tournaments import services as tournament_services
 from tournaments.models import Event

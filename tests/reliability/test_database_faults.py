@@ -26,9 +26,14 @@ from django.conf import settings
 from django.db import connection
 
 from eventlog import store
-from games.domain import stream_of
 from games.models import Game
-from tests.games.test_two_processes import free_port, production_only, serve, wait_until_healthy
+from games.table import stream_of
+from tests.games.live.test_two_processes import (
+    free_port,
+    production_only,
+    serve,
+    wait_until_healthy,
+)
 from tests.reliability.conftest import stop, worker
 from tests.reliability.test_faults import check_log, where_the_round_stands
 from tests.tournaments.drivers import bot_event, round_games, wait_until

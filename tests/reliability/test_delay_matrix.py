@@ -47,9 +47,9 @@ from accounts.models import User
 from config.asgi import application
 from config.routing import websocket_urlpatterns
 from eventlog import store
-from games import consumers
-from games.domain import stream_of
+from games.live import consumer as consumers
 from games.models import Game
+from games.table import stream_of
 from games.visibility import released
 from tests.accounts.factories import UserFactory
 from tests.reliability.test_authorization_matrix import ORIGIN, TIMEOUT, _routes

@@ -16,7 +16,7 @@ ended within as long of Redis answering.
 The worker's broker is the private Redis too, as in production (one ``REDIS_URL``):
 the worker lives through the outage but cannot play during it. The server that wrote
 the move before the bot's turn finds that the broker does not take the bot's move,
-and makes it itself (``games.turns``, decision 3101), and the standings that card's
+and makes it itself (``games.write.automatic``, decision 3101), and the standings that card's
 hand end asks for (``tournaments.tasks``). A worker's own publish is given
 up after a few seconds (:mod:`runtime.outbox`); the servers' watchdogs cover it.
 
@@ -50,13 +50,13 @@ from websockets.typing import Origin
 from accounts.models import User
 from accounts.services import user_token
 from eventlog import store
-from games import services as games
-from games.domain import stream_of
+from games.commands import actions as games
 from games.models import Game
 from games.rules import Phase, legal_plays
-from games.selectors import load_table
+from games.table import stream_of
+from games.write.tables import load_table
 from tests.games.drivers import next_move
-from tests.games.test_two_processes import (
+from tests.games.live.test_two_processes import (
     free_port,
     post_json,
     production_only,

@@ -36,15 +36,15 @@ from websockets.typing import Origin
 
 from accounts.models import User
 from eventlog import store
-from games import services
-from games.domain import Table, stream_of
+from games.commands import actions as services
 from games.models import Game
 from games.rules import Phase, Visibility, legal_bids, legal_plays
-from games.selectors import load_table
+from games.table import Table, stream_of
+from games.write.tables import load_table
 from runtime.tasks import RESTORE_INTERVAL, VISIBILITY_TIMEOUT
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import seated_game, user_to_act
-from tests.games.test_two_processes import TIMEOUT, production_only, session_cookie
+from tests.games.live.test_two_processes import TIMEOUT, production_only, session_cookie
 from tests.reliability.conftest import (
     beat,
     broker_loses_its_messages,

@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from accounts.services import user_token
-from games import services
-from games.selectors import load_table
-from games.verification import verify_game
+from games.commands import actions as services
+from games.read.verification import verify_game
+from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move
-from tests.games.test_two_processes import post_json, production_only, servers
+from tests.games.live.test_two_processes import post_json, production_only, servers
 
 pytestmark = [pytest.mark.django_db(transaction=True), production_only]
 

@@ -30,10 +30,10 @@ from config.front import NGINX
 from config.settings.environment import BASE_DIR
 from games.bots import BOTS
 from games.rules import Phase, Visibility, legal_bids, legal_plays
-from games.selectors import load_table
+from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import user_to_act
-from tests.games.test_two_processes import (
+from tests.games.live.test_two_processes import (
     TIMEOUT,
     free_port,
     game_socket,

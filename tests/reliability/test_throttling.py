@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.accounts.factories import DEFAULT_PASSWORD, UserFactory
-from tests.games.test_two_processes import production_only, servers
+from tests.games.live.test_two_processes import production_only, servers
 
 pytestmark = [production_only, pytest.mark.django_db(transaction=True)]
 

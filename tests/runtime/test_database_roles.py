@@ -18,15 +18,15 @@ from accounts.services import user_token
 from eventlog.appendonly import EVENT_TABLE
 from eventlog.store import append, read
 from games.appendonly import GUARDS, VAULT_TABLE
-from games.domain import PlayerSeated
 from games.models import DealSecret
+from games.read.verification import verify_game
 from games.rules import Phase, Visibility, legal_bids, legal_plays
-from games.selectors import load_table
-from games.verification import verify_game
+from games.table import PlayerSeated
+from games.write.tables import load_table
 from runtime.database_roles import app_role, owner_configured, owner_connection
 from tests.accounts.factories import UserFactory
-from tests.games.test_api import SHORT
-from tests.games.test_two_processes import post_json, servers, this_tests_database_url
+from tests.games.live.test_two_processes import post_json, servers, this_tests_database_url
+from tests.games.web.test_api import SHORT
 
 pytestmark = pytest.mark.skipif(
     not owner_configured() or connection.vendor != "postgresql",

@@ -10,8 +10,8 @@ import pytest
 from django.utils import translation
 
 import accounts.errors
-import games.consumers
 import games.errors
+import games.live.consumer
 import games.rules.errors
 import tournaments.errors
 import tournaments.seating
@@ -27,14 +27,13 @@ ERROR_MODULES = [
     accounts.errors,
     games.rules.errors,
     tournaments.seating,
-    games.consumers,
     limits,
 ]
 ERROR_BASES = (
     errors.DomainError,
     RuleError,
     tournaments.seating.SeatingError,
-    games.consumers.SocketError,
+    games.errors.SocketError,
     limits.Refusal,
 )
 EVERY_CLASS = sorted(

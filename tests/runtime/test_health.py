@@ -18,7 +18,7 @@ from accounts.models import User
 from config.asgi import application
 from config.settings.environment import BASE_DIR
 from runtime.health import CHECK_SECONDS
-from tests.games.test_two_processes import (
+from tests.games.live.test_two_processes import (
     TIMEOUT,
     UVICORN,
     free_port,

@@ -14,9 +14,9 @@ import pytest
 from channels.layers import get_channel_layer
 
 from config.asgi import application
-from games.writepath import group_name, publish
+from games.write.path import group_name, publish
 from runtime.lifespan import in_background, off_the_thread, run_on_server_loop
-from tests.games.test_two_processes import free_port, serve
+from tests.games.live.test_two_processes import free_port, serve
 
 
 @contextlib.asynccontextmanager

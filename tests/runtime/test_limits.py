@@ -16,7 +16,7 @@ from runtime import limits
 from runtime.limits import Budget, JsonDuplicateKey, JsonTooDeep, decode_json
 from runtime.throttling import parse_rate
 from tests.accounts.factories import UserFactory
-from tests.games.test_consumers import session_cookie
+from tests.games.live.test_consumer import session_cookie
 
 ALLOWED_ORIGIN = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 

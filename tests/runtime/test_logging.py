@@ -19,7 +19,7 @@ from django.conf import settings
 from django.test import Client
 
 from config.settings.environment import BASE_DIR
-from tests.games.test_two_processes import TIMEOUT
+from tests.games.live.test_two_processes import TIMEOUT
 from tests.runtime.test_health import production_refusing_env, served
 
 

@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 
 from runtime.sockets import socket_auth_stack
 from tests.accounts.factories import UserFactory
-from tests.games.test_consumers import session_cookie
+from tests.games.live.test_consumer import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -27,7 +27,7 @@ from runtime.throttling import (
     SocketClient,
 )
 from tests.accounts.factories import UserFactory
-from tests.games.test_two_processes import free_port
+from tests.games.live.test_two_processes import free_port
 
 pytestmark = pytest.mark.django_db
 

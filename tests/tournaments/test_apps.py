@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from pytest_django import DjangoAssertNumQueries
 
-from games.watch import Watch
+from games.live.cursor import Watch
 from tests.tournaments.drivers import event_round
 from tournaments.selectors import event_of_game
 

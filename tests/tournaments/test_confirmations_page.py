@@ -10,7 +10,7 @@ from playwright.async_api import expect
 
 from tests.browser import chromium, live_server
 from tests.games.drivers import play_to_end
-from tests.games.test_table_layout import session_of
+from tests.games.web.test_table_layout import session_of
 from tests.tournaments.drivers import private_event_round
 from tournaments.models import Entry, Event
 

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from eventlog import store
-from games.domain import stream_of
+from games.table import stream_of
 from tests.tournaments.drivers import organizer, play_round, wait_until
 from tests.tournaments.test_standings import read_models, standing_rows
 from tournaments import services

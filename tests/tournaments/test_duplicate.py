@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from eventlog import store
-from games.domain import stream_of
+from games.table import stream_of
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end
 from tests.tournaments.drivers import (

@@ -10,14 +10,15 @@ from django.test import override_settings
 from accounts.models import User
 from accounts.services import user_register
 from eventlog import store
-from games import services as games_services
-from games.aliases import clean_alias, require_free
+from games.commands import actions as games_services
+from games.commands.aliases import clean_alias, require_free
 from games.models import Game
-from games.selectors import TableHome, load_table, table_home
+from games.read.selectors import TableHome, table_home
+from games.write.tables import load_table
 from runtime.errors import DomainError
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end
-from tests.games.test_concurrency import race
+from tests.games.write.test_concurrency import race
 from tests.tournaments.drivers import (
     SHORT_RULES,
     bot_event,

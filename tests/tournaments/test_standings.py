@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from eventlog import store
-from games.domain import stream_of
+from games.table import stream_of
 from tests.tournaments.drivers import bot_event, organizer, play_round, wait_until
 from tournaments import services, standings
 from tournaments.domain import event_stream

@@ -14,7 +14,7 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import Game
-from games.selectors import load_table
+from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end
 from tests.tournaments.drivers import (

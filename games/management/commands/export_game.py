@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.errors import GameError
 from games.management.lookup import game_id_from
-from games.record import dump_record, game_record, record_filename
+from games.read.download import dump_record, game_record, record_filename
 
 
 class Command(BaseCommand):

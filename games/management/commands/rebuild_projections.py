@@ -2,7 +2,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games.projections import rebuild_game_projections
+from games.write.projection import rebuild_game_projections
 
 
 class Command(BaseCommand):

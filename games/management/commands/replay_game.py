@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games.errors import GameError
 from games.management.lookup import game_id_from
 from games.rules import Phase
-from games.selectors import replay_table
+from games.write.tables import replay_table
 
 
 class Command(BaseCommand):

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.errors import GameError
 from games.management.lookup import game_id_from
-from games.verification import verify_game
+from games.read.verification import verify_game
 
 
 class Command(BaseCommand):

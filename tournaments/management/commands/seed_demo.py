@@ -4,8 +4,8 @@ from django.core.management.base import BaseCommand
 
 from accounts.management.commands.ensure_demo_organizer import ensure_demo_organizer
 from accounts.services import user_ensure_bot_players
-from games.domain import CLASSIC
-from games.services import game_open_demo_table
+from games.commands.actions import game_open_demo_table
+from games.table import CLASSIC
 from tournaments.services import event_open_demo
 
 SITE = "http://127.0.0.1:8000"

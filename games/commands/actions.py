@@ -1,0 +1,705 @@
+"""Business actions on games: the commands.
+
+Each checks its input and hands the write path (:func:`games.write.path.execute`) a
+decider: a function of the table, which folds the events it decides into it. The
+table-level deciders they share are in :mod:`games.table.deciders`. Views, consumers and
+tasks call these functions; nothing writes events another way.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import uuid
+from collections.abc import Callable, Mapping
+from contextlib import suppress
+from functools import partial
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from accounts.models import User
+from accounts.services import (
+    BOT_NAMES,
+    user_demo_lock,
+    user_demo_organizer,
+    user_ensure_bot_players,
+)
+from games import rules
+from games.bots import BOTS, choose_command
+
+# The levels of bot to offer, weakest first, and the one a seat gets unless another is
+# chosen: named here too for the championships, which use the games through their services.
+from games.bots import DEFAULT_LEVEL as DEFAULT_LEVEL
+from games.bots import LEVEL_NAMES as LEVEL_NAMES
+from games.bots.classic import choose_classic_command
+from games.commands.aliases import clean_alias, fitting_alias, require_free
+from games.errors import (
+    AlreadySeated,
+    EventGameNoRematch,
+    GameAlreadyStarted,
+    GameNotFinished,
+    GamePausedError,
+    InvalidInput,
+    NotAPlayer,
+    NotSeated,
+    NotTheCreator,
+    NotYourSeat,
+    TableFull,
+    UnknownBot,
+    VersionConflict,
+)
+from games.models import Game
+from games.read.selectors import rematch_game, table_home
+from games.rules import (
+    RuleOptions,
+    Visibility,
+    build_schedule,
+    classic,
+    options_from_dict,
+)
+from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
+from games.table import (
+    CLASSIC,
+    GAME_KINDS,
+    ROMANIAN,
+    AnyEvent,
+    GameCreated,
+    GamePaused,
+    GameResumed,
+    PlayerLeft,
+    PlayerSeated,
+    SeatAutomated,
+    Table,
+    TableCancelled,
+)
+from games.table.deciders import acting_seat, fold_all, ruled, start
+from games.visibility import MAX_SPECTATOR_DELAY as MAX_SPECTATOR_DELAY
+from games.write.automatic import automatic_bot, automatic_move_delay
+from games.write.path import CommandResult, Move, execute, execute_move, server_moves_of
+from games.write.tables import load_table
+from games.write.vault import Vault
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+MIN_TURN_SECONDS = 5
+MAX_TURN_SECONDS = 600
+# The demo table's bots: the strongest, as the table a visitor watches first. One
+# decision a bot delay (1 s) at 7 ms CPU p50, 75 ms p95 is under a tenth of a core;
+# a championship's several tables at once play the default level.
+DEMO_BOT = "strong"
+# How often a join is decided again after losing the race for a seat: once for each
+# seat of the largest table, and once more to hear that it is full.
+JOIN_ATTEMPTS = 7
+
+
+def game_create(
+    *,
+    creator: User,
+    player_count: int,
+    preset: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    turn_seconds: int | None = None,
+    spectator_delay: int = 0,
+    deal_set: str | None = None,
+    kind: str = ROMANIAN,
+    rematch_of: uuid.UUID | None = None,
+) -> Game:
+    """Open a table of ``player_count`` seats under a preset and/or explicit options;
+    with ``turn_seconds``, a seat that has not acted by then is played by a bot.
+
+    ``kind``: the game the table plays, Romanian Whist (the default) or classic
+    partnership Whist (four seats, presets and options of :mod:`games.rules.classic`).
+
+    ``spectator_delay``: seconds spectators lag behind the play. ``deal_set``: every
+    table of the set plays the same deals, seat by seat (a duplicate round); their
+    secrets are revealed once every table of the set has finished. ``rematch_of``: the
+    finished game whose players play again here (see :func:`game_rematch`)."""
+    if kind not in GAME_KINDS:
+        raise InvalidInput(f"there is no game {kind!r}; choose one of {', '.join(GAME_KINDS)}")
+    if isinstance(player_count, bool) or not isinstance(player_count, int):
+        raise InvalidInput("player_count must be a whole number from 3 to 6")
+    chosen: RuleOptions | classic.ClassicOptions
+    if kind == CLASSIC:
+        base_classic = classic.preset(preset) if preset else classic.ClassicOptions()
+        chosen = classic.options_from_dict(options or {}, base_classic)
+        if player_count != classic.PLAYERS:
+            raise InvalidInput("classic whist is played by four, in two partnerships")
+    else:
+        chosen = options_from_dict(options or {}, rules.preset(preset) if preset else RuleOptions())
+        build_schedule(chosen, player_count)
+    if turn_seconds is not None and (
+        isinstance(turn_seconds, bool)
+        or not isinstance(turn_seconds, int)
+        or not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS
+    ):
+        raise InvalidInput(
+            f"a turn timer is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds, or none"
+        )
+    if (
+        isinstance(spectator_delay, bool)
+        or not isinstance(spectator_delay, int)
+        or not 0 <= spectator_delay <= MAX_SPECTATOR_DELAY
+    ):
+        raise InvalidInput(f"a spectator delay is 0 to {MAX_SPECTATOR_DELAY} seconds")
+    game_id = uuid.uuid4()
+    created = GameCreated(
+        new_code(),
+        player_count,
+        chosen.to_dict(),
+        preset or "",
+        creator.pk,
+        turn_seconds,
+        spectator_delay,
+        deal_set,
+        kind,
+        str(rematch_of) if rematch_of else None,
+    )
+    execute(
+        game_id=game_id,
+        actor=creator,
+        expected_version=0,
+        idempotency_key=None,
+        command={},
+        decide=lambda table: fold_all(table, [created]),
+        table=Table(),
+    )
+    return Game.objects.get(pk=game_id)
+
+
+def game_join(
+    *,
+    game_id: uuid.UUID,
+    user: User,
+    alias: str,
+    zero_play: bool = False,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    """Seat ``user`` under ``alias``; the last seat taken starts the game.
+
+    ``zero_play`` announces zero play from the start, as tables that require it
+    then ask; the game records the announcement as it starts, before any deal.
+    """
+    alias = clean_alias(alias)
+
+    def decide(table: Table) -> list[AnyEvent]:
+        seat = table.seat_of(user.pk)
+        if seat is not None:
+            raise AlreadySeated(seat)
+        if table.is_full:
+            raise TableFull()
+        require_free(alias, (s.alias for s in table.seats if s is not None))
+        if zero_play and (table.is_classic or table.romanian_options.zero_play is None):
+            raise ZeroPlayNotAllowed("zero play is not played at this table")
+        free = table.seats.index(None)
+        events = fold_all(table, [PlayerSeated(free, user.pk, alias, zero_play)])
+        if table.is_full:
+            events += start(table, Vault.of(game_id, table))
+        return events
+
+    return _seating(
+        partial(
+            execute,
+            game_id=game_id,
+            actor=user,
+            expected_version=None,
+            idempotency_key=idempotency_key,
+            command={"join": alias, "zero_play": zero_play},
+            decide=decide,
+        )
+    )
+
+
+def _seating(attempt: Callable[[], CommandResult]) -> CommandResult:
+    """Run a command that seats players, which names no version: losing the append to
+    another command (a racer taking the same seat) is no reason to refuse it. It is
+    decided again on the log as it is now, which seats it in the next free seat or
+    answers that the table is full. Each lost race is another event appended, so a few
+    attempts are enough."""
+    for _ in range(JOIN_ATTEMPTS - 1):
+        with suppress(VersionConflict):
+            return attempt()
+    return attempt()
+
+
+def game_fill_with_bots(
+    *,
+    game_id: uuid.UUID,
+    actor: User,
+    level: str = DEFAULT_LEVEL,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    """Seat a bot of ``level`` (one of :data:`games.bots.LEVEL_NAMES`) in every free
+    seat of a table waiting for players, which starts it: only its creator may."""
+    _require_level(level)
+
+    def decide(table: Table) -> list[AnyEvent]:
+        _require_waiting(table, actor)
+        # Only now: a refused request creates no account. The bots' accounts outlive
+        # a command that then fails; they are the site's, made once.
+        bots = user_ensure_bot_players(names=BOT_NAMES)
+        seated = {seat.user_id for seat in table.seats if seat is not None}
+        taken = {seat.alias for seat in table.seats if seat is not None}
+        free = [number for number, seat in enumerate(table.seats) if seat is None]
+        events: list[AnyEvent] = []
+        # Enough bots for every seat of the largest table, even one with no person.
+        for seat, bot in zip(free, (bot for bot in bots if bot.pk not in seated), strict=False):
+            alias = fitting_alias(bot.display.split()[0], taken)
+            events += fold_all(
+                table, [SeatAutomated(seat, level), PlayerSeated(seat, bot.pk, alias)]
+            )
+        return events + start(table, Vault.of(game_id, table))
+
+    return _seating(
+        partial(
+            execute,
+            game_id=game_id,
+            actor=actor,
+            expected_version=None,
+            idempotency_key=idempotency_key,
+            command={"fill_with_bots": level},
+            decide=decide,
+        )
+    )
+
+
+def game_play_now(
+    *,
+    user: User,
+    preset: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    player_count: int = 4,
+    level: str = DEFAULT_LEVEL,
+) -> Game:
+    """A table of Romanian Whist for ``user`` alone: opened under ``preset`` (and
+    ``options``), ``user`` seated, a bot of ``level`` in every other seat; it starts
+    at once. All of it, or nothing."""
+    _require_level(level)
+    with transaction.atomic():
+        game = game_create(creator=user, player_count=player_count, preset=preset, options=options)
+        game_join(game_id=game.id, user=user, alias=fitting_alias(user.display, set()))
+        game_fill_with_bots(game_id=game.id, actor=user, level=level)
+    return Game.objects.get(pk=game.id)
+
+
+def game_cancel(
+    *, game_id: uuid.UUID, actor: User, idempotency_key: str | None = None
+) -> CommandResult:
+    """Call off a table before it starts: only its creator may. Nobody may sit at it
+    or play it from then on; it leaves the lobby's lists."""
+
+    def decide(table: Table) -> list[AnyEvent]:
+        _require_waiting(table, actor)
+        return fold_all(table, [TableCancelled()])
+
+    return execute(
+        game_id=game_id,
+        actor=actor,
+        expected_version=None,
+        idempotency_key=idempotency_key,
+        command={"cancel": True},
+        decide=decide,
+    )
+
+
+def game_leave(
+    *, game_id: uuid.UUID, actor: User, idempotency_key: str | None = None
+) -> CommandResult:
+    """Get up from one's seat before the game starts: the seat is free again."""
+
+    def decide(table: Table) -> list[AnyEvent]:
+        seat = table.seat_of(actor.pk)
+        if seat is None:
+            raise NotSeated()
+        if table.status != "open":
+            raise GameAlreadyStarted()
+        return fold_all(table, [PlayerLeft(seat)])
+
+    return execute(
+        game_id=game_id,
+        actor=actor,
+        expected_version=None,
+        idempotency_key=idempotency_key,
+        command={"leave": True},
+        decide=decide,
+    )
+
+
+def _require_level(level: str) -> None:
+    if level not in LEVEL_NAMES:
+        raise InvalidInput(
+            f"there is no bot level {level!r}; choose one of {', '.join(LEVEL_NAMES)}"
+        )
+
+
+def _require_waiting(table: Table, actor: User) -> None:
+    """Only the creator changes a table waiting for players, and only while it waits."""
+    if actor.pk != table.creator_id:
+        raise NotTheCreator("only the table's creator may do that")
+    if table.status != "open":
+        raise GameAlreadyStarted()
+
+
+def game_rematch(*, game_id: uuid.UUID, actor: User) -> Game:
+    """A new table for the players of the finished game ``game_id``: same game, rules,
+    table size and turn timer, with ``actor`` seated and its bots' seats taken by the
+    same bots, playing as well as they did; the other players join it when they ask.
+
+    A game has one rematch: whoever asks after the first gets that table, seated at
+    it. An event's table has none (its organizer seats the rounds). The finished
+    game's log is not touched."""
+    old = load_table(game_id)
+    seat = old.seat_of(actor.pk)
+    if seat is None:
+        raise NotAPlayer()
+    if old.status != "finished":
+        raise GameNotFinished()
+    if table_home(game_id) is not None:
+        raise EventGameNoRematch()
+    alias = old.seats[seat].alias  # type: ignore[union-attr]
+    existing = rematch_game(game_id)
+    if existing is None:
+        try:
+            with transaction.atomic():
+                return _open_rematch(game_id, old, actor, alias)
+        except IntegrityError:
+            # Another player's request opened it first (one rematch per game).
+            existing = rematch_game(game_id)
+            if existing is None:
+                raise
+    if not any(taken["user_id"] == actor.pk for taken in existing.seats):
+        game_join(game_id=existing.id, user=actor, alias=alias)
+    return Game.objects.get(pk=existing.id)
+
+
+def _open_rematch(game_id: uuid.UUID, old: Table, actor: User, alias: str) -> Game:
+    game = game_create(
+        creator=actor,
+        player_count=old.player_count,
+        preset=old.preset or None,
+        options=old.options.to_dict(),
+        turn_seconds=old.turn_seconds,
+        spectator_delay=old.spectator_delay,
+        kind=old.kind,
+        rematch_of=game_id,
+    )
+    game_join(game_id=game.id, user=actor, alias=alias)
+    players = User.objects.in_bulk(seat.user_id for seat in old.seats if seat is not None)
+    seat = 1
+    for number, taken in enumerate(old.seats):
+        if taken is None or not players[taken.user_id].is_bot:
+            continue
+        bot = old.bots[number] or DEFAULT_LEVEL
+        game_set_seat_bot(game_id=game.id, actor=actor, seat=seat, bot=bot)
+        game_join(game_id=game.id, user=players[taken.user_id], alias=taken.alias)
+        seat += 1
+    return Game.objects.get(pk=game.id)
+
+
+def game_place_bid(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    bid: int,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    return execute_move(
+        move_place_bid(
+            game_id=game_id,
+            actor=actor,
+            bid=bid,
+            seat=seat,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+        )
+    )
+
+
+def move_place_bid(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    bid: int,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> Move:
+    """:func:`game_place_bid` as a move, for the write path on a server's loop."""
+    return _rules_move(
+        game_id=game_id,
+        actor=actor,
+        seat=seat,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command={"bid": bid},
+        make=lambda s, _: rules.PlaceBid(s, bid),
+    )
+
+
+def game_play_card(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    card: str | None,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    """Play ``card``; ``None`` plays the last card held, which a player on the
+    forehead cannot name."""
+    return execute_move(
+        move_play_card(
+            game_id=game_id,
+            actor=actor,
+            card=card,
+            seat=seat,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+        )
+    )
+
+
+def move_play_card(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    card: str | None,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> Move:
+    """:func:`game_play_card` as a move, for the write path on a server's loop."""
+    if card is not None and not isinstance(card, str):
+        raise InvalidInput("a card is written rank then suit, like AS, 10H or 7D")
+    parsed = None if card is None else rules.parse_card(card)
+
+    def make(acting: int, table: Table) -> rules.Command:
+        if parsed is not None:
+            return rules.PlayCard(acting, parsed)
+        held = table.game.holdings[acting] if table.game.holdings else ()
+        if len(held) != 1:
+            raise InvalidInput("name the card to play; only a last card may go unnamed")
+        return rules.PlayCard(acting, held[0])
+
+    return _rules_move(
+        game_id=game_id,
+        actor=actor,
+        seat=seat,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command={"card": None if parsed is None else str(parsed)},
+        make=make,
+    )
+
+
+def game_announce_zero_play(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    return execute_move(
+        _rules_move(
+            game_id=game_id,
+            actor=actor,
+            seat=seat,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+            command={"zero_play": True},
+            make=lambda s, _: rules.AnnounceZeroPlay(s),
+        )
+    )
+
+
+def game_choose_one_card_mode(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    mode: str,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    try:
+        visibility = Visibility(mode)
+    except ValueError:
+        raise InvalidOneCardMode(mode) from None
+    return execute_move(
+        _rules_move(
+            game_id=game_id,
+            actor=actor,
+            seat=seat,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+            command={"one_card_mode": visibility.value},
+            make=lambda s, _: rules.ChooseOneCardMode(s, visibility),
+        )
+    )
+
+
+def game_open_demo_table(
+    *, organizer: User, players: list[User], kind: str = ROMANIAN
+) -> tuple[Game, bool]:
+    """A table of bots for the demo (Championship rules, or a British rubber of
+    classic Whist), unless these bots already play one of that game for the
+    organizer; returns it and whether it is new."""
+    with user_demo_lock(organizer):
+        for playing in Game.objects.filter(
+            creator_id=organizer.pk, status=Game.Status.PLAYING, kind=kind
+        ):
+            # The organizer's championship tables are not the demo table: its bots are.
+            if _seated(playing) == sorted(player.pk for player in players):
+                return playing, False
+        preset = "british" if kind == CLASSIC else "championship"
+        game = game_create(creator=organizer, player_count=len(players), preset=preset, kind=kind)
+        for seat, player in enumerate(players):
+            game_set_seat_bot(game_id=game.id, actor=organizer, seat=seat, bot=DEMO_BOT)
+            game_join(game_id=game.id, user=player, alias=player.display_name.split()[0])
+    return Game.objects.get(pk=game.id), True
+
+
+def game_follow_demo_table(*, game_id: uuid.UUID) -> tuple[Game, bool] | None:
+    """The demo table that follows ``game_id``, a demo table that finished: opened
+    unless one of its game is in play already (this run's twin opened it), and
+    whether it is new. None for any other game."""
+    finished = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    organizer = None if finished is None else user_demo_organizer(finished.creator_id)
+    if finished is None or organizer is None:
+        return None
+    players = user_ensure_bot_players()
+    if _seated(finished) != sorted(player.pk for player in players):
+        return None
+    return game_open_demo_table(organizer=organizer, players=players, kind=finished.kind)
+
+
+def _seated(game: Game) -> list[int]:
+    return sorted(seat["user_id"] for seat in game.seats)
+
+
+def game_set_seat_bot(
+    *,
+    game_id: uuid.UUID,
+    actor: User,
+    seat: int,
+    bot: str | None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    """Let a bot play ``seat`` (``bot`` names it), or hand the seat back (None).
+
+    The game's creator may do it for any seat, a player for their own."""
+    if bot is not None and (not isinstance(bot, str) or bot not in BOTS):
+        raise UnknownBot(bot, BOTS)
+
+    def decide(table: Table) -> list[AnyEvent]:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise InvalidInput(f"there is no seat {seat} at this table")
+        if actor.pk != table.creator_id and table.seat_of(actor.pk) != seat:
+            raise NotYourSeat("only the game's creator or the seat's player may do that")
+        if table.bots[seat] == bot:
+            return []
+        return fold_all(table, [SeatAutomated(seat, bot)])
+
+    return execute(
+        game_id=game_id,
+        actor=actor,
+        expected_version=None,
+        idempotency_key=idempotency_key,
+        command={"seat": seat, "bot": bot},
+        decide=decide,
+    )
+
+
+def game_pause(*, game_id: uuid.UUID, actor: User, reason: str = "") -> CommandResult:
+    """Stop the game: no move is taken, no bot or turn timer acts, until it is resumed.
+    Only the game's creator (a championship's organizer) may."""
+    return _set_paused(game_id, actor, GamePaused((reason or "").strip()[:200]))
+
+
+def game_resume(*, game_id: uuid.UUID, actor: User) -> CommandResult:
+    """Let the game go on; the seat to act gets its whole turn again."""
+    return _set_paused(game_id, actor, GameResumed())
+
+
+def _set_paused(game_id: uuid.UUID, actor: User, event: GamePaused | GameResumed) -> CommandResult:
+    def decide(table: Table) -> list[AnyEvent]:
+        if actor.pk != table.creator_id:
+            raise NotYourSeat("only the game's creator may pause or resume it")
+        if table.status != "playing":
+            raise InvalidInput("only a game in play can be paused or resumed")
+        if table.paused == isinstance(event, GamePaused):
+            return []
+        return fold_all(table, [event])
+
+    return execute(
+        game_id=game_id,
+        actor=actor,
+        expected_version=None,
+        idempotency_key=None,
+        command={"paused": isinstance(event, GamePaused)},
+        decide=decide,
+    )
+
+
+def game_play_automatically(*, game_id: uuid.UUID, expected_version: int) -> CommandResult | None:
+    """The bot's move for the seat to act, if the game is still at ``expected_version``:
+    None when it moved on (the seat acted in time, or this move was already made)."""
+
+    def decide(table: Table) -> list[AnyEvent]:
+        game = table.game
+        seat = game.turn
+        bot = automatic_bot(table, seat)
+        rng = random.Random(f"{game_id}:{table.version}")
+        command: rules.Command
+        if isinstance(game, classic.ClassicState):
+            command = choose_classic_command(game, seat, rng, bot=bot, played=table.played)
+        else:
+            command = choose_command(game, seat, rng, bot=bot, played=table.played)
+        return ruled(table, command) + server_moves_of(game_id, table)
+
+    table = load_table(game_id)
+    if table.version != expected_version or automatic_move_delay(table) is None:
+        return None
+    try:
+        return execute(
+            game_id=game_id,
+            actor=None,
+            expected_version=expected_version,
+            idempotency_key=None,
+            command={},
+            decide=decide,
+        )
+    except VersionConflict:
+        return None
+
+
+def _rules_move(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    seat: int | None,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    command: dict[str, Any],
+    make: Callable[[int, Table], rules.Command],
+) -> Move:
+    actor_id = None if actor is None else actor.pk
+
+    def decide(table: Table) -> list[AnyEvent]:
+        acting = acting_seat(table, actor_id, seat)
+        if table.paused:
+            raise GamePausedError()
+        return ruled(table, make(acting, table)) + server_moves_of(game_id, table)
+
+    return Move(game_id, actor, expected_version, idempotency_key, command, decide)
+
+
+def new_code(model: type[Game] | type[Any] = Game) -> str:
+    """A share code no row of ``model`` (games, or championship events) has yet."""
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if not model.objects.filter(code=code).exists():
+            return code

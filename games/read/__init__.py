@@ -1,0 +1,1 @@
+"""Reads: queries on the read model, the downloadable game, and its verification."""

@@ -1,0 +1,110 @@
+"""Reads: rule presets, games and their tables folded from the log."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games.errors import GameNotFound
+from games.models import Game
+from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule
+from games.rules.cards import MAX_PLAYERS, MIN_PLAYERS
+from games.visibility import may_see_game, seen_games, seen_status, visible_games
+
+
+@dataclass(frozen=True)
+class PresetSummary:
+    name: str
+    title: str
+    options: RuleOptions
+    # Cards dealt per hand, by player count.
+    sequences: dict[int, list[int]]
+
+
+def rule_presets() -> list[PresetSummary]:
+    """Every named preset with its deal sequence for each table size."""
+    return [
+        PresetSummary(
+            name=name,
+            title=PRESET_TITLES[name],
+            options=options,
+            sequences={
+                players: [spec.cards for spec in build_schedule(options, players)]
+                for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+            },
+        )
+        for name, options in PRESETS.items()
+    ]
+
+
+# A game id (UUID) or share code; anything else is no game of ours.
+GAME_REFERENCE = re.compile(r"[0-9A-Za-z-]{1,36}")
+
+
+def find_game(reference: str, *, viewer_id: int | None) -> Game:
+    """A game by its id or its share code, if the viewer ``viewer_id`` (None:
+    anonymous) may see it; otherwise it does not exist for them."""
+    if not isinstance(reference, str) or not GAME_REFERENCE.fullmatch(reference):
+        raise GameNotFound(reference)
+    game: Game | None
+    try:
+        game = Game.objects.get(pk=uuid.UUID(reference))
+    except (ValueError, Game.DoesNotExist):
+        game = Game.objects.filter(code=reference.upper()).first()
+    if game is None or not may_see_game(game, viewer_id):
+        raise GameNotFound(reference)
+    return game
+
+
+def rematch_game(game_id: uuid.UUID) -> Game | None:
+    """The table where the players of the finished game ``game_id`` play again, if
+    one of them asked for it."""
+    return Game.objects.filter(rematch_of=game_id).first()
+
+
+@dataclass(frozen=True)
+class TableHome:
+    """Where another app seats a game: a championship's event, round and table."""
+
+    event: str
+    round: int
+    table: int
+    url: str
+
+
+# Registered by the apps that seat games (see :func:`add_table_home`): the games app
+# knows no app that uses it.
+_HOMES: list[Callable[[uuid.UUID], TableHome | None]] = []
+
+
+def add_table_home(finder: Callable[[uuid.UUID], TableHome | None]) -> None:
+    if finder not in _HOMES:
+        _HOMES.append(finder)
+
+
+def table_home(game_id: uuid.UUID) -> TableHome | None:
+    """The event table ``game_id`` is played at; None for a table of its own."""
+    for finder in _HOMES:
+        home = finder(game_id)
+        if home is not None:
+            return home
+    return None
+
+
+def games_list(status: str | None = None, *, viewer_id: int | None) -> QuerySet[Game]:
+    """The games the viewer ``viewer_id`` may see, of ``status`` if given: the status
+    they see (a delayed table's finish held back from them is still in play), their
+    figures still the read model's (:func:`game_summaries`)."""
+    games = visible_games(Game.objects.all(), viewer_id)
+    return seen_status(games, status, viewer_id, timezone.now()) if status else games
+
+
+def game_summaries(games: Iterable[Game], *, viewer_id: int | None) -> list[Game]:
+    """``games`` (rows of :func:`games_list`) with the figures the viewer ``viewer_id``
+    sees: a delayed table held back from them as the delay has released it."""
+    return seen_games(games, viewer_id, timezone.now())

@@ -1,0 +1,247 @@
+"""The words the table page's script shows, in the reader's language.
+
+Errors keep the services' English message for the API; the page shows its error
+class's text (runtime.error_text) instead, found by its code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.errors import SocketError
+from games.rules import OneCardMode, RuleOptions, Schedule, Scoring, build_schedule
+from games.rules.classic import ClassicOptions, TrumpMethod
+from games.web.forms import LEVEL_LABELS
+from runtime.error_text import error_texts
+
+
+def table_text() -> dict[str, Any]:
+    return {
+        "waiting": _("Waiting for players: %(seated)s of %(total)s seated."),
+        "hand_of": _("Deal %(hand)s of %(total)s"),
+        "cards_dealt": _("%(cards)s cards"),
+        "one_card": _("1 card"),
+        "dealer": _("dealer"),
+        "trump": _("Trump"),
+        "no_trump": _("No trump"),
+        "your_turn": _("Your turn"),
+        "to_bid": _("%(alias)s to bid"),
+        "to_play": _("%(alias)s to play"),
+        "to_choose": _("%(alias)s chooses how the one-card deal is played"),
+        "game_over": _("Game over"),
+        "winner": _("Winner: %(names)s"),
+        "shared_win": _("Shared win: %(names)s"),
+        "paused": _("Paused by the organizer"),
+        "replay_at": _("Replay: event %(at)s of %(last)s"),
+        "replay": _("Replay the game, move by move"),
+        "screened": _("Duplicate deals: the cards are shown once every table has played them."),
+        "bid": _("bid"),
+        "tricks": _("tricks"),
+        "score": _("score"),
+        "your_bid": _("Your bid"),
+        "current_trick": _("Trick in progress"),
+        "last_trick": _("Last trick"),
+        "won_by": _("won by %(alias)s"),
+        "your_hand": _("Your hand"),
+        "play_hidden": _("Play your card"),
+        "forehead": _("On the forehead: you see everyone's card but your own."),
+        "blind": _("Blind deal: you bid without seeing your cards; they show after the last bid."),
+        "watching": _("You are watching this table."),
+        "connecting": _("Connecting…"),
+        "reconnecting": _("Connection lost; reconnecting…"),
+        "catching_up": _("Catching up…"),
+        "too_many_sockets": _(
+            "Too many connections at once: close another tab of the site, then reload."
+        ),
+        "choose_mode": _("Choose how this one-card deal is played:"),
+        "modes": {"open": _("open"), "forehead": _("on the forehead"), "blind": _("blind")},
+        "bot": _("bot"),
+        "empty_seat": _("free seat"),
+        "bot_for_me": _("Let a bot play for me"),
+        "bot_level": _("Bot level"),
+        "levels": {name: str(label) for name, label in LEVEL_LABELS.items()},
+        "cancelled": _("This table was cancelled by its creator."),
+        "seat_back": _("Take my seat back"),
+        "bot_seat": _("Bot"),
+        "unbot_seat": _("Remove bot"),
+        "confirm_bot_seat": _(
+            "Give %(alias)s's seat to a bot? It plays their turns until the seat is handed back."
+        ),
+        "confirm_bot_for_me": _(
+            "Let a bot play your seat? It plays your turns until you take your seat back."
+        ),
+        "seconds_left": _("%(seconds)s s left"),
+        "scoreboard": _("Scoreboard"),
+        "cards": _("Cards"),
+        "final_ranking": _("Final ranking"),
+        "place": _("Place"),
+        "player": _("Player"),
+        "points": _("Points"),
+        "chart": _("Cumulative score by deal"),
+        "streak_bonus": _("streak bonus"),
+        "streak_penalty": _("streak penalty"),
+        "missed": _("missed bid"),
+        "bids_total": _("bids %(bids)s of %(cards)s"),
+        "title_turn": _("● Your turn — Atu"),
+        "trick_taken": _("%(alias)s takes the trick."),
+        "card_label": _("%(rank)s of %(suit)s"),
+        "bid_label": _("Bid %(bid)s"),
+        "classic": classic_text(),
+        "errors": {
+            **error_texts(),
+            **error_texts(SocketError),
+            # The page knows the bid refused and the cards dealt.
+            "dealer_bid_forbidden": _(
+                "The dealer may not bid %(bid)s: "
+                "the bids would add up to the %(cards)s cards dealt."
+            ),
+        },
+    }
+
+
+def classic_text() -> dict[str, Any]:
+    """The words of a classic Whist table: partnerships, trumps, odd tricks, rubbers."""
+    return {
+        "hand": _("Hand %(hand)s"),
+        "rubber_game": _("Game %(game)s of the rubber"),
+        "game_to": _("Game to %(target)s points"),
+        "dealing": _("Dealing the next hand…"),
+        "your_side": _("Your side"),
+        "opponents": _("Opponents"),
+        "side_seats": _("Seats %(first)s & %(second)s"),
+        "partner": _("partner"),
+        "held": _("in hand: %(cards)s"),
+        "turned_up": _("turned trump"),
+        "trump": _("Trump: %(suit)s"),
+        "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
+        "tricks_this_hand": _("Tricks this hand"),
+        "match_rubber": _("A rubber: the best of three games to %(target)s points"),
+        "match_game": _("One game to %(target)s points"),
+        "match_deals": _(
+            "The tournament form: each side scores its odd tricks over a fixed number "
+            "of deals (%(deals)s)"
+        ),
+        "side": _("Side"),
+        "players": _("Players"),
+        "games": _("Games"),
+        "game_score": _("This game"),
+        "match_points": _("Total points"),
+        "games_score": _("Games: %(score)s"),
+        "hand_column": _("Hand"),
+        "trump_column": _("Trump"),
+        "tricks": _("Tricks"),
+        "odd_tricks": _("Odd tricks"),
+        "honours": _("Honours"),
+        "honours_held": _("%(held)s honours held"),
+        "totals": _("Score"),
+        "game_won": _("Game %(game)s won by %(side)s, %(score)s"),
+        "final_result": _("Final result"),
+        "winner": _("Winners: %(side)s"),
+        "tie": _("A tie: both sides scored %(points)s."),
+    }
+
+
+def rules_summary(
+    kind: str,
+    options: RuleOptions | ClassicOptions,
+    *,
+    player_count: int | None = None,
+    turn_seconds: int | None = None,
+    timer: bool = False,
+) -> list[tuple[str, str]]:
+    """A table's rules as (term, description) pairs, in the reader's language: the
+    deals (their sequence, for ``player_count`` players), one-card deals, trumping,
+    scoring and streaks, or classic Whist's match and trumps; with ``timer``, the
+    turn timer of ``turn_seconds`` too."""
+    if isinstance(options, ClassicOptions):
+        rows = _classic_rules(options)
+    else:
+        rows = _romanian_rules(options, player_count)
+    if timer:
+        rows.append(
+            (
+                _("Turn timer"),
+                _("%(seconds)s s a move; then a bot plays it") % {"seconds": turn_seconds}
+                if turn_seconds
+                else _("no timer"),
+            )
+        )
+    return rows
+
+
+def _romanian_rules(options: RuleOptions, player_count: int | None) -> list[tuple[str, str]]:
+    schedules = {
+        Schedule.ONE_EIGHT_ONE: _("1 to 8 and back to 1"),
+        Schedule.EIGHT_ONE_EIGHT: _("8 to 1 and back to 8"),
+        Schedule.EACH_DEALER_ONCE: _("each dealer deals each number once"),
+    }
+    deals = schedules[options.schedule]
+    if options.step == 2:
+        deals += ", " + _("increment 2")
+    rows = [(_("Deals"), deals)]
+    if player_count is not None:
+        cards = [str(spec.cards) for spec in build_schedule(options, player_count)]
+        count = ngettext("(%(count)s deal)", "(%(count)s deals)", len(cards)) % {
+            "count": len(cards)
+        }
+        rows.append((_("Cards dealt, hand by hand"), f"{' '.join(cards)} {count}"))
+    modes = {
+        OneCardMode.NORMAL: _("played normally"),
+        OneCardMode.FOREHEAD: _("on the forehead"),
+        OneCardMode.BLIND: _("blind"),
+        OneCardMode.DEALER_CHOICE: _("the dealer chooses"),
+    }
+    scorings = {
+        Scoring.FIVE_PLUS_BID: _("5 + bid"),
+        Scoring.ONE_PLUS_BID: _("1 + bid"),
+        Scoring.BID_PLUS_CARDS: _("bid + cards"),
+        Scoring.TRIANGULAR: _("triangular"),
+    }
+    rows += [
+        (_("One-card deals"), modes[options.one_card_mode]),
+        (_("When void"), _("must trump") if options.must_trump else _("may discard")),
+        (_("Scoring"), scorings[options.scoring]),
+    ]
+    if options.streak_bonus:
+        bonus = options.streak_bonus
+        rows.append(
+            (
+                _("Streak bonus"),
+                _("+%(points)s for %(length)s exact bids in a row")
+                % {"points": bonus.points, "length": bonus.length},
+            )
+        )
+    if options.streak_penalty:
+        penalty = options.streak_penalty
+        text = _("%(points)s for %(length)s missed bids in a row") % {
+            "points": penalty.points,
+            "length": penalty.length,
+        }
+        if not options.streaks_count_one_card_deals:
+            text += " " + _("(one-card deals not counted)")
+        rows.append((_("Streak penalty"), text))
+    return rows
+
+
+def _classic_rules(options: ClassicOptions) -> list[tuple[str, str]]:
+    words = classic_text()
+    if options.deals is not None:
+        match = words["match_deals"] % {"deals": options.deals}
+    elif options.rubber:
+        match = words["match_rubber"] % {"target": options.target}
+    else:
+        match = words["match_game"] % {"target": options.target}
+    trumps = {
+        TrumpMethod.TURNED: _("the dealer's last card, turned"),
+        TrumpMethod.ROTATION: _("in turn: hearts, diamonds, spades, clubs"),
+    }[options.trumps]
+    if options.no_trump_every_fifth:
+        trumps += "; " + _("every fifth hand without trumps")
+    return [
+        (_("Match"), match),
+        (_("Trumps"), trumps),
+        (_("Honours scored (A K Q J of trumps)"), _("yes") if options.honours else _("no")),
+    ]

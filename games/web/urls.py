@@ -1,0 +1,17 @@
+from django.urls import path
+
+from games.web import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("rules/", views.rules, name="rules"),
+    path("games/new/", views.game_new, name="new"),
+    path("games/join/", views.game_join, name="join"),
+    path("games/play-now/", views.play_now, name="play-now"),
+    path("games/<str:ref>/fill-with-bots/", views.fill_with_bots, name="fill-with-bots"),
+    path("games/<str:ref>/cancel/", views.cancel, name="cancel"),
+    path("games/<str:ref>/leave/", views.leave, name="leave"),
+    path("games/<str:ref>/", views.table, name="table"),
+    path("games/<str:ref>/rematch/", views.game_rematch, name="rematch"),
+]

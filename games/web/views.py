@@ -1,0 +1,314 @@
+"""The pages: the lobby, a table (for its players and spectators alike) and the rules.
+
+Views parse the forms and call one service each; the table itself is drawn in the
+browser from what the table's WebSocket sends (games/static/games/table.js).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts.http import AuthenticatedHttpRequest
+from accounts.models import User
+from accounts.services import user_create_guest
+from accounts.views import throttled
+from coded import CodedError
+from games.bots import DEFAULT_LEVEL, LEVEL_NAMES
+from games.commands import actions as services
+from games.commands.aliases import fitting_alias
+from games.errors import GameNotFound
+from games.models import Game
+from games.read.selectors import (
+    find_game,
+    game_summaries,
+    games_list,
+    rematch_game,
+    rule_presets,
+    table_home,
+)
+from games.rules import classic, options_from_dict
+from games.table import CLASSIC, ROMANIAN
+from games.visibility import deal_set_over
+from games.web.forms import (
+    KIND_LABELS,
+    TABLE_FORMS,
+    BotLevelForm,
+    JoinForm,
+    PlayNowForm,
+    TableForm,
+    preset_label,
+)
+from games.web.script_texts import rules_summary, table_text
+from games.write.tables import load_table
+from runtime.error_text import refusal
+from runtime.throttling import login_wait
+
+LOBBY_LIST_LENGTH = 20
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    presets = [(preset, rules_summary(ROMANIAN, preset.options)) for preset in rule_presets()]
+    return render(request, "games/rules.html", {"presets": presets})
+
+
+def _user_id(request: HttpRequest) -> int | None:
+    return request.user.pk if request.user.is_authenticated else None
+
+
+def _alias(request: HttpRequest) -> str:
+    user = request.user
+    name = (
+        str(getattr(user, "display_name", "") or user.get_username())
+        if user.is_authenticated
+        else ""
+    )
+    return fitting_alias(name.split()[0], set()) if name.strip() else ""
+
+
+def _lobby(
+    request: HttpRequest,
+    *,
+    new_form: TableForm | None = None,
+    join_form: JoinForm | None = None,
+    play_form: PlayNowForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    alias = _alias(request)
+    # One form per game a table may play; the one just sent comes back as it was sent.
+    table_forms = [
+        new_form
+        if new_form is not None and new_form.kind == kind
+        else form(initial={"alias": alias})
+        for kind, form in TABLE_FORMS.items()
+    ]
+    context = {
+        "play_form": play_form or PlayNowForm(),
+        "table_forms": table_forms,
+        "join_form": join_form or JoinForm(initial={"alias": alias}),
+        "open_games": _listed(Game.Status.OPEN, _user_id(request)),
+        "live_games": _listed(Game.Status.PLAYING, _user_id(request)),
+    }
+    return render(request, "games/lobby.html", context, status=status)
+
+
+def _listed(status: str, viewer_id: int | None) -> list[Game]:
+    games = game_summaries(
+        games_list(status, viewer_id=viewer_id)[:LOBBY_LIST_LENGTH], viewer_id=viewer_id
+    )
+    for game in games:
+        game.kind_label = KIND_LABELS.get(game.kind, game.kind)  # type: ignore[attr-defined]
+        game.rules_label = preset_label(game.kind, game.preset, game.options)  # type: ignore[attr-defined]
+    return games
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return _lobby(request)
+
+
+def _refused(form: forms.Form, error: CodedError) -> int:
+    form.add_error(None, refusal(error))
+    return error.status
+
+
+def _table_url(game: Game) -> str:
+    return reverse("games:table", args=[game.code])
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        # Where a refused form was answered: switching the language reloads it.
+        return redirect("home")
+    # Either lobby form: it says which game the table plays (Romanian Whist by default).
+    form = TABLE_FORMS.get(request.POST.get("kind", ""), TABLE_FORMS[ROMANIAN])(request.POST)
+    if not form.is_valid():
+        return _lobby(request, new_form=form, status=400)
+    try:
+        # The creator sits down at once; a refused alias must not leave an orphan table.
+        with transaction.atomic():
+            game = services.game_create(creator=request.user, **form.table())
+            services.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
+    except CodedError as error:
+        return _lobby(request, new_form=form, status=_refused(form, error))
+    return redirect(_table_url(game))
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def game_join(request: AuthenticatedHttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        # Where a refused form was answered: switching the language reloads it.
+        return redirect("home")
+    form = JoinForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, join_form=form, status=400)
+    try:
+        game = find_game(form.cleaned_data["reference"].strip(), viewer_id=request.user.pk)
+        services.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
+    except CodedError as error:
+        return _lobby(request, join_form=form, status=_refused(form, error))
+    return redirect(_table_url(game))
+
+
+@require_http_methods(["POST"])
+def play_now(request: HttpRequest) -> HttpResponse:
+    """A table against bots, at once; a visitor without an account plays as a guest,
+    made now and signed in (counted against the sign-in budget: each is an account)."""
+    form = PlayNowForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, play_form=form, status=400)
+    user = request.user if isinstance(request.user, User) else None
+    if user is None:
+        wait = login_wait(request)
+        if wait is not None:
+            return throttled(request, wait)
+    try:
+        # A table refused leaves no guest behind.
+        with transaction.atomic():
+            player = user or user_create_guest()
+            game = services.game_play_now(user=player, **form.play())
+    except CodedError as error:
+        return _lobby(request, play_form=form, status=_refused(form, error))
+    if user is None:
+        login(request, player)
+    return redirect(_table_url(game))
+
+
+def _waiting_room_action(
+    request: AuthenticatedHttpRequest, ref: str, act: Callable[[Game, User], object]
+) -> HttpResponse:
+    """Run ``act`` on the table for the signed-in user and go back to it; a refusal
+    is said on the table page, with its status."""
+    game = _visible_game(request, ref)
+    try:
+        act(game, request.user)
+    except CodedError as error:
+        return _table_page(request, game, refused=refusal(error), status=error.status)
+    return redirect(_table_url(game))
+
+
+@require_http_methods(["POST"])
+@login_required
+def fill_with_bots(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
+    # The service names the levels there are.
+    level = request.POST.get("level", DEFAULT_LEVEL)
+    return _waiting_room_action(
+        request,
+        ref,
+        lambda game, user: services.game_fill_with_bots(game_id=game.id, actor=user, level=level),
+    )
+
+
+@require_http_methods(["POST"])
+@login_required
+def cancel(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
+    return _waiting_room_action(
+        request, ref, lambda game, user: services.game_cancel(game_id=game.id, actor=user)
+    )
+
+
+@require_http_methods(["POST"])
+@login_required
+def leave(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
+    return _waiting_room_action(
+        request, ref, lambda game, user: services.game_leave(game_id=game.id, actor=user)
+    )
+
+
+def _visible_game(request: HttpRequest, ref: str) -> Game:
+    try:
+        return find_game(ref, viewer_id=_user_id(request))
+    except GameNotFound as error:
+        raise Http404(error.message) from None
+
+
+def table(request: HttpRequest, ref: str) -> HttpResponse:
+    return _table_page(request, _visible_game(request, ref))
+
+
+def _table_page(
+    request: HttpRequest, game: Game, *, refused: str = "", status: int = 200
+) -> HttpResponse:
+    user_id = _user_id(request)
+    # The page says what the table's socket shows this viewer: a delayed table's end
+    # only once the delay has released it.
+    [game] = game_summaries([game], viewer_id=user_id)
+    seated = _seated(game, user_id)
+    home = table_home(game.id)
+    rematch = rematch_game(game.id) if game.status == Game.Status.FINISHED else None
+    page: dict[str, Any] = {
+        "game": str(game.id),
+        "code": game.code,
+        "socket": f"/ws/games/{game.id}/",
+        "creator": user_id is not None and user_id == game.creator_id,
+        "text": table_text(),
+        # The levels a seat may be handed to a bot at from this page, and the one chosen
+        # until the player picks another.
+        "levels": list(LEVEL_NAMES),
+        "level": DEFAULT_LEVEL,
+        # Where a player's end screen hears of a rematch another player opened.
+        "rematch": reverse("api-game-rematch", args=[game.id]) if seated and home is None else None,
+    }
+    options = (
+        classic.options_from_dict(game.options)
+        if game.kind == CLASSIC
+        else options_from_dict(game.options)
+    )
+    turn_seconds = load_table(game.id).turn_seconds
+    context = {
+        "game": game,
+        "page": page,
+        "seated": seated,
+        "creator": page["creator"],
+        "join_form": JoinForm(initial={"reference": game.code, "alias": _alias(request)}),
+        "home": home,
+        "rematch": rematch,
+        "in_rematch": rematch is not None and _seated(rematch, user_id),
+        # A classic game's log is read through its events; a duplicate table's record
+        # waits for its deal set.
+        "record": game.kind == ROMANIAN and (not game.deal_set or deal_set_over(game.deal_set)),
+        "rules": rules_summary(
+            game.kind,
+            options,
+            player_count=game.player_count,
+            turn_seconds=turn_seconds,
+            timer=True,
+        ),
+        "rules_title": preset_label(game.kind, game.preset, game.options),
+        "level_form": BotLevelForm(auto_id="id_fill_%s"),
+        "share_url": request.build_absolute_uri(_table_url(game)),
+        "refusal": refused,
+    }
+    return render(request, "games/table.html", context, status=status)
+
+
+def _seated(game: Game, user_id: int | None) -> bool:
+    return user_id is not None and any(seat.get("user_id") == user_id for seat in game.seats)
+
+
+@require_http_methods(["POST"])
+@login_required
+def game_rematch(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
+    """The end screen's Rematch (and Join rematch): the new table, or the finished
+    one again with the reason it was refused."""
+    game = _visible_game(request, ref)
+    try:
+        rematch = services.game_rematch(game_id=game.id, actor=request.user)
+    except CodedError as error:
+        rematch_words = {"game_not_finished": _("A rematch is played once the game is over.")}
+        messages.error(request, refusal(error, rematch_words))
+        return redirect(_table_url(game))
+    return redirect(_table_url(rematch))
