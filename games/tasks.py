@@ -16,11 +16,10 @@ from celery import shared_task
 from eventlog import store
 from games.commands import actions as services
 from games.errors import GameNotFound
-from games.models import Game
-from games.signals import game_recorded
 from games.table import stream_of
 from games.write import automatic as turns
 from games.write import path as writepath
+from games.write.tables import load_table
 from runtime.tasks import RETRY_ON_DATABASE_ERRORS as RETRY
 
 
@@ -57,13 +56,14 @@ def _after_commit_again(game_id: uuid.UUID, version: int) -> None:
     due, the next move scheduled), or lost its connection as the commit was answered,
     and nobody else would do those. Each of those is idempotent: done again, from the log."""
     records = store.read(stream_of(game_id), after=version)
-    if records:
-        last = records[-1].sequence
-        writepath.publish(game_id, last, records)
-        game_recorded.send(
-            sender=Game, game_id=game_id, version=last, types=[r.type for r in records]
-        )
-    turns.reschedule_automatic_move(game_id)
+    if not records:
+        turns.reschedule_automatic_move(game_id)
+        return
+    table = load_table(game_id)
+    began = table.moved_at
+    writepath.after_the_commit(
+        game_id, table, records, since=None if began is None else began.timestamp()
+    )
 
 
 @shared_task(ignore_result=True, **RETRY)

@@ -189,11 +189,7 @@ def _execute_once(
         finished = any(isinstance(event, FINISHING) for event in events)
         if table.deal_set and finished and len(table.revealed) == len(table.game.results):
             _reveal_deal_set(table.deal_set, game_id)
-        after_commit(_committed, game_id, table.version, recorded)
-        after_commit(schedule_automatic_move, game_id, table)
-        types = [record.type for record in recorded]
-        if game_recorded.wanted(types, game_id):
-            after_commit(_tell, game_id, table.version, types)
+        after_commit(after_the_commit, game_id, table, recorded)
     return _result(game_id, base, recorded, start, table)
 
 
@@ -293,29 +289,53 @@ async def _execute_on_loop(move: Move, table: Table) -> CommandResult:
         await database_sync_to_async(project_game)(game_id, table, updated_at=at)
     table.moved_at = at
     remember_table(game_id, table, recorded[-1], copy=False)
-    _committed(game_id, table.version, recorded)
-    types = [record.type for record in recorded]
-    told = game_recorded.wanted(types, game_id)
-    if told or automatic_move_delay(table) is not None:
+    _committed(game_id, recorded)
+    told = _told(game_id, recorded)
+    if told is not None or automatic_move_delay(table) is not None:
         # In the background: the mover's socket hears its own broadcast only once this
         # handler returns, and a hop to the one worker thread waited behind every
         # other hand end of a burst (decision 1801).
-        in_background(database_sync_to_async(_derive)(game_id, table, types if told else None))
+        in_background(database_sync_to_async(_derive)(game_id, table, told))
     return _result(game_id, base, recorded, start, table)
 
 
-def _derive(game_id: uuid.UUID, table: Table, types: list[str] | None) -> None:
-    """What follows a commit besides its broadcast, each part run whatever the
-    other does (as ``on_commit(robust=True)`` runs them): the automatic move's
-    schedule, and the receivers of ``types`` (None: none are told)."""
-    steps = [partial(schedule_automatic_move, game_id, table)]
+def after_the_commit(
+    game_id: uuid.UUID,
+    table: Table,
+    recorded: Sequence[store.Recorded],
+    *,
+    since: float | None = None,
+) -> None:
+    """What a committed command sets off, the same for every way its events were
+    written: the table it cached trusted and the game's watchers told, the automatic
+    move's schedule (counted from ``since``, a time.time(); None: now), and the
+    receivers of what it recorded. Each step runs whatever the others do."""
+    _robustly(game_id, partial(_committed, game_id, recorded))
+    _derive(game_id, table, _told(game_id, recorded), since)
+
+
+def _told(game_id: uuid.UUID, recorded: Sequence[store.Recorded]) -> list[str] | None:
+    """The types of ``recorded`` if some receiver wants them at this game, else None."""
+    types = [record.type for record in recorded]
+    return types if game_recorded.wanted(types, game_id) else None
+
+
+def _derive(
+    game_id: uuid.UUID, table: Table, types: list[str] | None, since: float | None = None
+) -> None:
+    """What follows a commit besides its broadcast: the automatic move's schedule, and
+    the receivers of ``types`` (None: none are told)."""
+    _robustly(game_id, partial(schedule_automatic_move, game_id, table, since))
     if types is not None:
-        steps.append(partial(_tell, game_id, table.version, types))
-    for step in steps:
-        try:
-            step()
-        except Exception:
-            logger.exception("after the commit of a move of game %s", game_id)
+        _robustly(game_id, partial(_tell, game_id, table.version, types))
+
+
+def _robustly(game_id: uuid.UUID, step: Callable[[], object]) -> None:
+    # As on_commit(robust=True) runs its hooks: the others run whatever one does.
+    try:
+        step()
+    except Exception:
+        logger.exception("after the commit of a move of game %s", game_id)
 
 
 def _tell(game_id: uuid.UUID, version: int, types: list[str]) -> None:
@@ -353,11 +373,11 @@ def _decided(
     return base, before, start, events
 
 
-def _committed(game_id: uuid.UUID, version: int, recorded: list[store.Recorded]) -> None:
+def _committed(game_id: uuid.UUID, recorded: Sequence[store.Recorded]) -> None:
     """The command's transaction committed: the table it cached stands for the log
     from now on, and the game's watchers are told."""
     trust_table(game_id, recorded[-1])
-    publish(game_id, version, recorded)
+    publish(game_id, recorded[-1].sequence, recorded)
 
 
 def _append_projected(
