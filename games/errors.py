@@ -248,6 +248,9 @@ class NoRematch(GameError):
 class SocketError(CodedError):
     """An error of the socket itself, answered like a service's."""
 
+    code = "error"
+    text = gettext_noop("That was not accepted.")
+
 
 class InvalidMessage(SocketError):
     code = "invalid_input"
