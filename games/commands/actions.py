@@ -13,8 +13,8 @@ import secrets
 import uuid
 from collections.abc import Callable, Mapping
 from contextlib import suppress
-from functools import partial
-from typing import Any
+from functools import partial, update_wrapper
+from typing import Any, ParamSpec
 
 from django.db import IntegrityError, transaction
 
@@ -91,6 +91,8 @@ DEMO_BOT = "strong"
 # How often a join is decided again after losing the race for a seat: once for each
 # seat of the largest table, and once more to hear that it is full.
 JOIN_ATTEMPTS = 7
+
+P = ParamSpec("P")
 
 
 def game_create(
@@ -396,25 +398,15 @@ def _open_rematch(game_id: uuid.UUID, old: Table, actor: User, alias: str) -> Ga
     return Game.objects.get(pk=game.id)
 
 
-def game_place_bid(
-    *,
-    game_id: uuid.UUID,
-    actor: User | None,
-    bid: int,
-    seat: int | None = None,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-) -> CommandResult:
-    return execute_move(
-        move_place_bid(
-            game_id=game_id,
-            actor=actor,
-            bid=bid,
-            seat=seat,
-            expected_version=expected_version,
-            idempotency_key=idempotency_key,
-        )
-    )
+def executed(move: Callable[P, Move]) -> Callable[P, CommandResult]:
+    """The command ``move`` builds, run through the write path in this thread: what the
+    REST API, the tasks and other apps call. The socket hands the move itself to the
+    write path on its event loop (:func:`games.write.path.execute_move_on_loop`)."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> CommandResult:
+        return execute_move(move(*args, **kwargs))
+
+    return update_wrapper(run, move)
 
 
 def move_place_bid(
@@ -426,7 +418,7 @@ def move_place_bid(
     expected_version: int | None = None,
     idempotency_key: str | None = None,
 ) -> Move:
-    """:func:`game_place_bid` as a move, for the write path on a server's loop."""
+    """Bid ``bid`` tricks for the seat to act (``seat``: the actor's own, named)."""
     return _rules_move(
         game_id=game_id,
         actor=actor,
@@ -435,29 +427,6 @@ def move_place_bid(
         idempotency_key=idempotency_key,
         command={"bid": bid},
         make=lambda s, _: rules.PlaceBid(s, bid),
-    )
-
-
-def game_play_card(
-    *,
-    game_id: uuid.UUID,
-    actor: User | None,
-    card: str | None,
-    seat: int | None = None,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-) -> CommandResult:
-    """Play ``card``; ``None`` plays the last card held, which a player on the
-    forehead cannot name."""
-    return execute_move(
-        move_play_card(
-            game_id=game_id,
-            actor=actor,
-            card=card,
-            seat=seat,
-            expected_version=expected_version,
-            idempotency_key=idempotency_key,
-        )
     )
 
 
@@ -470,7 +439,8 @@ def move_play_card(
     expected_version: int | None = None,
     idempotency_key: str | None = None,
 ) -> Move:
-    """:func:`game_play_card` as a move, for the write path on a server's loop."""
+    """Play ``card``; ``None`` plays the last card held, which a player on the
+    forehead cannot name."""
     if card is not None and not isinstance(card, str):
         raise InvalidInput("a card is written rank then suit, like AS, 10H or 7D")
     parsed = None if card is None else rules.parse_card(card)
@@ -494,28 +464,26 @@ def move_play_card(
     )
 
 
-def game_announce_zero_play(
+def move_announce_zero_play(
     *,
     game_id: uuid.UUID,
     actor: User | None,
     seat: int | None = None,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
-) -> CommandResult:
-    return execute_move(
-        _rules_move(
-            game_id=game_id,
-            actor=actor,
-            seat=seat,
-            expected_version=expected_version,
-            idempotency_key=idempotency_key,
-            command={"zero_play": True},
-            make=lambda s, _: rules.AnnounceZeroPlay(s),
-        )
+) -> Move:
+    return _rules_move(
+        game_id=game_id,
+        actor=actor,
+        seat=seat,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command={"zero_play": True},
+        make=lambda s, _: rules.AnnounceZeroPlay(s),
     )
 
 
-def game_choose_one_card_mode(
+def move_choose_one_card_mode(
     *,
     game_id: uuid.UUID,
     actor: User | None,
@@ -523,22 +491,26 @@ def game_choose_one_card_mode(
     seat: int | None = None,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
-) -> CommandResult:
+) -> Move:
     try:
         visibility = Visibility(mode)
     except ValueError:
         raise InvalidOneCardMode(mode) from None
-    return execute_move(
-        _rules_move(
-            game_id=game_id,
-            actor=actor,
-            seat=seat,
-            expected_version=expected_version,
-            idempotency_key=idempotency_key,
-            command={"one_card_mode": visibility.value},
-            make=lambda s, _: rules.ChooseOneCardMode(s, visibility),
-        )
+    return _rules_move(
+        game_id=game_id,
+        actor=actor,
+        seat=seat,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command={"one_card_mode": visibility.value},
+        make=lambda s, _: rules.ChooseOneCardMode(s, visibility),
     )
+
+
+game_place_bid = executed(move_place_bid)
+game_play_card = executed(move_play_card)
+game_announce_zero_play = executed(move_announce_zero_play)
+game_choose_one_card_mode = executed(move_choose_one_card_mode)
 
 
 def game_open_demo_table(

@@ -50,7 +50,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -60,19 +59,12 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from coded import CodedError
-from games.commands import actions as services
-from games.commands.inputs import (
-    MAX_VERSION,
-    BidSerializer,
-    OneCardModeSerializer,
-    PlaySerializer,
-    SeatBotSerializer,
-    ZeroPlaySerializer,
-)
+from games.commands.catalog import COMMANDS
+from games.commands.inputs import MAX_VERSION
 from games.errors import GameNotFound, InvalidMessage, NotAuthenticated, ServerError
 from games.live import fanout
 from games.live.cursor import Watch, json_text
-from games.write.path import CommandResult, Move, execute_move_on_loop
+from games.write.path import execute_move_on_loop
 from runtime import eager
 from runtime import logging as log_context
 from runtime.limits import BudgetedJsonConsumer, Refusal
@@ -86,20 +78,6 @@ INVALID_INPUT = "invalid_input"
 # The messages that are no command: a fresh state, what came after a version, and a
 # check that the link is alive.
 CONTROLS = ("resync", "resume", "ping")
-# Each command: how its message is parsed, and the service it runs.
-COMMANDS: dict[str, tuple[type[serializers.Serializer], Callable[..., CommandResult]]] = {
-    "bid": (BidSerializer, services.game_place_bid),
-    "play": (PlaySerializer, services.game_play_card),
-    "zero_play": (ZeroPlaySerializer, services.game_announce_zero_play),
-    "one_card_mode": (OneCardModeSerializer, services.game_choose_one_card_mode),
-    "seat_bot": (SeatBotSerializer, services.game_set_seat_bot),
-}
-# The moves of live play, written from the event loop where they can be (see
-# games.write.path.execute_move_on_loop): the same services, as moves.
-MOVES: dict[str, Callable[..., Move]] = {
-    "bid": services.move_place_bid,
-    "play": services.move_play_card,
-}
 
 
 def _version(value: Any, name: str) -> int:
@@ -133,7 +111,7 @@ def _validated(kind: str, content: dict[str, Any]) -> dict[str, Any]:
     """``content`` as the command's serializer validates it (is_valid's checks)."""
     validator = _VALIDATORS.get(kind)
     if validator is None:
-        validator = _VALIDATORS[kind] = COMMANDS[kind][0]()
+        validator = _VALIDATORS[kind] = COMMANDS[kind].inputs()
     try:
         return dict(validator.run_validation(content))
     except serializers.ValidationError as error:
@@ -297,13 +275,13 @@ class GameConsumer(BudgetedJsonConsumer):
         if user is None or not user.is_authenticated:
             raise NotAuthenticated("sign in to play")
         validated = _validated(kind, content)
-        move = MOVES.get(kind)
-        if move is not None:
+        command = COMMANDS[kind]
+        if command.move is not None:
             result = await execute_move_on_loop(
-                move(game_id=self.watch.game_id, actor=user, **validated)
+                command.move(game_id=self.watch.game_id, actor=user, **validated)
             )
         else:
-            result = await database_sync_to_async(COMMANDS[kind][1])(
+            result = await database_sync_to_async(command.run)(
                 game_id=self.watch.game_id, actor=user, **validated
             )
         ack: dict[str, Any] = {"type": "ack", "version": result.version, "command": kind}

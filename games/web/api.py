@@ -29,14 +29,10 @@ from accounts.http import AuthenticatedRequest
 from accounts.models import User
 from eventlog import store
 from games.commands import actions as services
+from games.commands.catalog import COMMANDS
 from games.commands.inputs import (
     MAX_IDEMPOTENCY_KEY_LENGTH,
-    BidSerializer,
     JoinSerializer,
-    OneCardModeSerializer,
-    PlaySerializer,
-    SeatBotSerializer,
-    ZeroPlaySerializer,
 )
 from games.errors import NoRematch
 from games.read.download import game_record, record_filename
@@ -400,12 +396,12 @@ class JoinView(CommandView):
     "bid",
     "Bid",
     "Bid the tricks you will take, in turn.",
-    BidSerializer,
+    COMMANDS["bid"].inputs,
     {400: ["bid_out_of_range", "dealer_bid_forbidden"]},
 )
 class BidView(CommandView):
-    serializer_class = BidSerializer
-    command = staticmethod(services.game_place_bid)
+    serializer_class = COMMANDS["bid"].inputs
+    command = staticmethod(COMMANDS["bid"].run)
 
 
 @_command_schema(
@@ -413,36 +409,36 @@ class BidView(CommandView):
     "Play a card",
     "Play a card of your hand, in turn; `card: null` plays your last card, which on the "
     "forehead you cannot see.",
-    PlaySerializer,
+    COMMANDS["play"].inputs,
     {400: ["invalid_card", "card_not_in_hand", "must_follow_suit", "must_trump"]},
 )
 class PlayView(CommandView):
-    serializer_class = PlaySerializer
-    command = staticmethod(services.game_play_card)
+    serializer_class = COMMANDS["play"].inputs
+    command = staticmethod(COMMANDS["play"].run)
 
 
 @_command_schema(
     "zero_play",
     "Announce zero play",
     "At tables that play it, before the deadline their options set.",
-    ZeroPlaySerializer,
+    COMMANDS["zero_play"].inputs,
     {400: ["zero_play_not_allowed"]},
 )
 class ZeroPlayView(CommandView):
-    serializer_class = ZeroPlaySerializer
-    command = staticmethod(services.game_announce_zero_play)
+    serializer_class = COMMANDS["zero_play"].inputs
+    command = staticmethod(COMMANDS["zero_play"].run)
 
 
 @_command_schema(
     "one_card_mode",
     "Choose how a one-card hand is played",
     "The dealer of a one-card hand at a dealer's-choice table chooses before it is dealt.",
-    OneCardModeSerializer,
+    COMMANDS["one_card_mode"].inputs,
     {400: ["not_the_dealer", "invalid_one_card_mode"]},
 )
 class OneCardModeView(CommandView):
-    serializer_class = OneCardModeSerializer
-    command = staticmethod(services.game_choose_one_card_mode)
+    serializer_class = COMMANDS["one_card_mode"].inputs
+    command = staticmethod(COMMANDS["one_card_mode"].run)
 
 
 @_command_schema(
@@ -450,12 +446,12 @@ class OneCardModeView(CommandView):
     "Give a seat to a bot, or take it back",
     "The game's creator may do it for any seat, a player for their own; the bot plays "
     "the seat's turns through the same rules as everyone.",
-    SeatBotSerializer,
+    COMMANDS["seat_bot"].inputs,
     {400: ["invalid_input"]},
 )
 class SeatBotView(CommandView):
-    serializer_class = SeatBotSerializer
-    command = staticmethod(services.game_set_seat_bot)
+    serializer_class = COMMANDS["seat_bot"].inputs
+    command = staticmethod(COMMANDS["seat_bot"].run)
 
 
 @_command_schema(

@@ -189,7 +189,9 @@ def _execute_once(
         finished = any(isinstance(event, FINISHING) for event in events)
         if table.deal_set and finished and len(table.revealed) == len(table.game.results):
             _reveal_deal_set(table.deal_set, game_id)
-        after_commit(after_the_commit, game_id, table, recorded)
+        # As after_the_commit, each part its own hook: the broadcast first.
+        after_commit(_committed, game_id, recorded)
+        after_commit(_derive, game_id, table, _told(game_id, recorded))
     return _result(game_id, base, recorded, start, table)
 
 
