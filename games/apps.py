@@ -7,7 +7,9 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Here, not at the top: the tasks import the models, which need the apps loaded.
         from eventlog import store
-        from games import receivers, tasks
+
+        # The tasks are imported with the receivers: Celery finds them by name.
+        from games import receivers
         from games.errors import VersionConflict
         from games.live import fanout
         from games.signals import game_recorded
@@ -21,7 +23,6 @@ class GamesConfig(AppConfig):
             store.Codec(encode, decode, VersionConflict, version=SCHEMA_VERSION),
         )
 
-        turns.move_with(tasks.play_automatic_move)
         on_startup(turns.resume_at_startup)
         on_startup(fanout.watch_over)
         on_resubscribed(fanout.look_again)

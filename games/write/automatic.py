@@ -18,8 +18,9 @@ send for its socket timeout must not hold the one thread that serves every socke
 database work (decision 3101). A message that the broker took after all runs too, and
 finds the game moved on.
 
-The task that makes the move acts through the write path, which schedules here: it is
-handed to this module (:func:`move_with`) when the games app is ready, not imported.
+The task that makes the move (``games.tasks.play_automatic_move``) acts through the
+commands, a room above this one: it is found by its name in Celery's registry, which
+the games app fills as it is ready (it imports its tasks), rather than imported.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import time
 import uuid
 
 from asgiref.sync import sync_to_async
-from celery import Task
+from celery import Task, current_app
 from django.conf import settings
 from django.db import connections
 
@@ -49,19 +50,11 @@ BROKER_RESTING_SECONDS = 10.0
 # The lifespan's: these lines tell what a server process did as it started.
 logger = logging.getLogger("atu.lifespan")
 
-_move_task: Task | None = None
-
-
-def move_with(task: Task) -> None:
-    """The task that makes a scheduled move (``games.tasks.play_automatic_move``)."""
-    global _move_task
-    _move_task = task
+PLAY_AUTOMATIC_MOVE = "games.tasks.play_automatic_move"
 
 
 def _task() -> Task:
-    if _move_task is None:
-        raise RuntimeError("the games app is not ready: no task makes the automatic moves")
-    return _move_task
+    return current_app.tasks[PLAY_AUTOMATIC_MOVE]
 
 
 def automatic_move_delay(table: Table) -> float | None:
