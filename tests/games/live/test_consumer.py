@@ -15,7 +15,7 @@ import random
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -30,6 +30,7 @@ from accounts.models import User
 from config.asgi import application
 from eventlog import store
 from games.commands import actions as services
+from games.commands.catalog import COMMANDS
 from games.live import consumer as consumers
 from games.live import fanout
 from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
@@ -742,7 +743,7 @@ async def test_a_bug_behind_a_command_is_a_server_error_and_the_socket_stays_ope
     def broken(**arguments: Any) -> writepath.Move:
         raise RuntimeError("a bug")
 
-    monkeypatch.setitem(consumers.MOVES, "bid", broken)
+    monkeypatch.setitem(COMMANDS, "bid", replace(COMMANDS["bid"], move=broken))
     game_id, users = await seated()
     socket = await open_socket(game_id, users[0])
 
