@@ -31,7 +31,6 @@ from config.asgi import application
 from eventlog import store
 from games.commands import actions as services
 from games.commands.catalog import COMMANDS
-from games.live import consumer as consumers
 from games.live import fanout
 from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
 from games.table import stream_of
