@@ -6,7 +6,7 @@ Production mode only (``DATABASE_URL`` and ``REDIS_URL``): a server's loop write
 through PostgreSQL's async driver. On a throwaway test database, each round starts
 ``--games`` 4-player Championship games, each game's vault read as a player's watch
 reads it, and makes ``--moves`` moves round-robin across them, the first legal bid or
-card of whoever is to act, through ``games.write.path.execute_move_on_loop``, the way a
+card of whoever is to act, through ``games.write.path.execute_on_loop``, the way a
 socket's bid or card goes: decided on the cached table, written in one statement,
 published on the channel layer, and what follows the commit run (hand ends included).
 
@@ -83,7 +83,7 @@ async def atu_round(games: list[tuple[uuid.UUID, dict[int, Any]]], moves: int) -
     """CPU seconds for ``moves`` moves through the loop's write path, and the bytes of
     the broadcasts' records."""
     from eventlog import store
-    from games.write.path import execute_move_on_loop
+    from games.write.path import execute_on_loop
     from games.write.tables import cached_table
     from runtime.lifespan import settled
 
@@ -91,7 +91,7 @@ async def atu_round(games: list[tuple[uuid.UUID, dict[int, Any]]], moves: int) -
     sent = 0
     start = time.process_time()
     for game_id, players in itertools.islice(itertools.cycle(games), moves):
-        result = await execute_move_on_loop(next_move(game_id, tables[game_id], players))
+        result = await execute_on_loop(next_move(game_id, tables[game_id], players))
         tables[game_id] = result.table
         sent += len(orjson.dumps([store.record_to_message(r) for r in result.records]))
     await settled()
@@ -166,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"Command benchmark: {args.rounds} rounds of {args.moves} moves on {args.games} "
         f"4-player Championship games, {size} B of records per move"
     )
-    print_cpu_ratio("move", ("Atu (execute_move_on_loop)", atu), ("baseline", base))
+    print_cpu_ratio("move", ("Atu (execute_on_loop)", atu), ("baseline", base))
     return 0
 
 

@@ -166,7 +166,7 @@ class _Released:
 # delay releases a growing prefix of the log (its cutoff only moves on), so until the
 # record held back comes out nothing is read at all, and then only what came after
 # the table kept is folded, not the whole log. Checked against the log like the write
-# path's cache (games.read.selectors): a record rolled back does not match. A kept table
+# path's cache (games.write.tables): a record rolled back does not match. A kept table
 # is never changed: reads copy it.
 RELEASED_KEPT = 4096
 _RELEASED: LRUCache[uuid.UUID, _Released] = LRUCache(maxsize=RELEASED_KEPT)

@@ -76,7 +76,7 @@ from games.table import (
 from games.table.deciders import acting_seat, fold_all, ruled, start
 from games.visibility import MAX_SPECTATOR_DELAY as MAX_SPECTATOR_DELAY
 from games.write.automatic import automatic_bot, automatic_move_delay
-from games.write.path import CommandResult, Move, execute, execute_move, server_moves_of
+from games.write.path import CommandResult, Move, execute, server_moves_of
 from games.write.tables import load_table
 from games.write.vault import Vault
 
@@ -158,12 +158,14 @@ def game_create(
         str(rematch_of) if rematch_of else None,
     )
     execute(
-        game_id=game_id,
-        actor=creator,
-        expected_version=0,
-        idempotency_key=None,
-        command={},
-        decide=lambda table: fold_all(table, [created]),
+        Move(
+            game_id=game_id,
+            actor=creator,
+            expected_version=0,
+            idempotency_key=None,
+            command={},
+            decide=lambda table: fold_all(table, [created]),
+        ),
         table=Table(),
     )
     return Game.objects.get(pk=game_id)
@@ -202,12 +204,14 @@ def game_join(
     return _seating(
         partial(
             execute,
-            game_id=game_id,
-            actor=user,
-            expected_version=None,
-            idempotency_key=idempotency_key,
-            command={"join": alias, "zero_play": zero_play},
-            decide=decide,
+            Move(
+                game_id=game_id,
+                actor=user,
+                expected_version=None,
+                idempotency_key=idempotency_key,
+                command={"join": alias, "zero_play": zero_play},
+                decide=decide,
+            ),
         )
     )
 
@@ -255,12 +259,14 @@ def game_fill_with_bots(
     return _seating(
         partial(
             execute,
-            game_id=game_id,
-            actor=actor,
-            expected_version=None,
-            idempotency_key=idempotency_key,
-            command={"fill_with_bots": level},
-            decide=decide,
+            Move(
+                game_id=game_id,
+                actor=actor,
+                expected_version=None,
+                idempotency_key=idempotency_key,
+                command={"fill_with_bots": level},
+                decide=decide,
+            ),
         )
     )
 
@@ -295,12 +301,14 @@ def game_cancel(
         return fold_all(table, [TableCancelled()])
 
     return execute(
-        game_id=game_id,
-        actor=actor,
-        expected_version=None,
-        idempotency_key=idempotency_key,
-        command={"cancel": True},
-        decide=decide,
+        Move(
+            game_id=game_id,
+            actor=actor,
+            expected_version=None,
+            idempotency_key=idempotency_key,
+            command={"cancel": True},
+            decide=decide,
+        )
     )
 
 
@@ -318,12 +326,14 @@ def game_leave(
         return fold_all(table, [PlayerLeft(seat)])
 
     return execute(
-        game_id=game_id,
-        actor=actor,
-        expected_version=None,
-        idempotency_key=idempotency_key,
-        command={"leave": True},
-        decide=decide,
+        Move(
+            game_id=game_id,
+            actor=actor,
+            expected_version=None,
+            idempotency_key=idempotency_key,
+            command={"leave": True},
+            decide=decide,
+        )
     )
 
 
@@ -401,10 +411,10 @@ def _open_rematch(game_id: uuid.UUID, old: Table, actor: User, alias: str) -> Ga
 def executed(move: Callable[P, Move]) -> Callable[P, CommandResult]:
     """The command ``move`` builds, run through the write path in this thread: what the
     REST API, the tasks and other apps call. The socket hands the move itself to the
-    write path on its event loop (:func:`games.write.path.execute_move_on_loop`)."""
+    write path on its event loop (:func:`games.write.path.execute_on_loop`)."""
 
     def run(*args: P.args, **kwargs: P.kwargs) -> CommandResult:
-        return execute_move(move(*args, **kwargs))
+        return execute(move(*args, **kwargs))
 
     return update_wrapper(run, move)
 
@@ -576,12 +586,14 @@ def game_set_seat_bot(
         return fold_all(table, [SeatAutomated(seat, bot)])
 
     return execute(
-        game_id=game_id,
-        actor=actor,
-        expected_version=None,
-        idempotency_key=idempotency_key,
-        command={"seat": seat, "bot": bot},
-        decide=decide,
+        Move(
+            game_id=game_id,
+            actor=actor,
+            expected_version=None,
+            idempotency_key=idempotency_key,
+            command={"seat": seat, "bot": bot},
+            decide=decide,
+        )
     )
 
 
@@ -607,12 +619,14 @@ def _set_paused(game_id: uuid.UUID, actor: User, event: GamePaused | GameResumed
         return fold_all(table, [event])
 
     return execute(
-        game_id=game_id,
-        actor=actor,
-        expected_version=None,
-        idempotency_key=None,
-        command={"paused": isinstance(event, GamePaused)},
-        decide=decide,
+        Move(
+            game_id=game_id,
+            actor=actor,
+            expected_version=None,
+            idempotency_key=None,
+            command={"paused": isinstance(event, GamePaused)},
+            decide=decide,
+        )
     )
 
 
@@ -637,12 +651,14 @@ def game_play_automatically(*, game_id: uuid.UUID, expected_version: int) -> Com
         return None
     try:
         return execute(
-            game_id=game_id,
-            actor=None,
-            expected_version=expected_version,
-            idempotency_key=None,
-            command={},
-            decide=decide,
+            Move(
+                game_id=game_id,
+                actor=None,
+                expected_version=expected_version,
+                idempotency_key=None,
+                command={},
+                decide=decide,
+            )
         )
     except VersionConflict:
         return None

@@ -1,7 +1,7 @@
 """The commands a player sends to a table, by the name the socket and the REST API
 give them: what each takes (checked alike on either), the command, and for the moves
 of live play the move itself, which a server's event loop may write on its own
-(:func:`games.write.path.execute_move_on_loop`)."""
+(:func:`games.write.path.execute_on_loop`)."""
 
 from __future__ import annotations
 

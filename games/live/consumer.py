@@ -37,7 +37,7 @@ let a bot play a seat or hand it back) run the one service
 each and are answered with an ``ack`` or an ``error``; their events come through
 the group like everyone else's. A bid or a card is written from the event loop
 itself where it can be, the others in a worker thread
-(:func:`games.write.path.execute_move_on_loop`). Bad input is answered with
+(:func:`games.write.path.execute_on_loop`). Bad input is answered with
 ``invalid_input`` (JSON nested too deep, ``too_deep``); the socket stays open. A
 message over the size budget or faster than the rate budget is answered with an
 error and the socket is closed (1009 ``message_too_large``, 4429 ``too_many_messages``); one
@@ -64,7 +64,7 @@ from games.commands.inputs import MAX_VERSION
 from games.errors import GameNotFound, InvalidMessage, NotAuthenticated, ServerError
 from games.live import fanout
 from games.live.cursor import Watch, json_text
-from games.write.path import execute_move_on_loop
+from games.write.path import execute_on_loop
 from runtime import eager
 from runtime import logging as log_context
 from runtime.limits import BudgetedJsonConsumer, Refusal
@@ -277,7 +277,7 @@ class GameConsumer(BudgetedJsonConsumer):
         validated = _validated(kind, content)
         command = COMMANDS[kind]
         if command.move is not None:
-            result = await execute_move_on_loop(
+            result = await execute_on_loop(
                 command.move(game_id=self.watch.game_id, actor=user, **validated)
             )
         else:

@@ -84,7 +84,7 @@ def events_message(version: int, views: list[dict[str, Any]], state: str | None 
 class Step:
     """What one broadcast brings a game to in this process, for all its sockets
     here: the records read once, the table they bring the game to folded once (and
-    offered to the write path, see ``games.read.selectors``), the members of the state
+    offered to the write path, see ``games.write.tables``), the members of the state
     that every viewer shares encoded once, and each viewer's ``events`` message
     built once (every spectator, every socket of one player, get the same).
 

@@ -76,16 +76,20 @@ class _VaultNotKept(_Stale):
     (Django refuses the database on the loop). Nothing was written."""
 
 
-def execute(
-    *,
-    game_id: uuid.UUID,
-    actor: User | None,
-    expected_version: int | None,
-    idempotency_key: str | None,
-    command: dict[str, Any],
-    decide: Callable[[Table], list[AnyEvent]],
-    table: Table | None = None,
-) -> CommandResult:
+@dataclass(frozen=True)
+class Move:
+    """A command as the write path takes it: who acts on which game, at which
+    version, what they asked (kept with an idempotency key), and its decider."""
+
+    game_id: uuid.UUID
+    actor: User | None
+    expected_version: int | None
+    idempotency_key: str | None
+    command: dict[str, Any]
+    decide: Callable[[Table], list[AnyEvent]]
+
+
+def execute(move: Move, *, table: Table | None = None) -> CommandResult:
     """The write path: decide on the table, append at its version, project, and
     publish after the commit.
 
@@ -98,36 +102,23 @@ def execute(
     expected, nothing to write) sends the command through again, decided on the
     log as read now: only a command that succeeds is ever answered from the cache.
     """
-    run = partial(
-        _execute_once,
-        game_id=game_id,
-        actor=actor,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        command=command,
-        decide=decide,
-    )
     if table is None and not transaction.get_connection().in_atomic_block:
-        cached = cached_table(game_id)
+        cached = cached_table(move.game_id)
         if cached is not None:
             try:
-                return run(table=cached, trusted=True)
+                return _execute_once(move, cached, trusted=True)
             except _Stale:
                 pass
-    return run(table=table, trusted=False)
+    return _execute_once(move, table, trusted=False)
 
 
-def _execute_once(
-    *,
-    game_id: uuid.UUID,
-    actor: User | None,
-    expected_version: int | None,
-    idempotency_key: str | None,
-    command: dict[str, Any],
-    decide: Callable[[Table], list[AnyEvent]],
-    table: Table | None,
-    trusted: bool,
-) -> CommandResult:
+def _execute_once(move: Move, table: Table | None, *, trusted: bool) -> CommandResult:
+    game_id, actor, idempotency_key, command = (
+        move.game_id,
+        move.actor,
+        move.idempotency_key,
+        move.command,
+    )
     stream = stream_of(game_id)
     actor_id = actor.pk if actor is not None else None
     # A move's events and the read model written as one statement in autocommit (see
@@ -156,7 +147,9 @@ def _execute_once(
                 )
         if table is None:
             table = load_table(game_id)
-        base, before, start, events = _decided(table, actor, expected_version, decide, trusted)
+        base, before, start, events = _decided(
+            table, actor, move.expected_version, move.decide, trusted
+        )
         if not events:
             if trusted:
                 raise _Stale()
@@ -209,39 +202,15 @@ def _result(
     )
 
 
-@dataclass(frozen=True)
-class Move:
-    """A command as the write path takes it: who acts on which game, at which
-    version, what they asked (kept with an idempotency key), and its decider."""
-
-    game_id: uuid.UUID
-    actor: User | None
-    expected_version: int | None
-    idempotency_key: str | None
-    command: dict[str, Any]
-    decide: Callable[[Table], list[AnyEvent]]
-
-
-def execute_move(move: Move) -> CommandResult:
-    return execute(
-        game_id=move.game_id,
-        actor=move.actor,
-        expected_version=move.expected_version,
-        idempotency_key=move.idempotency_key,
-        command=move.command,
-        decide=move.decide,
-    )
-
-
-async def execute_move_on_loop(move: Move) -> CommandResult:
-    """:func:`execute_move` from a server's event loop. A move decided on this
+async def execute_on_loop(move: Move) -> CommandResult:
+    """:func:`execute` from a server's event loop. A move decided on this
     process's trusted table and written as one statement (``single`` in
     :func:`_execute_once`: no idempotency key, no deal set) is decided and written
     on the loop itself, through its own connections (``store.append_with_on_loop``),
     with no worker thread. A secret of the vault this process has not read yet
     (Django refuses the database on the loop) is read in the thread, and the move
     decided on the loop again. Anything else, and whatever that way meets (a lag, an
-    error), goes through :func:`execute_move` in a thread, decided on the log."""
+    error), goes through :func:`execute` in a thread, decided on the log."""
     if move.idempotency_key is None and store.writes_on_loop():
         table = cached_table(move.game_id)
         if table is not None and not table.deal_set:
@@ -261,7 +230,7 @@ async def execute_move_on_loop(move: Move) -> CommandResult:
                         return await _execute_on_loop(move, table)
             except _Stale:
                 pass
-    return await database_sync_to_async(execute_move)(move)
+    return await database_sync_to_async(execute)(move)
 
 
 async def _execute_on_loop(move: Move, table: Table) -> CommandResult:
@@ -414,12 +383,14 @@ def _reveal_deal_set(deal_set: str, finished: uuid.UUID) -> None:
     )
     for other in others:
         execute(
-            game_id=other,
-            actor=None,
-            expected_version=None,
-            idempotency_key=None,
-            command={},
-            decide=partial(server_moves_of, other),
+            Move(
+                game_id=other,
+                actor=None,
+                expected_version=None,
+                idempotency_key=None,
+                command={},
+                decide=partial(server_moves_of, other),
+            )
         )
 
 

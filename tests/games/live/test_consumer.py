@@ -468,7 +468,7 @@ async def test_a_page_of_another_port_or_scheme_cannot_open_a_players_socket(
 async def writes(request: pytest.FixtureRequest) -> AsyncIterator[str]:
     """Where the socket's moves are written: from the worker thread, as without a
     server's lifespan, or from the loop itself, as a server process on PostgreSQL
-    writes them (games.write.path.execute_move_on_loop)."""
+    writes them (games.write.path.execute_on_loop)."""
     if request.param == "thread":
         yield "thread"
         return

@@ -1,4 +1,4 @@
-"""The write path from a server's event loop (``execute_move_on_loop``): a live move
+"""The write path from a server's event loop (``execute_on_loop``): a live move
 decided on the process's trusted table is written there, through the loop's own
 connections; anything that way cannot settle goes through the worker thread,
 decided on the log, and lands once."""
@@ -25,7 +25,7 @@ from games.rules import Phase, legal_bids, legal_plays
 from games.signals import game_recorded
 from games.table import Table, stream_of
 from games.write import vault
-from games.write.path import Move, execute_move_on_loop
+from games.write.path import Move, execute_on_loop
 from games.write.tables import forget_tables, load_table, remember_table, trust_table
 from runtime.lifespan import settled
 from tests.games.drivers import next_move, seated_game, user_to_act
@@ -84,9 +84,7 @@ async def test_a_live_move_is_written_from_the_loop_while_the_worker_thread_is_b
     busy = asyncio.ensure_future(database_sync_to_async(release.wait)())
     try:
         # When the player to act moves from the loop
-        result = await asyncio.wait_for(
-            execute_move_on_loop(move_for(game_id, table, users)), TIMEOUT
-        )
+        result = await asyncio.wait_for(execute_on_loop(move_for(game_id, table, users)), TIMEOUT)
     finally:
         release.set()
         await busy
@@ -99,9 +97,7 @@ async def test_a_live_move_is_written_from_the_loop_while_the_worker_thread_is_b
     game = await database_sync_to_async(Game.objects.get)(pk=game_id)
     assert game.version == result.version
     # And the table it brought the game to is the one the next move is decided on
-    again = await asyncio.wait_for(
-        execute_move_on_loop(move_for(game_id, result.table, users)), TIMEOUT
-    )
+    again = await asyncio.wait_for(execute_on_loop(move_for(game_id, result.table, users)), TIMEOUT)
     assert again.version == len(await log_of(game_id)) == table.version + 2
 
 
@@ -111,7 +107,7 @@ async def test_a_move_with_no_table_held_here_is_decided_on_the_log(loop_writes:
     forget_tables()
 
     # When its player to act moves from the loop
-    result = await execute_move_on_loop(move_for(game_id, table, users))
+    result = await execute_on_loop(move_for(game_id, table, users))
 
     # Then it lands at the next version
     assert result.version == table.version + 1 == len(await log_of(game_id))
@@ -130,9 +126,9 @@ async def test_a_move_decided_on_a_table_behind_the_log_is_decided_again_on_the_
     trust_table(game_id, last)
 
     # When the next player moves at the log's version, and a stale client at the old one
-    result = await execute_move_on_loop(move_for(game_id, now, users))
+    result = await execute_on_loop(move_for(game_id, now, users))
     with pytest.raises(VersionConflict):
-        await execute_move_on_loop(move_for(game_id, now, users, version=table.version))
+        await execute_on_loop(move_for(game_id, now, users, version=table.version))
 
     # Then the first lands after the other process's move, and the stale one nowhere
     assert result.version == table.version + 2 == len(await log_of(game_id))
@@ -148,10 +144,7 @@ async def test_moves_of_many_games_made_at_once_are_written_together_each_once(
     # When each game's player to act moves from the loop at the same moment
     results = await asyncio.wait_for(
         asyncio.gather(
-            *(
-                execute_move_on_loop(move_for(game_id, table, users))
-                for game_id, users, table in games
-            )
+            *(execute_on_loop(move_for(game_id, table, users)) for game_id, users, table in games)
         ),
         TIMEOUT,
     )
@@ -180,15 +173,13 @@ async def test_a_move_behind_the_log_written_together_with_others_fails_alone(
     # and a write under way, so that the next ones go together in the other writer
     before = loopdb.writes().statements, loopdb.writes().appends
     first_id, first_users, first_table = games[0]
-    first = asyncio.ensure_future(
-        execute_move_on_loop(move_for(first_id, first_table, first_users))
-    )
+    first = asyncio.ensure_future(execute_on_loop(move_for(first_id, first_table, first_users)))
     await asyncio.sleep(0)
 
     # When the other three games' players move at once, the one behind at its old version
     results = await asyncio.wait_for(
         asyncio.gather(
-            *(execute_move_on_loop(move_for(g, t, u)) for g, u, t in games[1:]),
+            *(execute_on_loop(move_for(g, t, u)) for g, u, t in games[1:]),
             return_exceptions=True,
         ),
         TIMEOUT,
@@ -219,8 +210,8 @@ async def test_a_move_that_needs_a_secret_from_the_vault_lands_once(loop_writes:
     game_recorded.listen(receiver, types=["HandScored"], dispatch_uid="test-writepath")
     try:
         # When the last card is played from the loop, and then the next bid
-        result = await execute_move_on_loop(move_for(game_id, table, users))
-        bid = await execute_move_on_loop(move_for(game_id, result.table, users))
+        result = await execute_on_loop(move_for(game_id, table, users))
+        bid = await execute_on_loop(move_for(game_id, result.table, users))
         await settled()
     finally:
         game_recorded.disconnect(dispatch_uid="test-writepath")
@@ -253,7 +244,7 @@ async def test_a_hand_ended_before_its_vault_is_read_here_is_written_from_the_lo
     wrappers.append(spy)
     try:
         # When its last card is played from the loop
-        result = await execute_move_on_loop(move_for(game_id, table, users))
+        result = await execute_on_loop(move_for(game_id, table, users))
         await settled()
     finally:
         wrappers.remove(spy)
@@ -287,9 +278,7 @@ async def test_a_hand_end_is_answered_before_its_receivers_are_told(loop_writes:
     busy = asyncio.ensure_future(database_sync_to_async(release.wait)())
     try:
         # When the last card is played from the loop
-        result = await asyncio.wait_for(
-            execute_move_on_loop(move_for(game_id, table, users)), TIMEOUT
-        )
+        result = await asyncio.wait_for(execute_on_loop(move_for(game_id, table, users)), TIMEOUT)
         # Then it is answered, durable, while the receivers still wait for the thread
         assert told == []
         assert await sequences_on_loop(game_id) == list(range(1, result.version + 1))
@@ -327,9 +316,7 @@ async def test_a_hand_end_that_no_receiver_has_anything_to_do_with_never_waits_f
     busy = asyncio.ensure_future(database_sync_to_async(release.wait)())
     try:
         # When the last card is played from the loop
-        result = await asyncio.wait_for(
-            execute_move_on_loop(move_for(game_id, table, users)), TIMEOUT
-        )
+        result = await asyncio.wait_for(execute_on_loop(move_for(game_id, table, users)), TIMEOUT)
         # Then the hand is scored, and nothing it set off waits for the thread
         assert [record.type for record in result.records][:3] == [
             "CardPlayed",
