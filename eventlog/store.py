@@ -236,27 +236,29 @@ def append(
     return recorded
 
 
-def append_with(
-    stream: str,
-    expected_version: int,
-    events: Sequence[Any],
-    actor: AbstractBaseUser | None,
-    statement: Callable[[list[Recorded]], tuple[str, list[Any]]],
-) -> tuple[list[Recorded], int]:
-    """Append ``events`` after ``expected_version`` and run ``statement(records)``
-    (an UPDATE of a read model ending in its WHERE clause, and its parameters) as
-    one SQL statement (:meth:`loopdb.Append.alone`): in autocommit, its own
-    transaction in one round trip to the server, where BEGIN, INSERT, UPDATE and
-    COMMIT take four. Both land or neither does. Also how many rows the UPDATE
-    changed."""
-    codec, recorded, append = _appended_with(stream, expected_version, events, actor, statement)
+def records_of(
+    stream: str, expected_version: int, events: Sequence[Any], actor: AbstractBaseUser | None
+) -> list[Recorded]:
+    """The records an append of ``events`` after ``expected_version`` writes, as they
+    will read back: for a caller that writes something of its own with them
+    (:func:`append_with`), built from them before the statement is."""
+    return _records(codec_of(stream), expected_version, events, actor)
+
+
+def append_with(stream: str, records: Sequence[Recorded], update: tuple[str, list[Any]]) -> int:
+    """Append ``records`` (:func:`records_of`) and run ``update`` (an UPDATE of a read
+    model ending in its WHERE clause, and its parameters) as one SQL statement
+    (:meth:`loopdb.Append.alone`): in autocommit, its own transaction in one round trip
+    to the server, where BEGIN, INSERT, UPDATE and COMMIT take four. Both land or
+    neither does. Returns how many rows the UPDATE changed."""
+    append = _append_of(stream, records, update)
     sql, params = append.alone()
     try:
         with _cursor() as cursor:
             cursor.execute(sql, params)
-            return recorded, int(cursor.rowcount)
+            return int(cursor.rowcount)
     except IntegrityError as error:
-        raise codec.conflict(expected_version) from error
+        raise _conflict(stream, records) from error
 
 
 def writes_on_loop() -> bool:
@@ -266,36 +268,28 @@ def writes_on_loop() -> bool:
 
 
 async def append_with_on_loop(
-    stream: str,
-    expected_version: int,
-    events: Sequence[Any],
-    actor: AbstractBaseUser | None,
-    statement: Callable[[list[Recorded]], tuple[str, list[Any]]],
-) -> tuple[list[Recorded], int]:
+    stream: str, records: Sequence[Recorded], update: tuple[str, list[Any]]
+) -> int:
     """:func:`append_with` from the event loop, through its own connections
     (:mod:`eventlog.loopdb`, which must be open): no worker thread, no Django
     connection; written together with the other streams' appends that wait
     meanwhile (:func:`loopdb.append`)."""
-    codec, recorded, append = _appended_with(stream, expected_version, events, actor, statement)
+    append = _append_of(stream, records, update)
     try:
-        return recorded, await loopdb.append(append)
+        return await loopdb.append(append)
     except psycopg.IntegrityError as error:
-        raise codec.conflict(expected_version) from error
+        raise _conflict(stream, records) from error
 
 
-def _appended_with(
-    stream: str,
-    expected_version: int,
-    events: Sequence[Any],
-    actor: AbstractBaseUser | None,
-    statement: Callable[[list[Recorded]], tuple[str, list[Any]]],
-) -> tuple[Codec, list[Recorded], loopdb.Append]:
-    """:func:`append_with`'s records and its append, with its parameters."""
-    codec = codec_of(stream)
-    recorded = _records(codec, expected_version, events, actor)
-    insert, insert_params = _insert(stream, codec.version, recorded)
-    update, update_params = statement(recorded)
-    return codec, recorded, loopdb.Append(stream, insert, insert_params, update, update_params)
+def _append_of(
+    stream: str, records: Sequence[Recorded], update: tuple[str, list[Any]]
+) -> loopdb.Append:
+    insert, insert_params = _insert(stream, codec_of(stream).version, list(records))
+    return loopdb.Append(stream, insert, insert_params, *update)
+
+
+def _conflict(stream: str, records: Sequence[Recorded]) -> Exception:
+    return codec_of(stream).conflict(records[0].sequence - 1)
 
 
 def _records(

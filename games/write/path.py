@@ -243,14 +243,11 @@ async def _execute_on_loop(move: Move, table: Table) -> CommandResult:
         raise _VaultNotKept() from error
     if not events:
         raise _Stale()
+    stream = stream_of(game_id)
+    recorded = store.records_of(stream, base, events, move.actor)
+    update = game_update(game_id, table, recorded[-1].recorded_at, before)
     try:
-        recorded, updated = await store.append_with_on_loop(
-            stream_of(game_id),
-            base,
-            events,
-            move.actor,
-            lambda records: game_update(game_id, table, records[-1].recorded_at, before),
-        )
+        updated = await store.append_with_on_loop(stream, recorded, update)
     except VersionConflict as error:
         raise _Stale() from error
     # Committed: what follows is what the thread's way does after its commit.
@@ -361,12 +358,9 @@ def _append_projected(
     before: dict[str, Any],
 ) -> list[store.Recorded]:
     """Append ``events`` and bring the read model to ``table`` in one statement."""
-    recorded, updated = store.append_with(
-        stream,
-        base,
-        events,
-        actor,
-        lambda records: game_update(game_id, table, records[-1].recorded_at, before),
+    recorded = store.records_of(stream, base, events, actor)
+    updated = store.append_with(
+        stream, recorded, game_update(game_id, table, recorded[-1].recorded_at, before)
     )
     if not updated:
         # A rebuild replaced the row while the statement waited for it: the events are
