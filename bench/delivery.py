@@ -77,7 +77,7 @@ def replay_atu(game_id: Any, start: Any, users: list[int | None], rows: list[Any
     try:
         for broadcast in rows:
             for watch in watches:
-                text = watch.follow(broadcast, fanout.shared_step)
+                text = fanout.next_message(watch, broadcast)
                 assert text is not None, "every broadcast is what its watches follow next"
                 sizes.append(len(text))
     finally:

@@ -299,7 +299,7 @@ class GameConsumer(BudgetedJsonConsumer):
         # The broadcast's own records when they are what comes next: no read of the
         # log, no hop to the database thread; the log answers for anything else.
         if isinstance(records, list):
-            text = self.watch.follow(records, fanout.shared_step)
+            text = fanout.next_message(self.watch, records)
             if text is not None:
                 await self.send(text_data=text)
                 return

@@ -13,7 +13,7 @@ message, whichever way it comes, is built by :func:`events_message`.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -164,11 +164,6 @@ class Step:
         return self.shared
 
 
-# Finds or folds the step of a broadcast's rows from a table, for a viewer (the one
-# this process's sockets share: games.live.fanout.shared_step).
-SharedStep = Callable[[uuid.UUID, Table, list[Any], Viewer], Step]
-
-
 @dataclass(eq=False)
 class Watch:
     """What one socket has sent of one game: the table folded up to the last event
@@ -261,17 +256,19 @@ class Watch:
         self._refresh_viewer()
         return self._events(views)
 
-    def follow(self, rows: list[Any], shared: SharedStep) -> str | None:
-        """The records a broadcast carried, as this socket's ``events`` message (JSON
-        text) from the step this process's sockets share (``shared`` finds or folds
-        it, :func:`games.live.fanout.shared_step`), when they are exactly what comes next
-        and nothing in them may change who this socket's viewer is; None otherwise
-        (:meth:`catch_up_from`, or :meth:`catch_up`). It runs on the event loop."""
+    def follows(self, rows: list[Any]) -> bool:
+        """Whether the records a broadcast carried are exactly what comes next for this
+        socket, and nothing in them may change who its viewer is: then the step they
+        bring the game to may be shared with the other sockets here
+        (:func:`games.live.fanout.next_message`); otherwise :meth:`catch_up_from`, or
+        :meth:`catch_up`."""
         if self.lag or self.table.deal_set or self.table.status == "open":
-            return None
-        if not rows or rows[0][0] != self.version + 1:
-            return None
-        step = shared(self.game_id, self.table, rows, self.viewer)
+            return False
+        return bool(rows) and rows[0][0] == self.version + 1
+
+    def take(self, step: Step) -> str:
+        """Move this socket's cursor by ``step`` (which :meth:`follows` allowed): its
+        ``events`` message, JSON text. It runs on the event loop."""
         self.table = step.table
         return step.message(self.viewer, self.with_state)
 

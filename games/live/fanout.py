@@ -173,7 +173,16 @@ def _layer() -> BaseChannelLayer:
     return layer
 
 
-def shared_step(game_id: uuid.UUID, before: Table, rows: list[Any], viewer: Viewer) -> Step:
+def next_message(watch: Watch, rows: list[Any]) -> str | None:
+    """The ``events`` message a broadcast's ``rows`` make for the socket of ``watch``,
+    from the step this process's sockets share, when they are what comes next for it
+    (:meth:`Watch.follows`); None otherwise."""
+    if not watch.follows(rows):
+        return None
+    return watch.take(_shared_step(watch.game_id, watch.table, rows, watch.viewer))
+
+
+def _shared_step(game_id: uuid.UUID, before: Table, rows: list[Any], viewer: Viewer) -> Step:
     """The step from ``before`` by the broadcast ``rows`` (what comes right after it)."""
     version = rows[-1][0]
     followed = _FOLLOWED[game_id]
