@@ -187,15 +187,19 @@ async def test_followers_at_one_version_share_the_step_a_broadcast_brings_them_t
     await moved(game_id, users)
     rows = await broadcast_rows(game_id, before.version)
 
-    # When the first spectator and then the second take the step the move brings
-    step = fanout.shared_step(game_id, before, rows, Viewer(None))
-    again = fanout.shared_step(game_id, before, rows, Viewer(None))
+    # When the first spectator and then the second take the broadcast
+    first = fanout.next_message(spectators[0].watch, rows)
+    assert spectators[1].watch is not None
+    second = fanout.next_message(spectators[1].watch, rows)
 
-    # Then it is one step, folded once for every viewer here at that version, at the
-    # log's table
-    assert again is step
+    # Then they got one message from one step, folded once for every viewer here at that
+    # version, at the log's table
+    assert first is not None
+    assert second == first
+    [step] = fanout._FOLLOWED[game_id].steps
     assert set(step.views) == {Viewer(None), Viewer(0)}
     assert step.table == await database_sync_to_async(load_table)(game_id)
+    assert spectators[0].watch.table is step.table
 
 
 async def test_a_game_keeps_the_last_two_steps_its_followers_took(follow: Follow) -> None:
@@ -205,13 +209,13 @@ async def test_a_game_keeps_the_last_two_steps_its_followers_took(follow: Follow
     assert spectator.watch is not None
     table = spectator.watch.table
 
-    # When three moves are made, and the spectator takes each one's step
+    # When three moves are made, and the spectator takes each one's broadcast
     steps = []
     for seed in range(3):
         await moved(game_id, users, seed)
-        step = fanout.shared_step(
-            game_id, table, await broadcast_rows(game_id, table.version), Viewer(None)
-        )
+        rows = await broadcast_rows(game_id, table.version)
+        assert fanout.next_message(spectator.watch, rows) is not None
+        step = fanout._FOLLOWED[game_id].steps[-1]
         steps.append(step)
         table = step.table
 
