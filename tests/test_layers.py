@@ -7,6 +7,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 PACKAGES = ("coded", "config", "runtime", "accounts", "eventlog", "games", "tournaments", "bench")
@@ -122,95 +124,72 @@ def test_an_event_log_that_imports_the_games_breaks_the_layers(tmp_path: Path) -
     assert "eventlog is not allowed to import games" in broken
 
 
-def test_a_runtime_module_that_imports_an_app_breaks_the_runtime_contract(
-    tmp_path: Path,
+# The contracts issue 32 added, each broken by one import: the module, the line added to
+# it, the import lint-imports then names, and words of the contract it breaks.
+BREAKS = {
+    "runtime-imports-an-app": (
+        "runtime/api_errors.py",
+        "from games.rules import RuleError",
+        "runtime.api_errors -> games.rules",
+        "The runtime machinery imports no app",
+    ),
+    "runtime-imports-config": (
+        "runtime/health.py",
+        "from config.celery import app",
+        "runtime.health -> config.celery",
+        "The runtime machinery imports no app, and not config",
+    ),
+    "error-base-imports-django": (
+        "coded/__init__.py",
+        "from django.utils.translation import gettext_noop as _",
+        "coded -> django",
+        "The error family's base imports nothing",
+    ),
+    "write-path-imports-a-page": (
+        "games/write/path.py",
+        "from games.web import serializers",
+        "games.write.path -> games.web.serializers",
+        "A move walks the games' rooms downwards",
+    ),
+    "table-reads-the-database": (
+        "games/table/deciders.py",
+        "from games.models import Game",
+        "games.table.deciders -> games.models",
+        "A table, its events and its deciders know no Django",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BREAKS))
+def test_an_import_against_a_contract_breaks_it_naming_the_import(
+    case: str, tmp_path: Path
 ) -> None:
-    # Given a copy of the project whose API error handler knows the rules' errors again
+    # Given a copy of the project with one import its contracts forbid
+    module, line, named, contract = BREAKS[case]
     tree = copy_of_the_project(tmp_path)
-    handler = tree / "runtime" / "api_errors.py"
-    handler.write_text(
-        handler.read_text() + "\nfrom games.rules import RuleError  # noqa: E402, F401\n"
-    )
+    source = tree / module
+    source.write_text(source.read_text() + f"\n{line}  # noqa: E402, F401\n")
 
     # When its imports are linted
     result = lint_imports(tree)
 
-    # Then the runtime's contract is broken, naming the import
+    # Then that contract is broken, naming the import
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "runtime.api_errors -> games.rules" in result.stdout
+    assert named in result.stdout
     broken = result.stdout.split("Broken contracts", 1)[1]
-    assert "The runtime machinery imports no app" in broken
+    assert contract in broken
 
 
-def test_a_runtime_module_that_imports_config_breaks_the_runtime_contract(
-    tmp_path: Path,
-) -> None:
-    # Given a copy of the project whose health checks reach for the Celery app in config
+def test_an_error_base_that_imports_django_breaks_the_pure_rules_with_it(tmp_path: Path) -> None:
+    # Given a copy of the project whose error base imports Django
+    module, line, _, _ = BREAKS["error-base-imports-django"]
     tree = copy_of_the_project(tmp_path)
-    health = tree / "runtime" / "health.py"
-    health.write_text(health.read_text() + "\nfrom config.celery import app  # noqa: E402, F401\n")
+    source = tree / module
+    source.write_text(source.read_text() + f"\n{line}  # noqa: E402, F401\n")
 
     # When its imports are linted
     result = lint_imports(tree)
 
-    # Then the runtime's contract is broken: config configures the runtime, not the reverse
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert "runtime.health -> config.celery" in result.stdout
+    # Then the rules, which build on the base, are no longer pure either
     broken = result.stdout.split("Broken contracts", 1)[1]
-    assert "The runtime machinery imports no app, and not config" in broken
-
-
-def test_an_error_base_that_imports_django_breaks_the_error_family_contract(
-    tmp_path: Path,
-) -> None:
-    # Given a copy of the project whose error base marks its texts with Django's gettext_noop
-    tree = copy_of_the_project(tmp_path)
-    base = tree / "coded" / "__init__.py"
-    base.write_text(
-        base.read_text()
-        + "\nfrom django.utils.translation import gettext_noop as _  # noqa: E402, F401\n"
-    )
-
-    # When its imports are linted
-    result = lint_imports(tree)
-
-    # Then the family's contract is broken, and the pure rules' with it (they build on it)
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert "coded -> django" in result.stdout
-    broken = result.stdout.split("Broken contracts", 1)[1]
-    assert "The error family's base imports nothing" in broken
     assert "The rules and the bots are a pure library" in broken
-
-
-def test_a_write_path_that_imports_a_page_breaks_the_rooms(tmp_path: Path) -> None:
-    # Given a copy of the project whose write path reaches up for the API's serializers
-    tree = copy_of_the_project(tmp_path)
-    path = tree / "games" / "write" / "path.py"
-    path.write_text(path.read_text() + "\nfrom games.web import serializers  # noqa: E402, F401\n")
-
-    # When its imports are linted
-    result = lint_imports(tree)
-
-    # Then the rooms' layers are broken, naming the import
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert "games.write.path -> games.web.serializers" in result.stdout
-    broken = result.stdout.split("Broken contracts", 1)[1]
-    assert "A move walks the games' rooms downwards" in broken
-
-
-def test_a_table_that_reads_the_database_breaks_the_table_contract(tmp_path: Path) -> None:
-    # Given a copy of the project whose deciders query the read model
-    tree = copy_of_the_project(tmp_path)
-    deciders = tree / "games" / "table" / "deciders.py"
-    deciders.write_text(
-        deciders.read_text() + "\nfrom games.models import Game  # noqa: E402, F401\n"
-    )
-
-    # When its imports are linted
-    result = lint_imports(tree)
-
-    # Then the table's contract is broken, naming the import
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert "games.table.deciders -> games.models" in result.stdout
-    broken = result.stdout.split("Broken contracts", 1)[1]
-    assert "A table, its events and its deciders know no Django" in broken
