@@ -362,12 +362,6 @@ class SocketCounts:
             # The places lapse by their deadline.
             logger.warning("socket not forgotten: the throttle store is unavailable")
 
-    def forget(self) -> None:
-        """Forget every count kept in this process (between tests)."""
-        self.held.clear()
-        self.full_at.clear()
-        self.renewed.clear()
-
     def _open_here(
         self, socket_id: str, client: SocketClient, places: Sequence[tuple[str, str, int]]
     ) -> Opened:
