@@ -48,11 +48,10 @@ app.conf.update(
     broker_connection_max_retries=None,
 )
 # Celery's Django fixup closes every connection before and after each task, and in a
-# prefork worker closes the whole pool too: each task then opened a new pool (two or
-# three connections), which cost it more than its move (docs/decisions/1001). Its
-# recycling is put off for good here, and each task gives its connection back to the
-# process's pool as a request does: closed instead if it broke, so the next task or
-# retry gets a sound one.
+# prefork worker closes the whole pool too: each task would open a new pool, which
+# costs it more than its move (decision 1001). Its recycling is put off for good here,
+# and each task gives its connection back to the process's pool as a request does:
+# closed instead if it broke, so the next task or retry gets a sound one.
 app.conf.CELERY_DB_REUSE_MAX = 2**62
 signals.task_prerun.connect(close_old_connections, weak=False)
 signals.task_postrun.connect(close_old_connections, weak=False)

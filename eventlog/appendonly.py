@@ -10,7 +10,6 @@ dropping them.
 application never calls it (and it takes the tables' owner, who can drop them anyway).
 """
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -94,20 +93,3 @@ def uninstall(connection: BaseDatabaseWrapper, guard: Guard = EVENT_LOG) -> None
             connection,
             [f"DROP TRIGGER IF EXISTS {guard.prefix}_no_{v}" for v in ("update", "delete")],
         )
-
-
-def suspend(connection: BaseDatabaseWrapper, guards: Iterable[Guard]) -> None:
-    """Let a test database be wiped; :func:`resume` puts the guards back."""
-    for guard in guards:
-        if connection.vendor == "postgresql":
-            _execute(connection, [f"ALTER TABLE {guard.table} DISABLE TRIGGER USER"])
-        else:
-            uninstall(connection, guard)
-
-
-def resume(connection: BaseDatabaseWrapper, guards: Iterable[Guard]) -> None:
-    for guard in guards:
-        if connection.vendor == "postgresql":
-            _execute(connection, [f"ALTER TABLE {guard.table} ENABLE TRIGGER USER"])
-        else:
-            install(connection, guard)

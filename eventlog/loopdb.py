@@ -4,7 +4,7 @@ A live move writes one statement (:func:`eventlog.store.append_with_on_loop`). R
 through Django's connection it needs a worker thread: a hop there and back, the
 connection's checkout and ``close_old_connections`` around it, and the two threads
 handing the GIL to each other several times per move. With psycopg's async driver
-the loop writes it itself (issue 18, docs/benchmarks.md); the moves that wait while
+the loop writes it itself (decision 1801); the moves that wait while
 a write is under way are written together, in one statement (:func:`append`,
 decision 1802).
 
@@ -117,11 +117,11 @@ async def serving(alias: str = "default") -> AsyncIterator[None]:
 
 # --- Appends written together ---------------------------------------------------------
 #
-# Written one by one, every live move paid a round trip of its own: the server's CPU in
-# psycopg and the pool, and a statement and a commit of PostgreSQL's. The appends that
-# wait while a write is under way are written together instead, as one statement and
-# one transaction, which cost both sides less than half as much per move (decision
-# 1802). A move that finds no write under way is written alone at once, as before.
+# Written one by one, every live move would pay a round trip of its own: the server's
+# CPU in psycopg and the pool, and a statement and a commit of PostgreSQL's. The appends
+# that wait while a write is under way are written together, as one statement and one
+# transaction, which costs both sides less per move (decision 1802). A move that finds
+# no write under way is written alone at once.
 
 # Writes under way at once: one under way while the next batch gathers.
 WRITERS = 2
@@ -231,9 +231,9 @@ async def _execute_together(appends: list[Append]) -> list[int | Exception]:
     sql = f"WITH {', '.join(parts)} SELECT {', '.join(counts)}"
     async with connection() as borrowed:
         # A raw cursor: the statement comes numbered. psycopg numbers %s itself only
-        # by parsing the whole text again, and keeps what it parsed only for
-        # statements of up to 50 parameters, so it parsed every batch anew and made
-        # a part object per placeholder for the collector to scan (decision 1802).
+        # by parsing the whole text again, and keeps what it parsed only for short
+        # statements, so it would parse every batch anew and make a part object per
+        # placeholder for the collector to scan (decision 1802).
         # Not prepared: a batch's statement is one of many shapes.
         cursor = psycopg.AsyncRawCursor(borrowed)
         await cursor.execute(sql, params, prepare=False)

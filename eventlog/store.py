@@ -316,9 +316,10 @@ _COLUMNS = ("stream", "sequence", "type", "schema_version", "payload", "actor", 
 def _cursor() -> Any:
     """A cursor for the log's writes. On PostgreSQL, one that binds its parameters on
     the server (psycopg's own Cursor): Django's default ClientCursor quotes each
-    parameter into the SQL text in Python, which cost a sixth of a server's CPU under
-    live play; and the server prepares a statement once it has seen it five times
-    (psycopg's prepare_threshold), instead of parsing and planning it every move."""
+    parameter into the SQL text in Python, a large share of a server's CPU under live
+    play (decision 0004); and the server prepares a statement once it has seen it
+    often enough (psycopg's prepare_threshold), instead of parsing and planning it
+    every move."""
     connection = connections[StoredEvent.objects.db]
     if connection.vendor != "postgresql":
         return connection.cursor()

@@ -23,12 +23,12 @@ class GameRecorded(Signal):
     A receiver that reads something of each game once and keeps it names that read
     (``prepare``): it is run where a server process starts following a game whose
     moves it may decide (:meth:`games.live.cursor.Watch.open`), so that the hand ends of
-    hundreds of tables starting together do not each wait in the one worker thread for
-    a query, as the first hand each table ended in a process did (decision 1801). A
-    read that answers None says the receiver has nothing to do for that game (the
+    many tables starting together do not each wait in the one worker thread for a
+    query at the first hand each table ends in a process (decision 1801). A read that
+    answers None says the receiver has nothing to do for that game (the
     championships: a game in no event), and its moves are then sent to no receiver
-    for that one's types: a hand end of a game in no event no longer hops to the
-    worker thread for nothing."""
+    for that one's types: a hand end of a game in no event does not hop to the worker
+    thread for nothing."""
 
     # How many games' answers are kept (the one prepared longest ago forgotten first).
     KEPT = 16384

@@ -1,18 +1,18 @@
 """The channel layer of production mode: channels_redis's pub/sub layer, whose
 publishes do not wait for one another.
 
-channels_redis (4.3) publishes under a lock per Redis shard, held across the round
-trip, so a process sends one message at a time and waits for Redis's reply to each
-before the next. The reply is only read when the server's event loop comes back to
-it: while the loop is busy (the hands of hundreds of tables ending within the same
-second, as a championship round's do), every publish of the process queued behind
-the others for a loop turn each, and the moves' events reached the sockets 100 ms to
-1.6 s after their commit (decision 1801). Here the publishes that wait go out
-together (:mod:`runtime.batching`), in pipelines of at most ``PUBLISHING`` (a round trip
-each, in the order they were published), at most ``SENDERS`` under way at once, and
-none of a channel while a pipeline holding that channel is under way, so a game's
-broadcasts still arrive in order: a burst costs a round trip per batch, not per
-message, and redis-py's work per command is paid once a batch (decision 1802).
+channels_redis publishes under a lock per Redis shard, held across the round trip,
+so a process sends one message at a time and waits for Redis's reply to each before
+the next. The reply is only read when the server's event loop comes back to it: while
+the loop is busy (the hands of many tables ending within the same second, as a
+championship round's do), every publish of the process would queue behind the others
+for a loop turn each, and the moves' events would reach the sockets late (decisions
+0002 and 1801). Here the publishes that wait go out together (:mod:`runtime.batching`),
+in pipelines of at most ``PUBLISHING`` (a round trip each, in the order they were
+published), at most ``SENDERS`` under way at once, and none of a channel while a
+pipeline holding that channel is under way, so a game's broadcasts still arrive in
+order: a burst costs a round trip per batch, not per message, and redis-py's work per
+command is paid once a batch (decision 1802).
 Subscribing keeps the lock.
 
 A Redis that cannot be reached is logged once, as a warning, when the subscriptions'

@@ -1,23 +1,20 @@
 """The cyclic garbage collector of a server process, run by its event loop on a clock
 rather than by CPython's allocation counts.
 
-CPython (3.11) starts a young collection once allocations outnumber deallocations by
-700. A server that keeps replacing long-lived state (every move replaces its game's
-folded table, and the messages built from it) frees old objects about as fast as it
-makes new ones, so that count hardly grows while the young generation does. In
-``bench/live.py`` (500 tables, 1,250 sockets per server process) young and middle
-collections held a server's event loop up to 80 ms (one in the load generator found
-77k young objects), and full collections of the whole heap (300k-430k objects) held
-the servers and the load generator 160-380 ms, every few seconds. Every socket of the
-process waits through such a pause: they made most of the moves that took over 100 ms.
+CPython starts a young collection once allocations outnumber deallocations by a
+threshold. A server that keeps replacing long-lived state (every move replaces its
+game's folded table, and the messages built from it) frees old objects about as fast as
+it makes new ones, so that count hardly grows while the young generation does, and the
+collections that do come scan large generations and the whole heap at unpredictable
+moments. Every socket of the process waits through such a pause (decision 0003).
 
 :func:`pace` freezes what is alive when it starts (Django, the URL conf, the settings:
 never scanned again), turns the automatic collections off, collects the two younger
-generations every ``seconds`` (a pause of a few milliseconds: what 50 ms left behind;
-collecting the middle one only every second instead held the loop 40-80 ms), and the
-whole heap every ``full_every`` of those, so that a cycle of garbage that grew old
-(such as a closed socket's) is freed within minutes. Reference counting frees
-everything else at once, as before.
+generations every ``seconds`` (a short pause, since little is left behind in that
+time; collecting the middle one more rarely makes its pauses longer), and the whole
+heap every ``full_every`` of those, so that a cycle of garbage that grew old (such as
+a closed socket's) is freed within minutes. Reference counting frees everything else
+at once.
 """
 
 import asyncio

@@ -14,8 +14,6 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
-from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 ORDINARY = "SELECT, INSERT, UPDATE, DELETE"
@@ -82,29 +80,3 @@ def grant_app_role(
         # Inserting into a table takes the next value of its identity sequence.
         cursor.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {quote(role)}")
     return tables
-
-
-@contextmanager
-def owner_connection(alias: str = DEFAULT_DB_ALIAS) -> Iterator[BaseDatabaseWrapper]:
-    """A connection of its own (in autocommit) to ``alias``'s database as the tables'
-    owner: for a test database's wipe, and the tests of what the owner may do."""
-    owner = settings.ENV.database_owner
-    if owner is None:
-        raise ImproperlyConfigured("DATABASE_OWNER_URL is not set.")
-    app = connections[alias]
-    # Not from the alias's pool: it is shared by every wrapper of the alias, and its
-    # connections are the application's role's.
-    options = {key: value for key, value in app.settings_dict["OPTIONS"].items() if key != "pool"}
-    wrapper = type(app)(
-        {
-            **app.settings_dict,
-            "USER": owner["USER"],
-            "PASSWORD": owner["PASSWORD"],
-            "OPTIONS": options,
-        },
-        alias,
-    )
-    try:
-        yield wrapper
-    finally:
-        wrapper.close()

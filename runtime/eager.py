@@ -2,10 +2,11 @@
 tasks only if they have to wait.
 
 A task costs its creation, a copy of the context, a turn of the loop before it starts
-and a step of its own. Handing a broadcast to a socket made one per socket and move,
-though the send nearly always runs to its end without waiting: the socket's message
-is built in memory and written to its transport. Python 3.12 starts tasks eagerly
-(``asyncio.eager_task_factory``); this is the same for one coroutine, on 3.11 too.
+and a step of its own. Handing a broadcast to each socket as a task would make one per
+socket and move, though the send nearly always runs to its end without waiting: the
+socket's message is built in memory and written to its transport (decision 1801).
+Python 3.12 starts tasks eagerly (``asyncio.eager_task_factory``); this is the same for
+one coroutine, on 3.11 too.
 """
 
 from __future__ import annotations

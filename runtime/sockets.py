@@ -19,9 +19,9 @@ class SocketSessionMiddleware(SessionMiddleware):
     Channels wraps every send to save a changed session on an HTTP response, the only
     message it saves on (``InstanceSessionWrapper.save_message_types``). A socket never
     sends one, yet the wrapper reads the session's state on each of its messages,
-    through the lazy session object: a few percent of a live move's CPU, for five or
-    six messages a move (decision 1801). A socket that changes its session saves it
-    itself, as it must under Channels' own middleware too."""
+    through the lazy session object, several times a move (decision 1801). A socket
+    that changes its session saves it itself, as it must under Channels' own
+    middleware too."""
 
     async def __call__(
         self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable

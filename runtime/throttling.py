@@ -184,15 +184,16 @@ def login_wait(request: HttpRequest) -> int | None:
 PLACE_SECONDS = 90
 RENEW_SECONDS = 30
 # Places renewed per script call: Redis runs a script alone, and the channel layer
-# waits behind it (500 took 1.1 ms of Redis's time: decision 0203).
+# waits behind it, so a call stays short (decision 0203).
 RENEW_BATCH = 200
 # What one socket's open costs while Redis does not answer: at most this, then it is
 # let in uncounted.
 STORE_TIMEOUT_SECONDS = 1.0
 # Connections to the throttle store per event loop. Thousands of sockets closing at
-# once (a server restarting, a room's round ending) each opened a connection of their
-# own and most timed out, leaving their places to lapse at their deadline; through a
-# few connections they wait their turn instead, each script a fraction of a millisecond.
+# once (a server restarting, a room's round ending) would each open a connection of
+# their own and most would time out, leaving their places to lapse at their deadline;
+# through a few connections they wait their turn, each script a fraction of a
+# millisecond (decision 0203).
 STORE_CONNECTIONS = 8
 # How long a socket's open or close waits for one of them.
 STORE_WAIT_SECONDS = 10.0
@@ -360,12 +361,6 @@ class SocketCounts:
         except redis.RedisError:
             # The places lapse by their deadline.
             logger.warning("socket not forgotten: the throttle store is unavailable")
-
-    def forget(self) -> None:
-        """Forget every count kept in this process (between tests)."""
-        self.held.clear()
-        self.full_at.clear()
-        self.renewed.clear()
 
     def _open_here(
         self, socket_id: str, client: SocketClient, places: Sequence[tuple[str, str, int]]

@@ -15,17 +15,17 @@ from django.test import Client
 
 from accounts.models import User
 from config import celery_app
-from eventlog import appendonly, store
+from eventlog import store
 from games.appendonly import GUARDS
 from games.table import STREAM_PREFIX
 from runtime.database_roles import (
     app_role,
     grant_app_role,
     owner_configured,
-    owner_connection,
     switch_role,
 )
 from tests.accounts.factories import UserFactory
+from tests.database import owner_connection, resume_guards, suspend_guards
 from tests.throttles import forget_throttle_counts
 
 
@@ -96,19 +96,19 @@ def _suspend_guards() -> None:
     """Let Django empty the test database: the guards off, and with two roles the
     application's allowed TRUNCATE (Django's flush) until :func:`_resume_guards`."""
     if not owner_configured():
-        appendonly.suspend(connection, GUARDS.values())
+        suspend_guards(connection, GUARDS.values())
         return
     with owner_connection() as owner, owner.cursor() as cursor:
-        appendonly.suspend(owner, GUARDS.values())
+        suspend_guards(owner, GUARDS.values())
         cursor.execute(f"GRANT TRUNCATE ON ALL TABLES IN SCHEMA public TO {_app_role()}")
 
 
 def _resume_guards() -> None:
     if not owner_configured():
-        appendonly.resume(connection, GUARDS.values())
+        resume_guards(connection, GUARDS.values())
         return
     with owner_connection() as owner, owner.cursor() as cursor:
-        appendonly.resume(owner, GUARDS.values())
+        resume_guards(owner, GUARDS.values())
         cursor.execute(f"REVOKE TRUNCATE ON ALL TABLES IN SCHEMA public FROM {_app_role()}")
 
 

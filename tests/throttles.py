@@ -12,7 +12,9 @@ def forget_throttle_counts() -> None:
     """Counts outlive a test (in this process's memory, or in Redis for the servers
     too). Only the throttle cache's keys are deleted: the Redis database also holds
     the broker's queues and the channel layer."""
-    SOCKET_COUNTS.forget()
+    SOCKET_COUNTS.held.clear()
+    SOCKET_COUNTS.full_at.clear()
+    SOCKET_COUNTS.renewed.clear()
     throttle = settings.CACHES[THROTTLE_CACHE]
     if "KEY_PREFIX" not in throttle:
         caches[THROTTLE_CACHE].clear()

@@ -52,8 +52,9 @@ def rebuild_standings() -> tuple[int, int]:
                 created_at=records[0].recorded_at,
             )
             standings.update_event_standings(event_id)
-            # An event whose last table finished before the log recorded the finish
-            # (as it did until EventFinished) has it recorded now; any other, nothing.
+            # An event whose last table finished without the finish in its log (a log
+            # older than EventFinished: decision 1502) has it recorded now; any other,
+            # nothing.
             event_finish(event_id=event_id)
         for stream in seasons:
             standings.update_season(uuid.UUID(stream.removeprefix(SEASON_STREAM_PREFIX)))

@@ -154,11 +154,6 @@ def record_meetings(met: Counter[frozenset[int]], tables: Iterable[Sequence[int]
     met.update(pairs(tables))
 
 
-def repeated_pairs(tables: Sequence[Sequence[int]], met: Mapping[frozenset[int], int]) -> int:
-    """How many tablemate pairs in ``tables`` already met (each pair counted once)."""
-    return sum(1 for pair in pairs(tables) if met.get(pair, 0) > 0)
-
-
 # --- Rounds ---------------------------------------------------------------------------------
 
 

@@ -416,8 +416,9 @@ def season_leaderboard(
 def update_season(season_id: uuid.UUID) -> None:
     with transaction.atomic():
         # One update of a season at a time: two at once (the task asked for by an
-        # event's finish and by its last standings) each deleted the rows the other had
-        # not committed yet, and the second's insert broke the one row per player.
+        # event's finish and by its last standings) would each delete the rows the other
+        # had not committed yet, and the second's insert would break the one row per
+        # player.
         Season.objects.select_for_update().filter(pk=season_id).first()
         leaderboard, changes = season_leaderboard(season_id)
         SeasonStanding.objects.filter(season_id=season_id).delete()

@@ -79,9 +79,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Without Redis everything runs in one process, so the in-memory layer is enough.
-# With Redis we use the pub/sub layer: on these machines it measured 2.5x faster group
-# broadcast than the core RedisChannelLayer (1.6k vs 0.64k group sends/s), and with
-# redis-py 8.x the core layer drops consumers idle for ~5 s (channels_redis issue 422).
+# With Redis, the pub/sub layer: its group broadcast is faster than the core
+# RedisChannelLayer's, and with redis-py 8 the core layer drops idle consumers
+# (decision 0002).
 # A Redis that accepts connections but does not answer fails a call after these
 # seconds instead of holding its request, socket or task for ever (the layer's
 # reads of its subscriptions wait with their own, shorter timeout).

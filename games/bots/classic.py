@@ -33,23 +33,13 @@ from games.rules.cards import Card, Suit
 from games.rules.classic import (
     DECK,
     PLAYERS,
-    CardPlayed,
-    ClassicEvent,
-    ClassicOptions,
     ClassicState,
-    Command,
-    DealHand,
-    HandDealt,
     Phase,
     PlayCard,
-    StartMatch,
-    decide,
-    evolve,
     side,
     visible_hands,
 )
 from games.rules.play import legal_cards, winning_index
-from games.rules.shuffle import derive_secret
 
 __all__ = [
     "CLASSIC_BOTS",
@@ -59,7 +49,6 @@ __all__ = [
     "RandomClassicBot",
     "choose_classic_command",
     "classic_view",
-    "play_classic_match",
 ]
 
 _FULL_DECK = frozenset(DECK)
@@ -202,44 +191,6 @@ def choose_classic_command(
     if rng is None:
         rng = random.Random(f"{state.hand}/{seat}/{len(view.played)}/{len(view.trick)}")
     return PlayCard(seat, player.choose_card(view, rng))
-
-
-def play_classic_match(
-    options: ClassicOptions, bots: Sequence[str], seed: bytes
-) -> tuple[list[ClassicEvent], ClassicState]:
-    """Play a match to its end with the bot ``bots[seat]`` at each seat: its
-    events and final state.
-
-    The first dealer is drawn from ``seed``, each hand is shuffled from
-    ``derive_secret(seed, f"hand-{n}")`` and the random bot draws from a
-    ``random.Random(seed)``, so a seed always plays the same match.
-    """
-    if len(bots) != PLAYERS:
-        raise ValueError(f"classic whist has {PLAYERS} seats, not {len(bots)} bots")
-    unknown = [name for name in bots if name not in CLASSIC_BOTS]
-    if unknown:
-        raise ValueError(f"unknown bot {unknown[0]!r}; choose one of {', '.join(CLASSIC_BOTS)}")
-    rng = random.Random(seed)
-    state = ClassicState()
-    events: list[ClassicEvent] = []
-    played: list[Card] = []
-    command: Command = StartMatch(options, seed)
-    while True:
-        new = decide(state, command)
-        events.extend(new)
-        state = evolve(state, new, in_place=True)
-        if state.phase is Phase.FINISHED:
-            return events, state
-        for event in new:
-            if isinstance(event, HandDealt):
-                played.clear()
-            elif isinstance(event, CardPlayed):
-                played.append(event.card)
-        if state.phase is Phase.DEALING:
-            command = DealHand(derive_secret(seed, f"hand-{state.hand}"))
-            continue
-        seat = state.turn
-        command = choose_classic_command(state, seat, rng, bot=bots[seat], played=played)
 
 
 # --- the heuristic --------------------------------------------------------------

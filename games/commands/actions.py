@@ -85,8 +85,8 @@ CODE_LENGTH = 6
 MIN_TURN_SECONDS = 5
 MAX_TURN_SECONDS = 600
 # The demo table's bots: the strongest, as the table a visitor watches first. One
-# decision a bot delay (1 s) at 7 ms CPU p50, 75 ms p95 is under a tenth of a core;
-# a championship's several tables at once play the default level.
+# table deciding once a bot delay costs little CPU at that level (decision 0801); a
+# championship's several tables at once play the default level.
 DEMO_BOT = "strong"
 # How often a join is decided again after losing the race for a seat: once for each
 # seat of the largest table, and once more to hear that it is full.

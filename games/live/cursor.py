@@ -44,9 +44,9 @@ from games.write.vault import keep_vault
 
 
 def json_text(value: Any) -> str:
-    # orjson: it encodes a move's messages several times faster than the standard
-    # library, faster even than telling which members of a view are unchanged and
-    # reusing their JSON (bench/live.py, decision 1801).
+    # orjson: it encodes a move's messages faster than the standard library, faster
+    # even than telling which members of a view are unchanged and reusing their JSON
+    # (decision 1801).
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 

@@ -111,7 +111,3 @@ def deck(player_count: int) -> tuple[Card, ...]:
     """The deck in its canonical order: by suit, then by rank ascending."""
     low = lowest_rank(player_count)
     return tuple(card(rank, suit) for suit in Suit for rank in range(low, 15))
-
-
-def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards))

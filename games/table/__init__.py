@@ -117,8 +117,8 @@ class DealRevealed:
 @dataclass(frozen=True, slots=True)
 class SeatTaken:
     """A substitute took over a seat in play: they play it, and see it, from then on;
-    the player who left no longer does. No command writes it any more (none was ever
-    offered on a page or the API); it is read still, as a log is kept for good."""
+    the player who left no longer does. No command writes it; it is read still, as a
+    log is kept for good (decision 1501)."""
 
     seat: int
     user_id: int

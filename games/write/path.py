@@ -219,9 +219,9 @@ async def execute_on_loop(move: Move) -> CommandResult:
             except _VaultNotKept:
                 # The first hand this process ends at a table: the vault is read in
                 # the thread (one query) and the move is decided on the loop again.
-                # Deciding the whole move in the thread instead queued the hand ends
-                # of hundreds of tables starting together behind one another in the
-                # one worker thread, for up to a second (decision 1801).
+                # Deciding the whole move in the thread would queue the hand ends of
+                # the tables that started together behind one another in the one
+                # worker thread (decision 1801).
                 await database_sync_to_async(keep_vault)(move.game_id, table)
                 # A fresh copy: the decider folded part of the move into the first.
                 table = cached_table(move.game_id)
@@ -261,7 +261,7 @@ async def _execute_on_loop(move: Move, table: Table) -> CommandResult:
     told = _told(game_id, recorded)
     if told is not None or automatic_move_delay(table) is not None:
         # In the background: the mover's socket hears its own broadcast only once this
-        # handler returns, and a hop to the one worker thread waited behind every
+        # handler returns, and a hop to the one worker thread waits behind every
         # other hand end of a burst (decision 1801).
         in_background(database_sync_to_async(_derive)(game_id, table, told))
     return _result(game_id, base, recorded, start, table)

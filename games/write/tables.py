@@ -40,8 +40,8 @@ class _Cached:
 class _Tables:
     """The cached tables, the least recently used evicted first. Keyed by the game
     id's integer, in an ``OrderedDict``: a UUID hashes and compares in Python, and
-    cachetools' LRU bookkeeping is Python too, several calls for each of the five or
-    so lookups a live move makes in each process (decision 1801)."""
+    cachetools' LRU bookkeeping is Python too, several calls for each of the lookups
+    a live move makes in each process (decision 1801)."""
 
     def __init__(self, size: int) -> None:
         self.size = size

@@ -14,7 +14,8 @@ from eventlog.models import StoredEvent
 from eventlog.store import append, read
 from games.models import DealSecret
 from games.table import PlayerSeated
-from runtime.database_roles import owner_configured, owner_connection
+from runtime.database_roles import owner_configured
+from tests.database import owner_connection
 
 STREAM = "test:stream"
 EVENTS = [PlayerSeated(0, 1, "Ana"), PlayerSeated(1, 2, "Bob")]

@@ -23,8 +23,9 @@ from games.read.verification import verify_game
 from games.rules import Phase, Visibility, legal_bids, legal_plays
 from games.table import PlayerSeated
 from games.write.tables import load_table
-from runtime.database_roles import app_role, owner_configured, owner_connection
+from runtime.database_roles import app_role, owner_configured
 from tests.accounts.factories import UserFactory
+from tests.database import owner_connection
 from tests.games.live.test_two_processes import post_json, servers, this_tests_database_url
 from tests.games.web.test_api import SHORT
 

@@ -23,7 +23,6 @@ from tournaments.seating import (
     pairs,
     progressive_movement,
     record_meetings,
-    repeated_pairs,
     swiss_round,
     table_sizes,
 )
@@ -32,6 +31,11 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 REPORT = REPOSITORY / "test-artifacts" / "seating-repeats.txt"
 
 Met = Mapping[frozenset[int], int]
+
+
+def repeated_pairs(tables: Sequence[Sequence[int]], met: Met) -> int:
+    """How many tablemate pairs in ``tables`` already met (each pair counted once)."""
+    return sum(1 for pair in pairs(tables) if met.get(pair, 0) > 0)
 
 
 def weighted_repeats(tables: Sequence[Sequence[int]], met: Met) -> int:

@@ -74,12 +74,6 @@ class ClassicState:
         return SUITS[self.trick[0] >> 4] if self.trick else None
 
     @property
-    def player_scores(self) -> tuple[int, int, int, int]:
-        """Each seat's score: that of their side."""
-        a, b = self.scores
-        return (a, b, a, b)
-
-    @property
     def seat_points(self) -> tuple[int, int, int, int]:
         """Each seat's points over the whole match: those of their side."""
         a, b = self.points

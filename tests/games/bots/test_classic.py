@@ -23,7 +23,6 @@ from games.bots.classic import (
     ClassicView,
     choose_classic_command,
     classic_view,
-    play_classic_match,
 )
 from games.rules.cards import Card, Suit, format_cards, parse_card, parse_cards
 from games.rules.classic import (
@@ -47,6 +46,7 @@ from games.rules.classic import (
     replay,
 )
 from games.rules.shuffle import derive_secret
+from tests.games.bots.matches import play_classic_match
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 

@@ -17,7 +17,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.bots import BOTS, SamplingBot, bot_view, choose_command
-from games.bots.table import play_bot_game
 from games.rules import (
     PRESETS,
     Card,
@@ -47,6 +46,7 @@ from games.rules import (
     visible_holdings,
 )
 from games.rules.shuffle import derive_secret
+from tests.games.bots.matches import play_bot_game
 from tests.games.rules.builders import dealt, started
 
 rule_options = st.builds(

@@ -9,7 +9,6 @@ import statistics
 import pytest
 
 from games.bots import BOTS, choose_command, played_in_hand
-from games.bots.table import play_bot_game
 from games.rules import (
     ChooseOneCardMode,
     Event,
@@ -28,6 +27,7 @@ from games.rules import (
     preset,
 )
 from games.rules.errors import DealerBidForbidden
+from tests.games.bots.matches import play_bot_game
 from tests.games.rules.builders import dealt, run, started
 
 CHAMPIONSHIP = preset("championship")
