@@ -16,7 +16,6 @@ from games.rules import (
     parse_cards,
     replay,
 )
-from games.rules.classic import ClassicState
 
 
 def started(
@@ -66,9 +65,3 @@ def run(state: GameState, *commands: Command) -> tuple[GameState, list[Event]]:
         events.extend(new)
         state = evolve(state, new)
     return state, events
-
-
-def player_scores(state: ClassicState) -> tuple[int, int, int, int]:
-    """Each seat's score in a classic match: that of their side."""
-    a, b = state.scores
-    return (a, b, a, b)

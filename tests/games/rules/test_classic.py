@@ -52,7 +52,6 @@ from games.rules.errors import (
     WrongPhase,
 )
 from games.rules.shuffle import draw
-from tests.games.rules.builders import player_scores
 from tests.games.rules.test_shuffle import documented_shuffle
 
 SECRET = b"a deal secret of 32 bytes......."
@@ -623,7 +622,7 @@ def test_a_tournament_scores_each_player_their_sides_odd_tricks_over_fixed_deals
 
     assert scored(middle).totals == (4, 15)
     assert not any(isinstance(e, GameWon | MatchFinished) for e in middle)
-    assert player_scores(after) == (4, 15, 4, 15) and after.phase is Phase.DEALING
+    assert after.scores == (4, 15) and after.phase is Phase.DEALING
 
     final = at_last_trick(options, tricks=(7, 5), scores=(4, 15), hand=2)
     final.points = (4, 15)

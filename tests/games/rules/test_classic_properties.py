@@ -51,7 +51,6 @@ from games.rules.classic import (
     visible_hands,
 )
 from games.rules.shuffle import derive_secret
-from tests.games.rules.builders import player_scores
 from tests.games.rules.test_shuffle import documented_shuffle
 
 SUITS = "CDHS"
@@ -354,7 +353,7 @@ def check_random_match(options: ClassicOptions, seed: bytes) -> Referee:
         assert from_payload(event_type(event), json.loads(text)) == event, "JSON round trip"
 
     # The partnership scores match the tricks; seats share their side's score.
-    assert player_scores(final) == (*final.scores, *final.scores)
+    assert final.seat_points == (*final.points, *final.points)
     assert final.points == tuple(
         sum(r.trick_points[t] + r.honour_points[t] for r in final.results) for t in (0, 1)
     )
