@@ -64,7 +64,7 @@ def started_games(count: int, round_number: int) -> list[tuple[uuid.UUID, dict[i
 
 def next_move(game_id: uuid.UUID, table: Any, players: dict[int, Any]) -> Any:
     """The first legal move of whoever is to act."""
-    from games.commands import actions as services
+    from games.commands import actions
     from games.rules import Phase, legal_bids, legal_plays
 
     state = table.romanian_game
@@ -75,8 +75,8 @@ def next_move(game_id: uuid.UUID, table: Any, players: dict[int, Any]) -> Any:
         "expected_version": table.version,
     }
     if state.phase is Phase.BIDDING:
-        return services.move_place_bid(bid=legal_bids(state)[0], **common)
-    return services.move_play_card(card=str(legal_plays(state)[0]), **common)
+        return actions.move_place_bid(bid=legal_bids(state)[0], **common)
+    return actions.move_play_card(card=str(legal_plays(state)[0]), **common)
 
 
 async def atu_round(games: list[tuple[uuid.UUID, dict[int, Any]]], moves: int) -> tuple[float, int]:

@@ -209,7 +209,7 @@ def seed_tables(count: int) -> list[SeededTable]:
     from django.utils.crypto import get_random_string
 
     from accounts.models import User
-    from games.commands import actions as services
+    from games.commands import actions
 
     password = make_password(None)
     users = User.objects.bulk_create(
@@ -235,9 +235,9 @@ def seed_tables(count: int) -> list[SeededTable]:
     tables = []
     for number in range(count):
         players = users[number * SEATS : (number + 1) * SEATS]
-        game = services.game_create(creator=players[0], player_count=SEATS, preset=PRESET)
+        game = actions.game_create(creator=players[0], player_count=SEATS, preset=PRESET)
         for seat, player in enumerate(players):
-            services.game_join(game_id=game.id, user=player, alias=f"P{seat}")
+            actions.game_join(game_id=game.id, user=player, alias=f"P{seat}")
         keys = tuple(s.session_key for s in sessions[number * SEATS : (number + 1) * SEATS])
         tables.append(SeededTable(str(game.id), keys))
     return tables

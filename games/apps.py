@@ -14,7 +14,7 @@ class GamesConfig(AppConfig):
         from games.live import fanout
         from games.signals import game_recorded
         from games.table import FINISH_EVENTS, SCHEMA_VERSION, STREAM_PREFIX, decode, encode
-        from games.write import automatic as turns
+        from games.write import automatic
         from runtime.channel_layer import on_resubscribed
         from runtime.lifespan import on_startup
 
@@ -23,7 +23,7 @@ class GamesConfig(AppConfig):
             store.Codec(encode, decode, VersionConflict, version=SCHEMA_VERSION),
         )
 
-        on_startup(turns.resume_at_startup)
+        on_startup(automatic.resume_at_startup)
         on_startup(fanout.watch_over)
         on_resubscribed(fanout.look_again)
         game_recorded.listen(

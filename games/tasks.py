@@ -14,10 +14,10 @@ from typing import Any
 from celery import shared_task
 
 from eventlog import store
-from games.commands import actions as services
+from games.commands import actions
 from games.errors import GameNotFound
 from games.table import stream_of
-from games.write import automatic as turns
+from games.write import automatic
 from games.write import path as writepath
 from games.write.tables import load_table
 from runtime.tasks import RETRY_ON_DATABASE_ERRORS as RETRY
@@ -34,10 +34,10 @@ def play_automatic_move(
     or this task already ran), is gone (a task outliving a test database), or the
     move is not due yet (it is scheduled again, for when it is)."""
     if due is not None and due > time.time():
-        turns.schedule_task(game_id, version, due)
+        automatic.schedule_task(game_id, version, due)
         return None
     try:
-        result = services.game_play_automatically(
+        result = actions.game_play_automatically(
             game_id=uuid.UUID(game_id), expected_version=version
         )
     except GameNotFound:
@@ -57,7 +57,7 @@ def _after_commit_again(game_id: uuid.UUID, version: int) -> None:
     and nobody else would do those. Each of those is idempotent: done again, from the log."""
     records = store.read(stream_of(game_id), after=version)
     if not records:
-        turns.reschedule_automatic_move(game_id)
+        automatic.reschedule_automatic_move(game_id)
         return
     table = load_table(game_id)
     began = table.moved_at
@@ -69,13 +69,13 @@ def _after_commit_again(game_id: uuid.UUID, version: int) -> None:
 @shared_task(ignore_result=True, **RETRY)
 def resume_automatic_moves() -> int:
     """Celery beat's periodic check that no bot seat or overdue turn is left waiting."""
-    return turns.resume_automatic_moves()
+    return automatic.resume_automatic_moves()
 
 
 @shared_task(ignore_result=True, **RETRY)
 def follow_demo_table(game_id: str) -> str | None:
     """After a game finished: the next demo table, if it was one (see
-    services.game_follow_demo_table); run twice, the second finds the first's table.
+    actions.game_follow_demo_table); run twice, the second finds the first's table.
     Returns the id of the demo table in play, or None."""
-    followed = services.game_follow_demo_table(game_id=uuid.UUID(game_id))
+    followed = actions.game_follow_demo_table(game_id=uuid.UUID(game_id))
     return None if followed is None else str(followed[0].id)

@@ -28,7 +28,7 @@ from rest_framework.views import APIView
 from accounts.http import AuthenticatedRequest
 from accounts.models import User
 from eventlog import store
-from games.commands import actions as services
+from games.commands import actions
 from games.commands.catalog import COMMANDS
 from games.commands.inputs import (
     MAX_IDEMPOTENCY_KEY_LENGTH,
@@ -162,7 +162,7 @@ class GamesView(generics.ListAPIView):
 
     def post(self, request: AuthenticatedRequest) -> Response:
         data = _parse(GameCreateSerializer, request.data)
-        game = services.game_create(creator=request.user, **data)
+        game = actions.game_create(creator=request.user, **data)
         return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
 
 
@@ -184,7 +184,7 @@ class PlayNowView(APIView):
     )
     def post(self, request: AuthenticatedRequest) -> Response:
         data = _parse(PlayNowSerializer, request.data)
-        game = services.game_play_now(user=request.user, **data)
+        game = actions.game_play_now(user=request.user, **data)
         return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
 
 
@@ -386,7 +386,7 @@ def _command_schema(
 )
 class JoinView(CommandView):
     serializer_class = JoinSerializer
-    command = staticmethod(services.game_join)
+    command = staticmethod(actions.game_join)
 
     def arguments(self, user: User, data: dict[str, Any]) -> dict[str, Any]:
         return {"user": user, **data}
@@ -464,7 +464,7 @@ class SeatBotView(CommandView):
 )
 class FillWithBotsView(CommandView):
     serializer_class = FillWithBotsSerializer
-    command = staticmethod(services.game_fill_with_bots)
+    command = staticmethod(actions.game_fill_with_bots)
 
 
 @_command_schema(
@@ -477,7 +477,7 @@ class FillWithBotsView(CommandView):
 )
 class CancelView(CommandView):
     serializer_class = WaitingRoomSerializer
-    command = staticmethod(services.game_cancel)
+    command = staticmethod(actions.game_cancel)
 
 
 @_command_schema(
@@ -489,7 +489,7 @@ class CancelView(CommandView):
 )
 class LeaveView(CommandView):
     serializer_class = WaitingRoomSerializer
-    command = staticmethod(services.game_leave)
+    command = staticmethod(actions.game_leave)
 
 
 class RematchView(APIView):
@@ -536,5 +536,5 @@ class RematchView(APIView):
     )
     def post(self, request: AuthenticatedRequest, ref: str) -> Response:
         game_id = find_game(ref, viewer_id=_user_id(request)).id
-        game = services.game_rematch(game_id=game_id, actor=request.user)
+        game = actions.game_rematch(game_id=game_id, actor=request.user)
         return Response(GameSummarySerializer(game).data)

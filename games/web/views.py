@@ -26,7 +26,7 @@ from accounts.services import user_create_guest
 from accounts.views import throttled
 from coded import CodedError
 from games.bots import DEFAULT_LEVEL, LEVEL_NAMES
-from games.commands import actions as services
+from games.commands import actions
 from games.commands.aliases import fitting_alias
 from games.errors import GameNotFound
 from games.models import Game
@@ -139,8 +139,8 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         # The creator sits down at once; a refused alias must not leave an orphan table.
         with transaction.atomic():
-            game = services.game_create(creator=request.user, **form.table())
-            services.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
+            game = actions.game_create(creator=request.user, **form.table())
+            actions.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
     except CodedError as error:
         return _lobby(request, new_form=form, status=_refused(form, error))
     return redirect(_table_url(game))
@@ -157,7 +157,7 @@ def game_join(request: AuthenticatedHttpRequest) -> HttpResponse:
         return _lobby(request, join_form=form, status=400)
     try:
         game = find_game(form.cleaned_data["reference"].strip(), viewer_id=request.user.pk)
-        services.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
+        actions.game_join(game_id=game.id, user=request.user, alias=form.cleaned_data["alias"])
     except CodedError as error:
         return _lobby(request, join_form=form, status=_refused(form, error))
     return redirect(_table_url(game))
@@ -179,7 +179,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
         # A table refused leaves no guest behind.
         with transaction.atomic():
             player = user or user_create_guest()
-            game = services.game_play_now(user=player, **form.play())
+            game = actions.game_play_now(user=player, **form.play())
     except CodedError as error:
         return _lobby(request, play_form=form, status=_refused(form, error))
     if user is None:
@@ -208,7 +208,7 @@ def fill_with_bots(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
     return _waiting_room_action(
         request,
         ref,
-        lambda game, user: services.game_fill_with_bots(game_id=game.id, actor=user, level=level),
+        lambda game, user: actions.game_fill_with_bots(game_id=game.id, actor=user, level=level),
     )
 
 
@@ -216,7 +216,7 @@ def fill_with_bots(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
 @login_required
 def cancel(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
     return _waiting_room_action(
-        request, ref, lambda game, user: services.game_cancel(game_id=game.id, actor=user)
+        request, ref, lambda game, user: actions.game_cancel(game_id=game.id, actor=user)
     )
 
 
@@ -224,7 +224,7 @@ def cancel(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
 @login_required
 def leave(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
     return _waiting_room_action(
-        request, ref, lambda game, user: services.game_leave(game_id=game.id, actor=user)
+        request, ref, lambda game, user: actions.game_leave(game_id=game.id, actor=user)
     )
 
 
@@ -306,7 +306,7 @@ def game_rematch(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
     one again with the reason it was refused."""
     game = _visible_game(request, ref)
     try:
-        rematch = services.game_rematch(game_id=game.id, actor=request.user)
+        rematch = actions.game_rematch(game_id=game.id, actor=request.user)
     except CodedError as error:
         rematch_words = {"game_not_finished": _("A rematch is played once the game is over.")}
         messages.error(request, refusal(error, rematch_words))

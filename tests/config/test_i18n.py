@@ -12,7 +12,7 @@ from django.test import Client, RequestFactory
 from django.utils import translation
 
 from accounts.models import User
-from games.commands import actions as services
+from games.commands import actions
 from runtime.api_errors import server_error
 from runtime.error_text import error_texts
 
@@ -159,7 +159,7 @@ def test_login_page_is_in_english_by_default(client: Client) -> None:
 @pytest.mark.django_db
 def test_table_page_gives_its_script_romanian_words(client: Client, user: User) -> None:
     # given a table, and a browser that prefers Romanian
-    game = services.game_create(creator=user, player_count=4, preset="championship")
+    game = actions.game_create(creator=user, player_count=4, preset="championship")
 
     # when it opens the table page
     response = client.get(f"/games/{game.code}/", HTTP_ACCEPT_LANGUAGE="ro")
@@ -201,7 +201,7 @@ def test_table_page_gives_its_script_romanian_words(client: Client, user: User) 
 @pytest.mark.django_db
 def test_table_page_gives_its_script_english_words_by_default(client: Client, user: User) -> None:
     # given a table, and a browser that names no language
-    game = services.game_create(creator=user, player_count=4, preset="championship")
+    game = actions.game_create(creator=user, player_count=4, preset="championship")
 
     # when it opens the table page
     content = client.get(f"/games/{game.code}/").content.decode()

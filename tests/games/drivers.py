@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from accounts.models import User
-from games.commands import actions as services
+from games.commands import actions
 from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
 from games.table import Table
 from games.write.tables import load_table
@@ -24,11 +24,11 @@ def seated_game(
 ) -> tuple[uuid.UUID, list[User]]:
     """A started game whose seat ``i`` is held by ``users[i]``."""
     users = list(users) if users is not None else UserFactory.create_batch(players)
-    game = services.game_create(
+    game = actions.game_create(
         creator=users[0], player_count=players, preset=preset, options=options, kind=kind
     )
     for number, user in enumerate(users):
-        services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+        actions.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
     return game.id, users
 
 
@@ -47,13 +47,13 @@ def next_move(game_id: uuid.UUID, users: Sequence[User], rng: random.Random) -> 
     actor = user_to_act(table, users)
     common = {"game_id": game_id, "actor": actor, "expected_version": table.version}
     if isinstance(game, classic.ClassicState):
-        services.game_play_card(card=str(rng.choice(classic.legal_plays(game))), **common)
+        actions.game_play_card(card=str(rng.choice(classic.legal_plays(game))), **common)
     elif game.phase is Phase.BIDDING:
-        services.game_place_bid(bid=rng.choice(legal_bids(game)), **common)
+        actions.game_place_bid(bid=rng.choice(legal_bids(game)), **common)
     elif game.phase is Phase.PLAYING:
-        services.game_play_card(card=str(rng.choice(legal_plays(game))), **common)
+        actions.game_play_card(card=str(rng.choice(legal_plays(game))), **common)
     elif game.phase is Phase.CHOOSING_MODE:
-        services.game_choose_one_card_mode(mode=rng.choice(list(Visibility)).value, **common)
+        actions.game_choose_one_card_mode(mode=rng.choice(list(Visibility)).value, **common)
     return True
 
 
@@ -68,6 +68,6 @@ def play_bots_to_end(game_id: uuid.UUID) -> None:
     without waiting for them, until the game is over. A move another process made
     first (a worker whose timers are due) is as good."""
     while (table := load_table(game_id)).status != "finished":
-        made = services.game_play_automatically(game_id=game_id, expected_version=table.version)
+        made = actions.game_play_automatically(game_id=game_id, expected_version=table.version)
         moved_on = made is not None or load_table(game_id).version != table.version
         assert moved_on, f"nobody plays seat {table.to_act} by itself"

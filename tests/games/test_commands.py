@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 from django.db import transaction
 
 from eventlog.store import append, read
-from games.commands import actions as services
+from games.commands import actions
 from games.management.commands.verify_game import Command as VerifyGame
 from games.models import Game
 from games.read.download import dump_record, game_record
@@ -227,7 +227,7 @@ def test_export_game_reports_a_file_it_cannot_write(finished, tmp_path) -> None:
 
 
 def test_rebuild_projections_restores_every_game_row(finished, playing, user) -> None:
-    services.game_create(creator=user, player_count=5, preset="championship")
+    actions.game_create(creator=user, player_count=5, preset="championship")
     before = list(Game.objects.order_by("id").values())
     Game.objects.all().delete()
 

@@ -12,7 +12,7 @@ from django.test import override_settings
 
 from accounts.models import User
 from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
-from games.commands import actions as services
+from games.commands import actions
 from games.models import Game
 from games.table import CLASSIC, ROMANIAN
 from games.tasks import follow_demo_table, play_automatic_move
@@ -26,7 +26,7 @@ from tests.tournaments.drivers import wait_until
 def test_the_task_plays_once_and_a_late_or_repeated_run_does_nothing() -> None:
     game_id, users = seated_game(players=3)
     turn = load_table(game_id).game.turn
-    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=turn, bot="random")
+    actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=turn, bot="random")
     version = load_table(game_id).version
 
     first = play_automatic_move(str(game_id), version)
@@ -54,7 +54,7 @@ def test_a_celery_worker_plays_for_a_bot_seat_after_the_delay(
     table = load_table(game_id)
     seat = table.game.turn
 
-    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="heuristic")
+    actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="heuristic")
 
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and load_table(game_id).game.turn == seat:
@@ -87,7 +87,7 @@ def test_a_move_handed_out_again_after_its_worker_died_schedules_the_next_once_m
     game_id, users = seated_game(players=3)
     with override_settings(ATU_BOT_DELAY_SECONDS=3600):
         for seat in range(3):
-            services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="random")
+            actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="random")
         version = load_table(game_id).version
         made = play_automatic_move(str(game_id), version)
     assert made is not None
@@ -115,9 +115,9 @@ def test_a_demo_table_that_finishes_is_followed_by_one_new_demo_table(kind: str)
     # Given the demo table in play, its bots the quickest
     organizer, _ = user_ensure_demo_organizer()
     players = user_ensure_bot_players()
-    demo, _ = services.game_open_demo_table(organizer=organizer, players=players, kind=kind)
+    demo, _ = actions.game_open_demo_table(organizer=organizer, players=players, kind=kind)
     for seat in range(4):
-        services.game_set_seat_bot(game_id=demo.id, actor=organizer, seat=seat, bot="random")
+        actions.game_set_seat_bot(game_id=demo.id, actor=organizer, seat=seat, bot="random")
 
     # When its bots play it to its end
     play_bots_to_end(demo.id)
@@ -129,7 +129,7 @@ def test_a_demo_table_that_finishes_is_followed_by_one_new_demo_table(kind: str)
     assert Game.objects.get(pk=demo.id).status == "finished"
     assert following.id != demo.id
     assert [seat.user_id for seat in table.seats if seat] == [p.pk for p in players]
-    assert table.bots == (services.DEMO_BOT,) * 4
+    assert table.bots == (actions.DEMO_BOT,) * 4
     # And the continuation run again (a task handed out twice) leaves that one table
     again = [follow_demo_table(str(demo.id)) for _ in range(2)]
     assert again == [str(following.id)] * 2
@@ -142,7 +142,7 @@ def test_a_game_that_is_no_demo_table_is_followed_by_nothing() -> None:
     organizer, _ = user_ensure_demo_organizer()
     game_id, _ = seated_game(players=4, users=[organizer, *UserFactory.create_batch(3)])
     for seat in range(4):
-        services.game_set_seat_bot(game_id=game_id, actor=organizer, seat=seat, bot="random")
+        actions.game_set_seat_bot(game_id=game_id, actor=organizer, seat=seat, bot="random")
     play_bots_to_end(game_id)
 
     # When the continuation runs for it

@@ -28,7 +28,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from accounts.services import user_token
-from games.commands import actions as services
+from games.commands import actions
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import seated_game
 
@@ -46,7 +46,7 @@ class Refs:
         game_id, users = seated_game(3, "championship")
         self.player = users[0]
         creator = UserFactory.create()
-        lobby = services.game_create(creator=creator, player_count=4, preset="championship")
+        lobby = actions.game_create(creator=creator, player_count=4, preset="championship")
         self.games = [str(game_id), str(lobby.id)]
 
 

@@ -48,7 +48,7 @@ from accounts.services import user_token
 from config.asgi import application
 from config.routing import websocket_urlpatterns
 from games.commands.actions import game_create, game_join
-from games.live import consumer as consumers
+from games.live import consumer
 from games.models import Game
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
@@ -492,7 +492,7 @@ def test_the_table_names_every_url_every_api_method_and_every_socket_message() -
         game_messages = {
             r.method for r in SOCKET_ROWS if r.route == "ws/games/<str:ref>/" and r.target == target
         }
-        assert game_messages == {"CONNECT", *consumers.CONTROLS, *consumers.COMMANDS}
+        assert game_messages == {"CONNECT", *consumer.CONTROLS, *consumer.COMMANDS}
 
 
 @pytest.mark.django_db

@@ -47,7 +47,7 @@ from accounts.models import User
 from config.asgi import application
 from config.routing import websocket_urlpatterns
 from eventlog import store
-from games.live import consumer as consumers
+from games.live import consumer
 from games.models import Game
 from games.table import stream_of
 from games.visibility import released
@@ -326,7 +326,7 @@ SOCKET_NO_PROGRESS = {
     ("ping", "ws/health/"): "the socket's health",
     # Only a seat, or the table's creator, is acked; anyone else is refused with the
     # version this socket has sent, which is as held back as the socket.
-    **{(command, GAME_SOCKET): "a command" for command in consumers.COMMANDS},
+    **{(command, GAME_SOCKET): "a command" for command in consumer.COMMANDS},
 }
 
 
@@ -342,7 +342,7 @@ def test_the_matrix_names_every_url_and_every_socket_message() -> None:
     game_messages = {
         kind for kind, route in asked | set(SOCKET_NO_PROGRESS) if route == GAME_SOCKET
     }
-    assert game_messages == {"CONNECT", "resync", "resume", *consumers.COMMANDS}
+    assert game_messages == {"CONNECT", "resync", "resume", *consumer.COMMANDS}
 
 
 def _differences(

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from accounts.services import user_token
-from games.commands import actions as services
+from games.commands import actions
 from games.read.verification import verify_game
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
@@ -64,7 +64,7 @@ def test_of_thirty_users_racing_for_four_seats_four_sit_and_the_rest_hear_the_ta
     with servers(2, tmp_path) as addresses:
         for round_number in range(ROUNDS):
             creator = UserFactory.create()
-            game = services.game_create(creator=creator, player_count=SEATS, preset="championship")
+            game = actions.game_create(creator=creator, player_count=SEATS, preset="championship")
             users = UserFactory.create_batch(RACERS)
             tokens = [user_token(user=user) for user in users]
 

@@ -13,7 +13,7 @@ from accounts.services import user_ensure_bot_players, user_ensure_demo_organize
 from eventlog import store
 from eventlog.models import StoredEvent
 from eventlog.store import read
-from games.commands import actions as services
+from games.commands import actions
 from games.errors import (
     AlreadySeated,
     GameError,
@@ -98,7 +98,7 @@ def test_a_command_at_a_stale_version_is_a_conflict_and_writes_nothing() -> None
     actor, table = acting(game_id, users)
 
     with pytest.raises(VersionConflict) as error:
-        services.game_place_bid(
+        actions.game_place_bid(
             game_id=game_id, actor=actor, bid=0, expected_version=table.version - 1
         )
 
@@ -113,10 +113,10 @@ def test_a_retried_command_gets_the_original_answer_and_no_second_event() -> Non
     game_id, users = seated_game(players=3)
     actor, table = acting(game_id, users)
 
-    first = services.game_place_bid(
+    first = actions.game_place_bid(
         game_id=game_id, actor=actor, bid=1, expected_version=table.version, idempotency_key="k1"
     )
-    again = services.game_place_bid(
+    again = actions.game_place_bid(
         game_id=game_id, actor=actor, bid=1, expected_version=table.version, idempotency_key="k1"
     )
 
@@ -136,11 +136,11 @@ def test_a_retried_command_gets_the_original_answer_and_no_second_event() -> Non
 def test_an_idempotency_key_cannot_be_reused_for_another_command() -> None:
     game_id, users = seated_game(players=3)
     actor, _ = acting(game_id, users)
-    services.game_place_bid(game_id=game_id, actor=actor, bid=1, idempotency_key="k1")
+    actions.game_place_bid(game_id=game_id, actor=actor, bid=1, idempotency_key="k1")
     actor, _ = acting(game_id, users)
 
     with pytest.raises(IdempotencyKeyReused):
-        services.game_place_bid(game_id=game_id, actor=actor, bid=0, idempotency_key="k1")
+        actions.game_place_bid(game_id=game_id, actor=actor, bid=0, idempotency_key="k1")
 
 
 def test_a_player_acts_only_for_their_own_seat() -> None:
@@ -150,35 +150,35 @@ def test_a_player_acts_only_for_their_own_seat() -> None:
     stranger = UserFactory.create()
 
     with pytest.raises(NotYourSeat, match=f"seat {other_seat} is not yours"):
-        services.game_place_bid(game_id=game_id, actor=actor, bid=0, seat=other_seat)
+        actions.game_place_bid(game_id=game_id, actor=actor, bid=0, seat=other_seat)
     with pytest.raises(NotYourSeat, match="you have no seat at this table"):
-        services.game_place_bid(game_id=game_id, actor=stranger, bid=0)
+        actions.game_place_bid(game_id=game_id, actor=stranger, bid=0)
     with pytest.raises(NotYourTurn):
-        services.game_place_bid(game_id=game_id, actor=users[other_seat], bid=0)
+        actions.game_place_bid(game_id=game_id, actor=users[other_seat], bid=0)
     assert store.version(stream_of(game_id)) == table.version
 
 
 def test_joining_refuses_a_second_seat_a_taken_alias_and_a_full_table() -> None:
     creator, second = UserFactory.create_batch(2)
-    game = services.game_create(creator=creator, player_count=3, preset="romanian-standard")
-    services.game_join(game_id=game.id, user=creator, alias="Ana")
+    game = actions.game_create(creator=creator, player_count=3, preset="romanian-standard")
+    actions.game_join(game_id=game.id, user=creator, alias="Ana")
 
     with pytest.raises(AlreadySeated):
-        services.game_join(game_id=game.id, user=creator, alias="Ana again")
+        actions.game_join(game_id=game.id, user=creator, alias="Ana again")
     with pytest.raises(InvalidInput, match="the alias 'ana' is taken"):
-        services.game_join(game_id=game.id, user=second, alias="ana")
+        actions.game_join(game_id=game.id, user=second, alias="ana")
     with pytest.raises(InvalidInput, match="an alias is 1 to 24 characters"):
-        services.game_join(game_id=game.id, user=second, alias="   ")
-    services.game_join(game_id=game.id, user=second, alias="Bob")
-    services.game_join(game_id=game.id, user=UserFactory.create(), alias="Cid")
+        actions.game_join(game_id=game.id, user=second, alias="   ")
+    actions.game_join(game_id=game.id, user=second, alias="Bob")
+    actions.game_join(game_id=game.id, user=UserFactory.create(), alias="Cid")
     with pytest.raises(TableFull):
-        services.game_join(game_id=game.id, user=UserFactory.create(), alias="Dan")
+        actions.game_join(game_id=game.id, user=UserFactory.create(), alias="Dan")
 
 
 def test_a_game_is_created_open_with_a_share_code_and_its_options() -> None:
     creator = UserFactory.create()
 
-    game = services.game_create(
+    game = actions.game_create(
         creator=creator, player_count=5, preset="online-room", options={"scoring": "triangular"}
     )
 
@@ -205,7 +205,7 @@ def test_a_game_with_bad_settings_is_refused_and_nothing_is_written(
     kwargs: dict[str, Any], error: str
 ) -> None:
     with pytest.raises((GameError, RuleError)) as raised:
-        services.game_create(creator=UserFactory.create(), **kwargs)
+        actions.game_create(creator=UserFactory.create(), **kwargs)
 
     assert raised.value.code == error
     assert not StoredEvent.objects.exists()
@@ -221,7 +221,7 @@ def test_watchers_are_told_of_new_events_only_after_commit(
 
     def bid_and_commit() -> int:
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
-            services.game_place_bid(game_id=game_id, actor=actor, bid=0)
+            actions.game_place_bid(game_id=game_id, actor=actor, bid=0)
         for callback in callbacks:  # the commit
             callback()
         return len(callbacks)
@@ -245,11 +245,11 @@ def test_watchers_are_told_of_new_events_only_after_commit(
 
 def test_zero_play_announced_on_joining_is_recorded_before_the_first_deal() -> None:
     users = UserFactory.create_batch(3)
-    game = services.game_create(creator=users[0], player_count=3, options={"zero_play": "start"})
+    game = actions.game_create(creator=users[0], player_count=3, options={"zero_play": "start"})
 
-    services.game_join(game_id=game.id, user=users[0], alias="Ana")
-    services.game_join(game_id=game.id, user=users[1], alias="Bob", zero_play=True)
-    services.game_join(game_id=game.id, user=users[2], alias="Cid")
+    actions.game_join(game_id=game.id, user=users[0], alias="Ana")
+    actions.game_join(game_id=game.id, user=users[1], alias="Bob", zero_play=True)
+    actions.game_join(game_id=game.id, user=users[2], alias="Cid")
 
     types = [record.type for record in store.read(stream_of(game.id))]
     assert types[5:8] == ["GameStarted", "ZeroPlayAnnounced", "HandDealt"]
@@ -258,10 +258,10 @@ def test_zero_play_announced_on_joining_is_recorded_before_the_first_deal() -> N
 
 def test_zero_play_on_joining_is_refused_where_the_table_does_not_play_it() -> None:
     user = UserFactory.create()
-    game = services.game_create(creator=user, player_count=3, preset="championship")
+    game = actions.game_create(creator=user, player_count=3, preset="championship")
 
     with pytest.raises(ZeroPlayNotAllowed):
-        services.game_join(game_id=game.id, user=user, alias="Ana", zero_play=True)
+        actions.game_join(game_id=game.id, user=user, alias="Ana", zero_play=True)
     assert store.version(stream_of(game.id)) == 1
 
 
@@ -269,8 +269,8 @@ def test_the_demo_table_seats_four_bots_once_and_is_not_opened_twice() -> None:
     organizer, _ = user_ensure_demo_organizer()
     players = user_ensure_bot_players()
 
-    game, created = services.game_open_demo_table(organizer=organizer, players=players)
-    again, created_again = services.game_open_demo_table(organizer=organizer, players=players)
+    game, created = actions.game_open_demo_table(organizer=organizer, players=players)
+    again, created_again = actions.game_open_demo_table(organizer=organizer, players=players)
 
     table = load_table(game.id)
     assert (created, created_again, again.pk) == (True, False, game.pk)
@@ -287,11 +287,11 @@ def test_a_paused_game_refuses_every_move_until_its_creator_resumes_it() -> None
     # Given a game in play, paused by its creator
     game_id, users = seated_game(players=3)
     actor, table = acting(game_id, users)
-    services.game_pause(game_id=game_id, actor=users[0], reason="a player's phone died")
+    actions.game_pause(game_id=game_id, actor=users[0], reason="a player's phone died")
 
     # When the player to act bids
     with pytest.raises(GameError) as refused:
-        services.game_place_bid(game_id=game_id, actor=actor, bid=0)
+        actions.game_place_bid(game_id=game_id, actor=actor, bid=0)
 
     # Then it is refused, nothing is written, and the state says paused
     assert refused.value.code == "game_paused"
@@ -304,8 +304,8 @@ def test_a_paused_game_refuses_every_move_until_its_creator_resumes_it() -> None
     assert read(stream_of(game_id))[-1].payload == {"reason": "a player's phone died"}
 
     # And once resumed the same bid lands
-    services.game_resume(game_id=game_id, actor=users[0])
-    services.game_place_bid(game_id=game_id, actor=actor, bid=0)
+    actions.game_resume(game_id=game_id, actor=users[0])
+    actions.game_place_bid(game_id=game_id, actor=actor, bid=0)
     assert load_table(game_id).paused is False
     assert load_table(game_id).game.bids[table.game.turn] == 0
 
@@ -314,9 +314,9 @@ def test_only_the_creator_pauses_and_pausing_twice_writes_once() -> None:
     game_id, users = seated_game(players=3)
 
     with pytest.raises(NotYourSeat):
-        services.game_pause(game_id=game_id, actor=users[1])
-    first = services.game_pause(game_id=game_id, actor=users[0])
-    second = services.game_pause(game_id=game_id, actor=users[0])
+        actions.game_pause(game_id=game_id, actor=users[1])
+    first = actions.game_pause(game_id=game_id, actor=users[0])
+    second = actions.game_pause(game_id=game_id, actor=users[0])
 
     assert second.version == first.version
     assert [r.type for r in read(stream_of(game_id))].count("GamePaused") == 1
@@ -326,14 +326,14 @@ def test_only_the_creator_pauses_and_pausing_twice_writes_once() -> None:
 def test_a_paused_game_waits_for_no_bot_and_no_timer() -> None:
     game_id, users = seated_game(players=3)
     seat = load_table(game_id).game.turn
-    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="heuristic")
+    actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="heuristic")
     before = load_table(game_id).version
     assert automatic_move_delay(load_table(game_id)) is not None
 
-    services.game_pause(game_id=game_id, actor=users[0])
+    actions.game_pause(game_id=game_id, actor=users[0])
 
     assert automatic_move_delay(load_table(game_id)) is None
-    assert services.game_play_automatically(game_id=game_id, expected_version=before + 1) is None
+    assert actions.game_play_automatically(game_id=game_id, expected_version=before + 1) is None
 
 
 # --- Duplicate deal sets ------------------------------------------------------------------
@@ -343,7 +343,7 @@ def duplicate_tables(count: int, deal_set: str) -> list[tuple[uuid.UUID, list[Us
     creator = UserFactory.create()
     tables = []
     for _ in range(count):
-        game = services.game_create(
+        game = actions.game_create(
             creator=creator,
             player_count=3,
             preset="romanian-standard",
@@ -352,7 +352,7 @@ def duplicate_tables(count: int, deal_set: str) -> list[tuple[uuid.UUID, list[Us
         )
         users = UserFactory.create_batch(3)
         for number, user in enumerate(users):
-            services.game_join(game_id=game.id, user=user, alias=f"P{number}")
+            actions.game_join(game_id=game.id, user=user, alias=f"P{number}")
         tables.append((game.id, users))
     return tables
 
@@ -398,23 +398,23 @@ def test_a_deal_set_reveals_its_secrets_only_once_every_table_is_over() -> None:
 # --- A finished game --------------------------------------------------------------------
 
 FINISHED_GAME_COMMANDS: dict[str, Any] = {
-    "seat_bot_by_the_creator": lambda game, users, _: services.game_set_seat_bot(
+    "seat_bot_by_the_creator": lambda game, users, _: actions.game_set_seat_bot(
         game_id=game, actor=users[0], seat=1, bot="heuristic"
     ),
-    "seat_bot_by_its_player": lambda game, users, _: services.game_set_seat_bot(
+    "seat_bot_by_its_player": lambda game, users, _: actions.game_set_seat_bot(
         game_id=game, actor=users[2], seat=2, bot="random"
     ),
-    "bid": lambda game, users, _: services.game_place_bid(game_id=game, actor=users[1], bid=0),
-    "play": lambda game, users, _: services.game_play_card(game_id=game, actor=users[1], card="AS"),
-    "zero_play": lambda game, users, _: services.game_announce_zero_play(
+    "bid": lambda game, users, _: actions.game_place_bid(game_id=game, actor=users[1], bid=0),
+    "play": lambda game, users, _: actions.game_play_card(game_id=game, actor=users[1], card="AS"),
+    "zero_play": lambda game, users, _: actions.game_announce_zero_play(
         game_id=game, actor=users[1]
     ),
-    "one_card_mode": lambda game, users, _: services.game_choose_one_card_mode(
+    "one_card_mode": lambda game, users, _: actions.game_choose_one_card_mode(
         game_id=game, actor=users[1], mode="open"
     ),
-    "join": lambda game, _, stranger: services.game_join(game_id=game, user=stranger, alias="Late"),
-    "pause": lambda game, users, _: services.game_pause(game_id=game, actor=users[0]),
-    "resume": lambda game, users, _: services.game_resume(game_id=game, actor=users[0]),
+    "join": lambda game, _, stranger: actions.game_join(game_id=game, user=stranger, alias="Late"),
+    "pause": lambda game, users, _: actions.game_pause(game_id=game, actor=users[0]),
+    "resume": lambda game, users, _: actions.game_resume(game_id=game, actor=users[0]),
 }
 
 
@@ -457,8 +457,8 @@ def test_a_log_holding_a_seat_taken_by_a_substitute_still_reads_and_the_substitu
     assert after.seats[seat] is not None
     assert (after.seats[seat].user_id, after.seats[seat].alias) == (substitute.pk, "Sub")
     with pytest.raises(NotYourSeat):
-        services.game_place_bid(game_id=game_id, actor=actor, bid=0)
-    services.game_place_bid(game_id=game_id, actor=substitute, bid=0)
+        actions.game_place_bid(game_id=game_id, actor=actor, bid=0)
+    actions.game_place_bid(game_id=game_id, actor=substitute, bid=0)
     assert load_table(game_id).game.bids[seat] == 0
     taken = [r.payload for r in read(stream_of(game_id)) if r.type == "SeatTaken"]
     assert taken == [{"seat": seat, "user_id": substitute.pk, "alias": "Sub"}]
@@ -524,13 +524,13 @@ def test_a_bid_or_a_zero_play_at_a_classic_table_is_refused_as_not_in_this_game(
     version = load_table(game_id).version
 
     with pytest.raises(RuleError) as refused:
-        services.game_place_bid(game_id=game_id, actor=actor, bid=3)
+        actions.game_place_bid(game_id=game_id, actor=actor, bid=3)
 
     assert refused.value.code == "not_in_this_game"
     assert refused.value.message == "classic whist has no PlaceBid: players only play cards"
     with pytest.raises(ZeroPlayNotAllowed):
-        services.game_join(
-            game_id=services.game_create(creator=users[0], player_count=4, kind="classic").id,
+        actions.game_join(
+            game_id=actions.game_create(creator=users[0], player_count=4, kind="classic").id,
             user=users[1],
             alias="Ana",
             zero_play=True,
@@ -554,7 +554,7 @@ def test_a_classic_table_is_for_four_with_its_own_presets_and_options(
     given = {"player_count": 4, "kind": "classic", **arguments}
 
     with pytest.raises(error, match=message):
-        services.game_create(creator=creator, **given)
+        actions.game_create(creator=creator, **given)
 
     assert not Game.objects.exists()
 
@@ -565,12 +565,12 @@ def test_a_bot_plays_a_classic_seat_through_the_automatic_move() -> None:
     table = load_table(game_id)
     seat = table.to_act
     assert seat is not None
-    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="heuristic")
+    actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="heuristic")
     table = load_table(game_id)
     assert automatic_move_delay(table) is not None
 
     # When the automatic move comes due
-    result = services.game_play_automatically(game_id=game_id, expected_version=table.version)
+    result = actions.game_play_automatically(game_id=game_id, expected_version=table.version)
 
     # Then the bot played one of the seat's legal cards, and a second run does nothing
     assert result is not None
@@ -579,7 +579,7 @@ def test_a_bot_plays_a_classic_seat_through_the_automatic_move() -> None:
     assert played.seat == seat
     assert isinstance(table.game, classic.ClassicState)
     assert played.card in classic.legal_plays(table.game)
-    assert services.game_play_automatically(game_id=game_id, expected_version=table.version) is None
+    assert actions.game_play_automatically(game_id=game_id, expected_version=table.version) is None
 
 
 # --- The write path's own shortcuts ------------------------------------------------------
@@ -603,7 +603,7 @@ def test_the_read_model_written_column_by_column_equals_a_projection_of_the_whol
     game_id, users = seated_game(players=players, preset=preset, options=options, kind=kind)
     play_to_end(game_id, users, seed=4)
     paused_id, others = seated_game(players=players, preset=preset, options=options, kind=kind)
-    services.game_pause(game_id=paused_id, actor=others[0], reason="lunch")
+    actions.game_pause(game_id=paused_id, actor=others[0], reason="lunch")
     live = game_rows()
 
     # When the read model is rebuilt from the log, every column projected at once
@@ -620,16 +620,16 @@ def test_a_start_that_was_rolled_back_leaves_no_secret_behind() -> None:
     # Given a table whose start (drawing every hand's secret and dealing the first
     # hand) is rolled back with the transaction around it
     users = UserFactory.create_batch(3)
-    game = services.game_create(creator=users[0], player_count=3, preset="championship")
+    game = actions.game_create(creator=users[0], player_count=3, preset="championship")
     for number, user in enumerate(users[:2]):
-        services.game_join(game_id=game.id, user=user, alias=f"P{number}")
+        actions.game_join(game_id=game.id, user=user, alias=f"P{number}")
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.game_join(game_id=game.id, user=users[2], alias="P2")
+        actions.game_join(game_id=game.id, user=users[2], alias="P2")
         raise RuntimeError("rolled back")
     assert not DealSecret.objects.filter(stream=stream_of(game.id)).exists()
 
     # When it starts for good and plays on
-    services.game_join(game_id=game.id, user=users[2], alias="P2")
+    actions.game_join(game_id=game.id, user=users[2], alias="P2")
     play_to_end(game.id, users, seed=6)
 
     # Then every hand was dealt from the secrets drawn then, as each reveal proves
@@ -646,9 +646,9 @@ def test_a_start_that_was_rolled_back_leaves_no_secret_behind() -> None:
 def waiting_table(players: int = 4, seated: int = 1) -> tuple[Game, list[User]]:
     """An open table whose first ``seated`` seats are taken, the first by its creator."""
     users = UserFactory.create_batch(seated)
-    game = services.game_create(creator=users[0], player_count=players, preset="championship")
+    game = actions.game_create(creator=users[0], player_count=players, preset="championship")
     for number, user in enumerate(users):
-        services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+        actions.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
     return game, users
 
 
@@ -657,7 +657,7 @@ def test_the_creator_fills_every_free_seat_with_a_bot_of_the_level_chosen_and_th
 ):
     game, (creator, _) = waiting_table(players=5, seated=2)
 
-    services.game_fill_with_bots(game_id=game.id, actor=creator, level="strong")
+    actions.game_fill_with_bots(game_id=game.id, actor=creator, level="strong")
 
     table = load_table(game.id)
     bot_users = User.objects.in_bulk([seat.user_id for seat in table.seats[2:] if seat])
@@ -676,10 +676,10 @@ def test_the_creator_fills_every_free_seat_with_a_bot_of_the_level_chosen_and_th
 
 def test_bots_fill_a_table_whose_creator_took_no_seat_and_their_aliases_stay_apart() -> None:
     creator = UserFactory()
-    game = services.game_create(creator=creator, player_count=6, preset="championship")
-    services.game_join(game_id=game.id, user=UserFactory(), alias="ana")
+    game = actions.game_create(creator=creator, player_count=6, preset="championship")
+    actions.game_join(game_id=game.id, user=UserFactory(), alias="ana")
 
-    services.game_fill_with_bots(game_id=game.id, actor=creator, level="easy")
+    actions.game_fill_with_bots(game_id=game.id, actor=creator, level="easy")
 
     table = load_table(game.id)
     assert [seat.alias for seat in table.seats if seat] == [
@@ -703,7 +703,7 @@ def test_only_the_creator_fills_a_table_and_only_with_a_level_there_is(
     game, (creator, player) = waiting_table(seated=2)
 
     with pytest.raises(GameError) as refused:
-        services.game_fill_with_bots(
+        actions.game_fill_with_bots(
             game_id=game.id, actor=creator if who == "creator" else player, level=level
         )
 
@@ -715,9 +715,9 @@ def test_a_started_table_is_not_filled_cancelled_or_left() -> None:
     game_id, users = seated_game(players=3)
 
     for command in (
-        lambda: services.game_fill_with_bots(game_id=game_id, actor=users[0]),
-        lambda: services.game_cancel(game_id=game_id, actor=users[0]),
-        lambda: services.game_leave(game_id=game_id, actor=users[1]),
+        lambda: actions.game_fill_with_bots(game_id=game_id, actor=users[0]),
+        lambda: actions.game_cancel(game_id=game_id, actor=users[0]),
+        lambda: actions.game_leave(game_id=game_id, actor=users[1]),
     ):
         with pytest.raises(GameError) as refused:
             command()
@@ -728,7 +728,7 @@ def test_a_started_table_is_not_filled_cancelled_or_left() -> None:
 def test_play_now_seats_the_player_and_bots_of_the_level_and_starts_at_once() -> None:
     user = UserFactory(display_name="Maria Popescu")
 
-    game = services.game_play_now(
+    game = actions.game_play_now(
         user=user, preset="romanian-standard", player_count=3, level="easy", options={"step": 2}
     )
 
@@ -745,9 +745,9 @@ def test_play_now_refused_leaves_no_table_behind() -> None:
     user = UserFactory()
 
     with pytest.raises(InvalidInput):
-        services.game_play_now(user=user, preset="championship", player_count=3, level="godlike")
+        actions.game_play_now(user=user, preset="championship", player_count=3, level="godlike")
     with pytest.raises(RuleError):
-        services.game_play_now(user=user, preset="nonesuch", player_count=3)
+        actions.game_play_now(user=user, preset="nonesuch", player_count=3)
 
     assert Game.objects.count() == 0
 
@@ -755,13 +755,13 @@ def test_play_now_refused_leaves_no_table_behind() -> None:
 def test_the_creator_cancels_an_open_table_which_then_takes_no_one() -> None:
     game, (creator,) = waiting_table()
 
-    services.game_cancel(game_id=game.id, actor=creator)
+    actions.game_cancel(game_id=game.id, actor=creator)
 
     assert load_table(game.id).status == "cancelled"
     assert Game.objects.get(pk=game.id).status == "cancelled"
     assert list(Game.objects.filter(status="open")) == []
     with pytest.raises(GameError) as refused:
-        services.game_join(game_id=game.id, user=UserFactory(), alias="Late")
+        actions.game_join(game_id=game.id, user=UserFactory(), alias="Late")
     assert (refused.value.code, refused.value.status) == ("table_cancelled", 409)
     assert verify_game(game.id).ok
 
@@ -770,7 +770,7 @@ def test_only_the_creator_cancels_a_table() -> None:
     game, (_, player) = waiting_table(seated=2)
 
     with pytest.raises(GameError) as refused:
-        services.game_cancel(game_id=game.id, actor=player)
+        actions.game_cancel(game_id=game.id, actor=player)
 
     assert (refused.value.code, refused.value.status) == ("not_the_creator", 403)
     assert load_table(game.id).status == "open"
@@ -778,9 +778,9 @@ def test_only_the_creator_cancels_a_table() -> None:
 
 def test_a_player_who_leaves_frees_the_seat_for_the_next_to_sit_down() -> None:
     game, (creator, leaver) = waiting_table(seated=2)
-    services.game_set_seat_bot(game_id=game.id, actor=creator, seat=1, bot="easy")
+    actions.game_set_seat_bot(game_id=game.id, actor=creator, seat=1, bot="easy")
 
-    services.game_leave(game_id=game.id, actor=leaver)
+    actions.game_leave(game_id=game.id, actor=leaver)
 
     table = load_table(game.id)
     assert table.seats[1] is None
@@ -789,7 +789,7 @@ def test_a_player_who_leaves_frees_the_seat_for_the_next_to_sit_down() -> None:
         {"seat": 0, "alias": "Player 1", "user_id": creator.pk}
     ]
     newcomer = UserFactory()
-    services.game_join(game_id=game.id, user=newcomer, alias="Player 2")
+    actions.game_join(game_id=game.id, user=newcomer, alias="Player 2")
     assert load_table(game.id).seat_of(newcomer.pk) == 1
     assert verify_game(game.id).ok
 
@@ -798,7 +798,7 @@ def test_who_has_no_seat_cannot_leave_one() -> None:
     game, _ = waiting_table()
 
     with pytest.raises(GameError) as refused:
-        services.game_leave(game_id=game.id, actor=UserFactory())
+        actions.game_leave(game_id=game.id, actor=UserFactory())
 
     assert (refused.value.code, refused.value.status) == ("not_seated", 409)
 
@@ -810,7 +810,7 @@ def test_a_move_on_a_game_this_process_knows_is_one_write_and_no_read(
     # Given a game in play whose last command this process made
     game_id, users = seated_game(players=3, preset="romanian-standard")
     table = load_table(game_id)
-    services.game_place_bid(
+    actions.game_place_bid(
         game_id=game_id, actor=user_to_act(table, users), bid=0, expected_version=table.version
     )
     table = load_table(game_id)
@@ -820,7 +820,7 @@ def test_a_move_on_a_game_this_process_knows_is_one_write_and_no_read(
     # transaction on SQLite
     writes = 1 if connection.vendor == "postgresql" else 4
     with django_assert_num_queries(writes) as captured:
-        result = services.game_place_bid(
+        result = actions.game_place_bid(
             game_id=game_id, actor=user_to_act(table, users), bid=0, expected_version=table.version
         )
 
@@ -845,13 +845,13 @@ def finished_game_with_bots() -> tuple[uuid.UUID, User, list[User]]:
     players Ana (random) and Bogdan (heuristic) in seats 1 and 2."""
     person = UserFactory.create()
     bots = user_ensure_bot_players(names=("Ana", "Bogdan"))
-    game = services.game_create(
+    game = actions.game_create(
         creator=person, player_count=3, preset="classic-app", options=SHORT_RULES, turn_seconds=60
     )
-    services.game_join(game_id=game.id, user=person, alias="Ioana")
+    actions.game_join(game_id=game.id, user=person, alias="Ioana")
     for seat, (bot, level) in enumerate(zip(bots, ("random", "heuristic"), strict=True), start=1):
-        services.game_set_seat_bot(game_id=game.id, actor=person, seat=seat, bot=level)
-        services.game_join(game_id=game.id, user=bot, alias=bot.display_name.split()[0])
+        actions.game_set_seat_bot(game_id=game.id, actor=person, seat=seat, bot=level)
+        actions.game_join(game_id=game.id, user=bot, alias=bot.display_name.split()[0])
     play_to_end(game.id, [person, *bots])
     return game.id, person, bots
 
@@ -862,7 +862,7 @@ def test_a_rematch_seats_the_asker_and_the_same_bots_at_a_new_table_under_the_sa
     old = Game.objects.get(pk=game_id)
 
     # When its player asks for a rematch
-    rematch = services.game_rematch(game_id=game_id, actor=person)
+    rematch = actions.game_rematch(game_id=game_id, actor=person)
 
     # Then a new table of the same rules starts at once, the bots in their seats at their levels
     table = load_table(rematch.id)
@@ -887,10 +887,10 @@ def test_asking_again_for_a_rematch_returns_the_same_table_and_leaves_the_finish
     # Given a finished game and its rematch
     game_id, person, _ = finished_game_with_bots()
     version = store.version(stream_of(game_id))
-    first = services.game_rematch(game_id=game_id, actor=person)
+    first = actions.game_rematch(game_id=game_id, actor=person)
 
     # When the player asks again
-    second = services.game_rematch(game_id=game_id, actor=person)
+    second = actions.game_rematch(game_id=game_id, actor=person)
 
     # Then it is the same table, the only one, and the finished game's log did not move
     assert second.id == first.id
@@ -905,10 +905,10 @@ def test_the_other_players_join_the_rematch_the_first_one_opened_and_the_last_st
     play_to_end(game_id, users)
 
     # When each asks for a rematch in turn
-    first = services.game_rematch(game_id=game_id, actor=users[1])
+    first = actions.game_rematch(game_id=game_id, actor=users[1])
     waiting = Game.objects.get(pk=first.id).status
-    services.game_rematch(game_id=game_id, actor=users[2])
-    last = services.game_rematch(game_id=game_id, actor=users[0])
+    actions.game_rematch(game_id=game_id, actor=users[2])
+    last = actions.game_rematch(game_id=game_id, actor=users[0])
 
     # Then all three sit at the one table the first opened, which starts with the last
     assert waiting == "open"
@@ -923,10 +923,10 @@ def test_only_a_player_of_a_finished_game_may_ask_for_a_rematch() -> None:
 
     # When a player asks for a rematch before the end, or a stranger after it
     with pytest.raises(GameError) as early:
-        services.game_rematch(game_id=game_id, actor=users[0])
+        actions.game_rematch(game_id=game_id, actor=users[0])
     play_to_end(game_id, users)
     with pytest.raises(GameError) as stranger:
-        services.game_rematch(game_id=game_id, actor=UserFactory.create())
+        actions.game_rematch(game_id=game_id, actor=UserFactory.create())
 
     # Then both are refused with their codes, and no table was opened
     assert (early.value.code, early.value.status) == ("game_not_finished", 409)
@@ -940,8 +940,8 @@ def test_a_classic_whist_rematch_plays_the_same_match_again() -> None:
     play_to_end(game_id, users)
 
     # When two of its players ask for a rematch
-    services.game_rematch(game_id=game_id, actor=users[3])
-    rematch = services.game_rematch(game_id=game_id, actor=users[0])
+    actions.game_rematch(game_id=game_id, actor=users[3])
+    rematch = actions.game_rematch(game_id=game_id, actor=users[0])
 
     # Then the new table plays the same game under the same options, waiting for the others
     assert (rematch.kind, rematch.preset, rematch.player_count) == ("classic", "whist-drive", 4)

@@ -29,7 +29,7 @@ from django.test import Client
 from accounts.models import User
 from config.asgi import application
 from eventlog import store
-from games.commands import actions as services
+from games.commands import actions
 from games.commands.catalog import COMMANDS
 from games.live import fanout
 from games.rules import Phase, Visibility, classic, legal_bids, legal_plays
@@ -342,9 +342,9 @@ def serve(game_id: uuid.UUID, user: User, command: dict[str, Any]) -> writepath.
     """Make a move without a socket, as the REST API or another device would."""
     arguments = {key: value for key, value in command.items() if key != "type"}
     service = {
-        "bid": services.game_place_bid,
-        "play": services.game_play_card,
-        "one_card_mode": services.game_choose_one_card_mode,
+        "bid": actions.game_place_bid,
+        "play": actions.game_play_card,
+        "one_card_mode": actions.game_choose_one_card_mode,
     }[command["type"]]
     return service(game_id=game_id, actor=user, **arguments)
 
@@ -794,9 +794,9 @@ async def test_a_user_watching_an_open_table_sees_their_cards_once_they_sit_down
 
     @database_sync_to_async
     def open_table() -> uuid.UUID:
-        game = services.game_create(creator=users[0], player_count=4, preset="championship")
+        game = actions.game_create(creator=users[0], player_count=4, preset="championship")
         for number, user in enumerate(users[:3]):
-            services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+            actions.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
         return game.id
 
     game_id = await open_table()
@@ -804,7 +804,7 @@ async def test_a_user_watching_an_open_table_sees_their_cards_once_they_sit_down
     spectator = await open_socket(game_id)
     assert last.messages[0]["state"]["you"] is None
 
-    result = await database_sync_to_async(services.game_join)(
+    result = await database_sync_to_async(actions.game_join)(
         game_id=game_id, user=users[3], alias="Last"
     )
     await last.receive_until(result.version)
@@ -829,9 +829,9 @@ async def test_the_waiting_room_sees_a_player_get_up_and_the_table_cancelled(
 
     @database_sync_to_async
     def open_table() -> uuid.UUID:
-        game = services.game_create(creator=creator, player_count=3, preset="championship")
+        game = actions.game_create(creator=creator, player_count=3, preset="championship")
         for number, user in enumerate((creator, leaver)):
-            services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+            actions.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
         return game.id
 
     game_id = await open_table()
@@ -842,7 +842,7 @@ async def test_the_waiting_room_sees_a_player_get_up_and_the_table_cancelled(
     assert sockets[0].messages[0]["state"]["you"] == 1
 
     # When the second player gets up
-    await database_sync_to_async(services.game_leave)(game_id=game_id, actor=leaver)
+    await database_sync_to_async(actions.game_leave)(game_id=game_id, actor=leaver)
 
     # Then the player who left, now a spectator, and a spectator see the seat free again
     for socket in sockets:
@@ -852,7 +852,7 @@ async def test_the_waiting_room_sees_a_player_get_up_and_the_table_cancelled(
         assert message["state"]["you"] is None
 
     # And when the creator cancels the table, they see it cancelled
-    await database_sync_to_async(services.game_cancel)(game_id=game_id, actor=creator)
+    await database_sync_to_async(actions.game_cancel)(game_id=game_id, actor=creator)
     for socket in sockets:
         message = await socket.receive()
         assert [event["type"] for event in message["events"]] == ["TableCancelled"]
@@ -1093,11 +1093,11 @@ async def test_seat_bot_over_the_socket_on_a_finished_game_is_a_game_over_error(
 @database_sync_to_async
 def delayed_game(delay: int) -> tuple[uuid.UUID, list[User]]:
     users = UserFactory.create_batch(3)
-    game = services.game_create(
+    game = actions.game_create(
         creator=users[0], player_count=3, preset="championship", spectator_delay=delay
     )
     for number, user in enumerate(users):
-        services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+        actions.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
     return game.id, users
 
 
@@ -1281,7 +1281,7 @@ async def test_a_classic_table_streams_each_viewer_its_own_state_through_the_sha
             table = load_table(game_id)
             actor = user_to_act(table, users)
             card = rng.choice(classic.legal_plays(table.game))
-            return services.game_play_card(game_id=game_id, actor=actor, card=str(card)).version
+            return actions.game_play_card(game_id=game_id, actor=actor, card=str(card)).version
 
         version = await play()
         views = [await server_view(game_id, user) for user in viewers]

@@ -8,7 +8,7 @@ import pytest
 
 from accounts.models import User
 from eventlog.store import read
-from games.commands import actions as services
+from games.commands import actions
 from games.errors import GameNotFound, RecordNotKept, RecordNotReady
 from games.models import Game
 from games.read.download import dump_record, game_record, record_filename
@@ -36,7 +36,7 @@ def finished() -> uuid.UUID:
         "zero_play": "ten-before-end",
     }
     game_id, users = seated_game(4, "romanian-standard", options)
-    services.game_announce_zero_play(game_id=game_id, actor=users[2])
+    actions.game_announce_zero_play(game_id=game_id, actor=users[2])
     play_to_end(game_id, users, seed=11)
     return game_id
 
@@ -239,7 +239,7 @@ def test_a_finished_classic_whist_game_has_no_romanian_record_and_says_so() -> N
 
 
 def test_an_open_table_has_no_record_yet(user) -> None:
-    game = services.game_create(creator=user, player_count=3, preset="championship")
+    game = actions.game_create(creator=user, player_count=3, preset="championship")
 
     with pytest.raises(RecordNotReady):
         game_record(game.id)
@@ -266,13 +266,13 @@ def test_the_dumped_record_is_indented_json_that_reads_back_as_the_record(finish
 
 def test_the_record_names_only_the_players_who_kept_their_seats() -> None:
     creator, leaver = UserFactory.create_batch(2)
-    game = services.game_create(
+    game = actions.game_create(
         creator=creator, player_count=3, preset="romanian-standard", options=SHORT
     )
-    services.game_join(game_id=game.id, user=creator, alias="Ana")
-    services.game_join(game_id=game.id, user=leaver, alias="Ion")
-    services.game_leave(game_id=game.id, actor=leaver)
-    services.game_fill_with_bots(game_id=game.id, actor=creator, level="easy")
+    actions.game_join(game_id=game.id, user=creator, alias="Ana")
+    actions.game_join(game_id=game.id, user=leaver, alias="Ion")
+    actions.game_leave(game_id=game.id, actor=leaver)
+    actions.game_fill_with_bots(game_id=game.id, actor=creator, level="easy")
     seated = [seat["user_id"] for seat in Game.objects.get(pk=game.id).seats]
     play_to_end(game.id, list(User.objects.filter(pk__in=seated)), seed=5)
 

@@ -10,7 +10,7 @@ import pytest
 from django.db import transaction
 
 from eventlog.store import Recorded, append, read
-from games.commands import actions as services
+from games.commands import actions
 from games.errors import GameNotFound, RecordNotKept
 from games.read.verification import Problem, verify_game, verify_records, verify_stream
 from games.rules import (
@@ -109,7 +109,7 @@ def listed(value: object) -> str:
 def test_verify_game_passes_a_whole_game_and_counts_every_check(players, preset, options) -> None:
     game_id, users = seated_game(players, preset, options)
     if options and options.get("zero_play"):
-        services.game_announce_zero_play(game_id=game_id, actor=users[1])
+        actions.game_announce_zero_play(game_id=game_id, actor=users[1])
     play_to_end(game_id, users, seed=players)
     records = read(stream_of(game_id))
 
@@ -140,14 +140,14 @@ def test_the_dealer_choice_game_checks_each_mode_choice_and_the_forced_bids() ->
 
 def test_zero_play_announced_on_joining_is_checked_like_any_announcement() -> None:
     users = UserFactory.create_batch(3)
-    game = services.game_create(
+    game = actions.game_create(
         creator=users[0],
         player_count=3,
         preset="romanian-standard",
         options={**SHORT, "zero_play": "start"},
     )
     for number, user in enumerate(users):
-        services.game_join(game_id=game.id, user=user, alias=f"P{number}", zero_play=number == 2)
+        actions.game_join(game_id=game.id, user=user, alias=f"P{number}", zero_play=number == 2)
     play_to_end(game.id, users, seed=5)
 
     report = verify_game(game.id)

@@ -14,7 +14,7 @@ from django.conf import settings
 from playwright.async_api import Browser, Page, expect
 
 from accounts.models import User
-from games.commands import actions as services
+from games.commands import actions
 from games.models import Game
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
@@ -46,11 +46,11 @@ class Played:
 def three_players() -> Played:
     """A started table of three people with a turn timer; seat 0 opened it."""
     users: list[User] = UserFactory.create_batch(3)
-    game = services.game_create(
+    game = actions.game_create(
         creator=users[0], player_count=3, preset="classic-app", options=SHORT, turn_seconds=600
     )
     for number, user in enumerate(users):
-        services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+        actions.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
     return Played(game.id, game.code, users, [session_of(user) for user in users])
 
 
@@ -144,7 +144,7 @@ async def test_a_game_played_to_the_end_shows_the_ranking_and_a_rematch_that_sta
             await expect(second).to_have_url(f"{base}/games/{rematch.code}/")
 
             # And once the third joins, the new game starts on the first player's page
-            await sync_to_async(services.game_rematch)(game_id=table.game_id, actor=table.users[2])
+            await sync_to_async(actions.game_rematch)(game_id=table.game_id, actor=table.users[2])
             await expect(first.locator("body")).to_have_attribute("data-status", "playing")
             await expect(first.locator("#seats .seat")).to_have_count(3)
 

@@ -14,7 +14,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, expect
 
 from accounts.models import User
-from games.commands import actions as services
+from games.commands import actions
 from games.models import Game
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
@@ -191,9 +191,9 @@ async def test_a_creator_fills_the_free_seats_with_bots_and_the_game_starts(
 @sync_to_async
 def waiting_table() -> tuple[Game, User, User]:
     creator, player = UserFactory.create_batch(2)
-    game = services.game_create(creator=creator, player_count=3, preset="championship")
+    game = actions.game_create(creator=creator, player_count=3, preset="championship")
     for user, alias in ((creator, "Ana"), (player, "Ion")):
-        services.game_join(game_id=game.id, user=user, alias=alias)
+        actions.game_join(game_id=game.id, user=user, alias=alias)
     return game, creator, player
 
 
@@ -211,7 +211,7 @@ async def test_a_watcher_of_the_waiting_room_sees_a_seat_freed_and_the_table_can
             )
 
             # When a player gets up
-            await sync_to_async(services.game_leave)(game_id=game.id, actor=player)
+            await sync_to_async(actions.game_leave)(game_id=game.id, actor=player)
 
             # Then their seat shows free again
             await expect(page.locator("#status")).to_have_text(
@@ -222,7 +222,7 @@ async def test_a_watcher_of_the_waiting_room_sees_a_seat_freed_and_the_table_can
             )
 
             # And when the creator cancels the table, the page says so
-            await sync_to_async(services.game_cancel)(game_id=game.id, actor=creator)
+            await sync_to_async(actions.game_cancel)(game_id=game.id, actor=creator)
             await expect(page.locator("#status")).to_have_text(
                 "This table was cancelled by its creator."
             )

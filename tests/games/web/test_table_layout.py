@@ -19,7 +19,7 @@ from django.test import Client
 from playwright.async_api import Browser, Page, expect
 
 from accounts.models import User
-from games.commands import actions as services
+from games.commands import actions
 from games.models import Game
 from games.rules import Phase
 from games.write.tables import load_table
@@ -191,7 +191,7 @@ def lobby_with_tables() -> str:
     """A signed-in visitor's session, with a table waiting and tables in play."""
     _, users = seated_game(6, preset="romanian-standard")
     seated_game(4, preset="american", kind="classic")
-    services.game_create(creator=users[0], player_count=5, preset="online-room")
+    actions.game_create(creator=users[0], player_count=5, preset="online-room")
     return session_of(users[0])
 
 
@@ -363,11 +363,11 @@ async def test_a_player_plays_a_whole_deal_with_the_keyboard_alone() -> None:
 def timed_table(seconds: int) -> Seated:
     """A started table of three with a turn timer of ``seconds``."""
     users = list(UserFactory.create_batch(3))
-    game = services.game_create(
+    game = actions.game_create(
         creator=users[0], player_count=3, preset="romanian-standard", turn_seconds=seconds
     )
     for number, user in enumerate(users):
-        services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+        actions.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
     return Seated(game.id, game.code, users, session_of(users[0]))
 
 

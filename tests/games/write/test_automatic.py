@@ -6,7 +6,7 @@ from django.conf import settings
 from django.test import override_settings
 
 from eventlog import store
-from games.commands import actions as services
+from games.commands import actions
 from games.errors import InvalidInput, NotYourSeat, UnknownBot
 from games.rules import Phase
 from games.table import stream_of
@@ -20,21 +20,21 @@ from tests.games.drivers import seated_game
 def test_the_creator_may_give_any_seat_to_a_bot_and_a_player_their_own() -> None:
     game_id, users = seated_game(players=3)
 
-    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=2, bot="random")
-    services.game_set_seat_bot(game_id=game_id, actor=users[1], seat=1, bot="heuristic")
-    services.game_set_seat_bot(game_id=game_id, actor=users[1], seat=1, bot=None)
+    actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=2, bot="random")
+    actions.game_set_seat_bot(game_id=game_id, actor=users[1], seat=1, bot="heuristic")
+    actions.game_set_seat_bot(game_id=game_id, actor=users[1], seat=1, bot=None)
     version = load_table(game_id).version
-    unchanged = services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=2, bot="random")
+    unchanged = actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=2, bot="random")
 
     assert load_table(game_id).bots == (None, None, "random")
     assert (unchanged.first_sequence, unchanged.last_sequence) == (version + 1, version)
     assert load_table(game_id).version == version
     with pytest.raises(NotYourSeat):
-        services.game_set_seat_bot(game_id=game_id, actor=users[2], seat=0, bot="random")
+        actions.game_set_seat_bot(game_id=game_id, actor=users[2], seat=0, bot="random")
     with pytest.raises(InvalidInput, match="there is no bot 'genius'"):
-        services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=0, bot="genius")
+        actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=0, bot="genius")
     with pytest.raises(InvalidInput, match="there is no seat 3"):
-        services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=3, bot="random")
+        actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=3, bot="random")
 
 
 @pytest.mark.django_db
@@ -44,7 +44,7 @@ def test_a_seat_given_to_no_known_bot_is_refused_with_unknown_bot(bot: object) -
     version = load_table(game_id).version
 
     with pytest.raises(UnknownBot) as refused:
-        services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=0, bot=bot)  # type: ignore[arg-type]
+        actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=0, bot=bot)  # type: ignore[arg-type]
 
     assert (refused.value.code, refused.value.status) == ("unknown_bot", 400)
     assert refused.value.message == (
@@ -58,17 +58,17 @@ def test_a_seat_given_to_no_known_bot_is_refused_with_unknown_bot(bot: object) -
 def test_a_seat_whose_turn_timer_ran_out_is_played_by_the_medium_bot() -> None:
     # Given a game with a 30-second turn timer, and a seat given to the random bot
     users = UserFactory.create_batch(3)
-    game = services.game_create(creator=users[0], player_count=3, turn_seconds=30)
+    game = actions.game_create(creator=users[0], player_count=3, turn_seconds=30)
     for number, user in enumerate(users):
-        services.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+        actions.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
     table = load_table(game.id)
     seat = table.game.turn
     other = (seat + 1) % 3
-    services.game_set_seat_bot(game_id=game.id, actor=users[0], seat=other, bot="random")
+    actions.game_set_seat_bot(game_id=game.id, actor=users[0], seat=other, bot="random")
     table = load_table(game.id)
 
     # When the seat to act lets its timer run out
-    made = services.game_play_automatically(game_id=game.id, expected_version=table.version)
+    made = actions.game_play_automatically(game_id=game.id, expected_version=table.version)
 
     # Then the medium bot plays it, and the other seat is still the random bot's
     assert automatic_move_delay(table) == 30.0
@@ -81,19 +81,19 @@ def test_a_seat_whose_turn_timer_ran_out_is_played_by_the_medium_bot() -> None:
 @pytest.mark.django_db
 def test_a_turn_timer_is_five_to_six_hundred_seconds() -> None:
     with pytest.raises(InvalidInput, match="a turn timer is 5 to 600 seconds"):
-        services.game_create(creator=UserFactory.create(), player_count=3, turn_seconds=2)
+        actions.game_create(creator=UserFactory.create(), player_count=3, turn_seconds=2)
 
 
 @pytest.mark.django_db
 def test_the_seat_to_act_waits_for_its_bot_or_its_timer_and_otherwise_for_its_player() -> None:
     creator = UserFactory.create()
-    timed = services.game_create(creator=creator, player_count=3, turn_seconds=30)
+    timed = actions.game_create(creator=creator, player_count=3, turn_seconds=30)
     game_id, users = seated_game(players=3)
     table = load_table(game_id)
 
     assert automatic_move_delay(load_table(timed.id)) is None  # not started
     assert automatic_move_delay(table) is None  # no timer, no bot
-    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=table.game.turn, bot="random")
+    actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=table.game.turn, bot="random")
     assert automatic_move_delay(load_table(game_id)) == settings.ATU_BOT_DELAY_SECONDS
 
 
@@ -101,12 +101,12 @@ def test_the_seat_to_act_waits_for_its_bot_or_its_timer_and_otherwise_for_its_pl
 def test_an_automatic_move_plays_the_seat_to_act_once_and_only_at_its_version() -> None:
     game_id, users = seated_game(players=4)
     turn = load_table(game_id).game.turn
-    services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=turn, bot="heuristic")
+    actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=turn, bot="heuristic")
     before = load_table(game_id)
 
-    stale = services.game_play_automatically(game_id=game_id, expected_version=before.version - 1)
-    made = services.game_play_automatically(game_id=game_id, expected_version=before.version)
-    again = services.game_play_automatically(game_id=game_id, expected_version=before.version)
+    stale = actions.game_play_automatically(game_id=game_id, expected_version=before.version - 1)
+    made = actions.game_play_automatically(game_id=game_id, expected_version=before.version)
+    again = actions.game_play_automatically(game_id=game_id, expected_version=before.version)
 
     after = load_table(game_id)
     assert stale is None
@@ -122,7 +122,7 @@ def test_no_automatic_move_is_made_for_a_seat_without_bot_or_timer() -> None:
     game_id, _ = seated_game(players=3)
     version = load_table(game_id).version
 
-    assert services.game_play_automatically(game_id=game_id, expected_version=version) is None
+    assert actions.game_play_automatically(game_id=game_id, expected_version=version) is None
     assert load_table(game_id).version == version
 
 
@@ -146,7 +146,7 @@ def test_bots_in_every_seat_play_a_whole_game_by_themselves() -> None:
     options = {"repeat_one_card_deals": False, "repeat_eight_card_deals": False, "step": 2}
     game_id, users = seated_game(players=3, preset="romanian-standard", options=options)
     for seat in range(3):
-        services.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="heuristic")
+        actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=seat, bot="heuristic")
 
     assert wait_until_finished(game_id, seconds=60) is Phase.FINISHED
 
@@ -161,7 +161,7 @@ def test_resuming_after_a_restart_schedules_every_game_waiting_for_a_bot() -> No
     seat = load_table(waiting).game.turn
     seated_game(players=3)  # waits for a person
     with override_settings(ATU_BOT_DELAY_SECONDS=3600):  # as if the server then stopped
-        services.game_set_seat_bot(game_id=waiting, actor=users[0], seat=seat, bot="random")
+        actions.game_set_seat_bot(game_id=waiting, actor=users[0], seat=seat, bot="random")
 
     with override_settings(ATU_BOT_DELAY_SECONDS=0.01):
         resumed = resume_automatic_moves()

@@ -13,7 +13,7 @@ from django.test import override_settings
 
 from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
 from eventlog.models import StoredEvent
-from games.commands import actions as services
+from games.commands import actions
 from games.errors import VersionConflict
 from games.models import Game
 from games.rules import Phase, legal_bids, legal_plays
@@ -69,12 +69,12 @@ def test_of_clients_racing_for_one_turn_exactly_one_lands_and_the_rest_get_409()
         version = table.version
         if table.game.phase is Phase.BIDDING:
             choices = [
-                (services.game_place_bid, {"bid": rng.choice(legal_bids(table.game))})
+                (actions.game_place_bid, {"bid": rng.choice(legal_bids(table.game))})
                 for _ in range(CLIENTS)
             ]
         else:
             choices = [
-                (services.game_play_card, {"card": str(rng.choice(legal_plays(table.game)))})
+                (actions.game_play_card, {"card": str(rng.choice(legal_plays(table.game)))})
                 for _ in range(CLIENTS)
             ]
 
@@ -109,7 +109,7 @@ def test_clients_racing_without_a_version_still_never_duplicate_or_skip_a_sequen
 
     outcomes = race(
         [
-            lambda: services.game_place_bid(game_id=game_id, actor=actor, bid=bid)
+            lambda: actions.game_place_bid(game_id=game_id, actor=actor, bid=bid)
             for _ in range(CLIENTS)
         ]
     )
@@ -140,7 +140,7 @@ def test_players_asking_for_a_rematch_at_once_all_sit_at_one_new_table() -> None
     play_to_end(game_id, users)
 
     # When its four players ask for a rematch at the same moment
-    outcomes = race([partial(services.game_rematch, game_id=game_id, actor=user) for user in users])
+    outcomes = race([partial(actions.game_rematch, game_id=game_id, actor=user) for user in users])
 
     # Then one table was opened, and each of them sits at it
     assert outcomes == [None] * 4
@@ -154,7 +154,7 @@ def test_demo_openers_racing_open_one_demo_table_and_one_demo_championship() -> 
     # Given the demo's organizer and bots, and nothing of the demo open
     organizer, _ = user_ensure_demo_organizer()
     players = user_ensure_bot_players()
-    open_table = partial(services.game_open_demo_table, organizer=organizer, players=players)
+    open_table = partial(actions.game_open_demo_table, organizer=organizer, players=players)
     open_event = partial(event_open_demo, organizer=organizer)
 
     # When four openers of each race (tasks handed out more than once)

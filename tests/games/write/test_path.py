@@ -18,7 +18,7 @@ from django.db import connection
 
 from accounts.models import User
 from eventlog import loopdb, store
-from games.commands import actions as services
+from games.commands import actions
 from games.errors import VersionConflict
 from games.models import Game
 from games.rules import Phase, legal_bids, legal_plays
@@ -61,8 +61,8 @@ def move_for(
         "expected_version": table.version if version is None else version,
     }
     if game.phase is Phase.BIDDING:
-        return services.move_place_bid(bid=legal_bids(game)[0], **common)
-    return services.move_play_card(card=str(legal_plays(game)[0]), **common)
+        return actions.move_place_bid(bid=legal_bids(game)[0], **common)
+    return actions.move_play_card(card=str(legal_plays(game)[0]), **common)
 
 
 async def started() -> tuple[uuid.UUID, list[User], Table]:

@@ -5,7 +5,7 @@ import pytest
 from django.db import transaction
 
 from eventlog.store import append, read
-from games.commands import actions as services
+from games.commands import actions
 from games.models import Game
 from games.table import stream_of
 from games.write.projection import game_streams, rebuild_game_projections
@@ -24,8 +24,8 @@ def rows() -> list[dict]:
 @pytest.fixture
 def three_games(user) -> list[uuid.UUID]:
     """An open table, a game in its third deal, and a finished game."""
-    open_table = services.game_create(creator=user, player_count=4, preset="online-room")
-    services.game_join(game_id=open_table.id, user=user, alias="Ana")
+    open_table = actions.game_create(creator=user, player_count=4, preset="online-room")
+    actions.game_join(game_id=open_table.id, user=user, alias="Ana")
     playing, players = seated_game(3, "romanian-standard", SHORT)
     rng = random.Random(1)
     while load_table(playing).game.hand < 2:
@@ -73,7 +73,7 @@ def test_rebuilding_stamps_each_row_with_its_first_and_last_events_times(three_g
 
 
 def test_streams_that_are_not_games_are_left_out_of_the_rebuild(user) -> None:
-    game = services.game_create(creator=user, player_count=3, preset="championship")
+    game = actions.game_create(creator=user, player_count=3, preset="championship")
     created = read(stream_of(game.id))[0].event
     with transaction.atomic():
         append(f"test:{uuid.uuid4()}", 0, [created], None)

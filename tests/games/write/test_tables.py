@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from eventlog import store
-from games.commands import actions as services
+from games.commands import actions
 from games.errors import VersionConflict
 from games.models import Game
 from games.rules import Phase, legal_bids, legal_plays
@@ -120,10 +120,10 @@ def test_a_command_decided_on_a_stale_cached_table_is_decided_again_on_the_log(
             "expected_version": table.version if stating_the_version else None,
         }
         if game.phase is Phase.BIDDING:
-            result = services.game_place_bid(bid=rng.choice(legal_bids(game)), **command)
+            result = actions.game_place_bid(bid=rng.choice(legal_bids(game)), **command)
         else:
             assert game.phase is Phase.PLAYING
-            result = services.game_play_card(card=str(rng.choice(legal_plays(game))), **command)
+            result = actions.game_play_card(card=str(rng.choice(legal_plays(game))), **command)
 
         # Then the move lands right after the log's last event, once
         replayed, log = replay_table(game_id)
@@ -145,7 +145,7 @@ def test_a_stale_expected_version_is_a_conflict_even_when_the_cache_agrees_with_
 
     # When it moves at the version it saw, the version the cache holds
     with pytest.raises(VersionConflict) as conflict:
-        services.game_place_bid(
+        actions.game_place_bid(
             game_id=game_id,
             actor=user_to_act(table, users),
             bid=0,
@@ -166,7 +166,7 @@ def test_a_command_the_stale_table_allows_too_meets_the_log_and_lands_after_it()
 
     # When the creator pauses the game, which the stale table allows as well (so its
     # append after the stale version meets the move already in the log)
-    result = services.game_pause(game_id=game_id, actor=users[0], reason="tea")
+    result = actions.game_pause(game_id=game_id, actor=users[0], reason="tea")
 
     # Then the pause lands after that move, and the move is kept
     paused, log = replay_table(game_id)
@@ -187,7 +187,7 @@ def test_a_move_decided_on_the_trusted_table_is_written_in_one_statement_on_post
 
     # When the player to act bids
     with CaptureQueriesContext(connection) as queries:
-        result = services.game_place_bid(
+        result = actions.game_place_bid(
             game_id=game_id, actor=user_to_act(table, users), bid=legal_bids(table.game)[0]
         )
 
