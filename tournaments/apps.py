@@ -13,7 +13,7 @@ class TournamentsConfig(AppConfig):
         from games.visibility import Audience, add_audience
         from runtime.channel_layer import on_resubscribed
         from runtime.lifespan import on_startup
-        from tournaments import domain, receivers, watchdog
+        from tournaments import championship, receivers, watchdog
         from tournaments.selectors import (
             event_of_game,
             hidden_tables,
@@ -25,9 +25,12 @@ class TournamentsConfig(AppConfig):
         from tournaments.standings import SCORE_EVENTS
 
         codec = store.Codec(
-            domain.encode, domain.decode, VersionConflict, version=domain.SCHEMA_VERSION
+            championship.encode,
+            championship.decode,
+            VersionConflict,
+            version=championship.SCHEMA_VERSION,
         )
-        for prefix in (domain.EVENT_STREAM_PREFIX, domain.SEASON_STREAM_PREFIX):
+        for prefix in (championship.EVENT_STREAM_PREFIX, championship.SEASON_STREAM_PREFIX):
             store.register(prefix, codec)
         # The receiver asks which event a game is in, once per game and process.
         game_recorded.listen(

@@ -7,8 +7,14 @@ import uuid
 from django.db import transaction
 
 from eventlog import store
-from tournaments import domain, standings
-from tournaments.domain import EVENT_STREAM_PREFIX, SEASON_STREAM_PREFIX, Championship
+from tournaments import standings
+from tournaments.championship import (
+    EVENT_STREAM_PREFIX,
+    SEASON_STREAM_PREFIX,
+    Championship,
+    SeasonCreated,
+    fold,
+)
 from tournaments.models import (
     Entry,
     Event,
@@ -33,7 +39,7 @@ def rebuild_standings() -> tuple[int, int]:
         for stream in seasons:
             first = store.read(stream)[0]
             created = first.event
-            assert isinstance(created, domain.SeasonCreated)
+            assert isinstance(created, SeasonCreated)
             Season.objects.create(
                 id=uuid.UUID(stream.removeprefix(SEASON_STREAM_PREFIX)),
                 name=created.name,
@@ -44,7 +50,7 @@ def rebuild_standings() -> tuple[int, int]:
         for stream in events:
             event_id = uuid.UUID(stream.removeprefix(EVENT_STREAM_PREFIX))
             records = store.read(stream)
-            championship = domain.fold(Championship(), [r.event for r in records])
+            championship = fold(Championship(), [r.event for r in records])
             project_event(
                 event_id,
                 championship,

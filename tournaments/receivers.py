@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 from games.table import FINISH_EVENTS
-from tournaments.domain import EventFinished, ResultCorrected, RoundStarted, TournamentEvent
+from tournaments.championship import EventFinished, ResultCorrected, RoundStarted, TournamentEvent
 from tournaments.models import Event
 from tournaments.selectors import event_of_game
 from tournaments.standings import SCORE_EVENTS

@@ -31,8 +31,8 @@ from games.rules.errors import RuleError
 from games.table import CLASSIC, GAME_KINDS, ROMANIAN
 from runtime import outbox
 from runtime.transactions import after_commit
-from tournaments import domain, seating
-from tournaments.domain import (
+from tournaments import seating
+from tournaments.championship import (
     Championship,
     EventCreated,
     EventFinished,
@@ -46,6 +46,7 @@ from tournaments.domain import (
     SeasonCreated,
     TournamentEvent,
     event_stream,
+    fold,
     season_stream,
 )
 from tournaments.errors import (
@@ -91,7 +92,7 @@ def load_championship(event_id: uuid.UUID) -> Championship:
     records = store.read(event_stream(event_id))
     if not records:
         raise EventNotFound(event_id)
-    return domain.fold(Championship(), [r.event for r in records])
+    return fold(Championship(), [r.event for r in records])
 
 
 def _season(season_id: uuid.UUID) -> Season:
@@ -517,7 +518,7 @@ def _execute(
         if not events:
             return EventResult(event_id, base)
         recorded = store.append(event_stream(event_id), base, events, actor)
-        domain.fold(championship, events)
+        fold(championship, events)
         project_event(event_id, championship, updated_at=recorded[-1].recorded_at)
         after_commit(publish_event, event_id, championship.version)
         after_commit(

@@ -27,7 +27,7 @@ from games.models import Game
 from games.rules import classic
 from games.table import stream_of
 from tournaments import points, rating
-from tournaments.domain import Championship, event_stream, fold
+from tournaments.championship import Championship, event_stream, fold
 from tournaments.models import (
     Entry,
     Event,

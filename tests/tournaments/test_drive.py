@@ -18,7 +18,7 @@ from games.table import stream_of
 from tests.tournaments.drivers import organizer, play_round, wait_until
 from tests.tournaments.test_standings import read_models, standing_rows
 from tournaments import services
-from tournaments.domain import event_stream
+from tournaments.championship import event_stream
 from tournaments.errors import InvalidEventInput, PlayersNotInFours
 from tournaments.models import Event
 from tournaments.seating import progressive_movement

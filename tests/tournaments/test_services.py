@@ -29,7 +29,7 @@ from tests.tournaments.drivers import (
     wait_until,
 )
 from tournaments import services
-from tournaments.domain import decode, event_stream
+from tournaments.championship import decode, event_stream
 from tournaments.models import Entry, Event, TableResult
 from tournaments.projections import rebuild_standings
 from tournaments.tasks import update_standings

@@ -16,7 +16,7 @@ from eventlog import store
 from games.table import stream_of
 from tests.tournaments.drivers import bot_event, organizer, play_round, wait_until
 from tournaments import services, standings
-from tournaments.domain import event_stream
+from tournaments.championship import event_stream
 from tournaments.models import Entry, Event, Standing, TableResult
 
 pytestmark = pytest.mark.django_db(transaction=True)
