@@ -134,7 +134,7 @@ def seed_event(
     now = timezone.now()
     event_id = uuid.uuid4()
     ids = list(range(1, players + 1))
-    event_events: list[championship.TournamentEvent] = [
+    event_events: list[championship.ChampionshipEvent] = [
         championship.EventCreated(
             name="Bench Cup",
             code="BENCH1",
@@ -210,7 +210,7 @@ def seed_event(
             kind, payload = championship.encode(event)
             rows.append(
                 StoredEvent(
-                    stream=championship.event_stream(event_id),
+                    stream=championship.championship_stream(event_id),
                     sequence=seq,
                     type=kind,
                     schema_version=1,

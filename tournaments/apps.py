@@ -21,7 +21,7 @@ class TournamentsConfig(AppConfig):
             sees_table_live,
             table_home,
         )
-        from tournaments.signals import event_recorded
+        from tournaments.signals import championship_recorded
         from tournaments.standings import SCORE_EVENTS
 
         codec = store.Codec(
@@ -30,7 +30,7 @@ class TournamentsConfig(AppConfig):
             VersionConflict,
             version=championship.SCHEMA_VERSION,
         )
-        for prefix in (championship.EVENT_STREAM_PREFIX, championship.SEASON_STREAM_PREFIX):
+        for prefix in (championship.CHAMPIONSHIP_STREAM_PREFIX, championship.SEASON_STREAM_PREFIX):
             store.register(prefix, codec)
         # The receiver asks which event a game is in, once per game and process.
         game_recorded.listen(
@@ -39,7 +39,9 @@ class TournamentsConfig(AppConfig):
             dispatch_uid="tournaments-standings",
             prepare=event_of_game,
         )
-        event_recorded.connect(receivers.event_recorded, dispatch_uid="tournaments-standings")
+        championship_recorded.connect(
+            receivers.championship_recorded, dispatch_uid="tournaments-standings"
+        )
         # An event's sockets catch up with no broadcast heard (Redis down).
         on_startup(watchdog.watch_over)
         on_resubscribed(watchdog.look_again)

@@ -9,7 +9,7 @@ from django.db import transaction
 from eventlog import store
 from tournaments import standings
 from tournaments.championship import (
-    EVENT_STREAM_PREFIX,
+    CHAMPIONSHIP_STREAM_PREFIX,
     SEASON_STREAM_PREFIX,
     Championship,
     SeasonCreated,
@@ -46,9 +46,9 @@ def rebuild_standings() -> tuple[int, int]:
                 organizer_id=created.organizer_id,
                 created_at=first.recorded_at,
             )
-        events = store.streams(EVENT_STREAM_PREFIX)
+        events = store.streams(CHAMPIONSHIP_STREAM_PREFIX)
         for stream in events:
-            event_id = uuid.UUID(stream.removeprefix(EVENT_STREAM_PREFIX))
+            event_id = uuid.UUID(stream.removeprefix(CHAMPIONSHIP_STREAM_PREFIX))
             records = store.read(stream)
             championship = fold(Championship(), [r.event for r in records])
             project_event(

@@ -34,6 +34,7 @@ from runtime.transactions import after_commit
 from tournaments import seating
 from tournaments.championship import (
     Championship,
+    ChampionshipEvent,
     EventCreated,
     EventFinished,
     PlayerCheckedIn,
@@ -44,8 +45,7 @@ from tournaments.championship import (
     Round,
     RoundStarted,
     SeasonCreated,
-    TournamentEvent,
-    event_stream,
+    championship_stream,
     fold,
     season_stream,
 )
@@ -63,7 +63,7 @@ from tournaments.errors import (
 )
 from tournaments.models import Entry, Event, Season, SeasonStanding, TableResult
 from tournaments.points import PointsMethod
-from tournaments.signals import event_recorded
+from tournaments.signals import championship_recorded
 from tournaments.standings import event_standings, read_figures
 
 DEFAULT_TIE_BREAKS = ("exact_bids", "head_to_head", "best_game")
@@ -89,7 +89,7 @@ def event_group(event_id: uuid.UUID) -> str:
 
 
 def load_championship(event_id: uuid.UUID) -> Championship:
-    records = store.read(event_stream(event_id))
+    records = store.read(championship_stream(event_id))
     if not records:
         raise EventNotFound(event_id)
     return fold(Championship(), [r.event for r in records])
@@ -223,7 +223,7 @@ def event_register(
     rounds still to come."""
     player = player or actor
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         if player.pk != actor.pk:
             _require_organizer(championship, actor)
         if player.pk in championship.entries:
@@ -238,12 +238,12 @@ def event_add_bots(*, event_id: uuid.UUID, actor: User, count: int) -> EventResu
     """Enter and check in ``count`` bot players (the organizer fills an event)."""
     _check_whole(count, "the number of bots", 1, 1000)
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         _require_organizer(championship, actor)
         _require_rounds_left(championship)
         taken = {entry.player_id for entry in championship.entries.values()}
         names = tuple(f"Bot{number:03d}" for number in range(1, 1000))
-        events: list[TournamentEvent] = []
+        events: list[ChampionshipEvent] = []
         for bot in user_ensure_bot_players(names=names[: count + len(taken)]):
             if len(events) == 2 * count:
                 break
@@ -277,7 +277,7 @@ def _entry_command(
 ) -> EventResult:
     target = actor.pk if player_id is None else player_id
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         if target != actor.pk:
             _require_organizer(championship, actor)
         entry = championship.entries.get(target)
@@ -299,7 +299,7 @@ def event_start_round(
     at random (or by rating), later rounds Swiss, avoiding repeated tablemates. A
     whist drive seats fours, and its later rounds follow the event's movement."""
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         _require_organizer(championship, actor)
         settings = championship.settings
         if len(championship.rounds) >= settings.rounds:
@@ -382,7 +382,7 @@ def event_correct_result(
     as an event, never as an edit."""
     reason = (reason or "").strip()
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         _require_organizer(championship, actor)
         if not reason:
             raise InvalidEventInput("a correction states its reason")
@@ -400,7 +400,7 @@ def event_correct_result(
 def event_publish_results(*, event_id: uuid.UUID, actor: User) -> EventResult:
     """Declare the standings final, once every round has been played."""
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         _require_organizer(championship, actor)
         if championship.published:
             return []
@@ -424,9 +424,9 @@ def event_finish(*, event_id: uuid.UUID) -> bool:
     each update. Asked again, or for an event still in play, it records nothing. Two
     callers racing for the stream's next sequence: the unique (stream, sequence) pair
     refuses the second, which reads the stream again and finds the event over."""
-    recorded: list[TournamentEvent] = []
+    recorded: list[ChampionshipEvent] = []
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         recorded[:] = _finishing(championship)
         return recorded
 
@@ -437,7 +437,7 @@ def event_finish(*, event_id: uuid.UUID) -> bool:
     return bool(recorded)
 
 
-def _finishing(championship: Championship) -> list[TournamentEvent]:
+def _finishing(championship: Championship) -> list[ChampionshipEvent]:
     """The one decision that an event is over: every round started and the last
     one's tables all finished, not recorded yet."""
     if (
@@ -502,7 +502,7 @@ def _execute(
     event_id: uuid.UUID,
     actor: User | None,
     expected_version: int | None,
-    decide: Callable[[Championship], list[TournamentEvent]],
+    decide: Callable[[Championship], list[ChampionshipEvent]],
     championship: Championship | None = None,
 ) -> EventResult:
     with transaction.atomic():
@@ -517,14 +517,14 @@ def _execute(
         events = decide(championship)
         if not events:
             return EventResult(event_id, base)
-        recorded = store.append(event_stream(event_id), base, events, actor)
+        recorded = store.append(championship_stream(event_id), base, events, actor)
         fold(championship, events)
         project_event(event_id, championship, updated_at=recorded[-1].recorded_at)
         after_commit(publish_event, event_id, championship.version)
         after_commit(
-            event_recorded.send,
+            championship_recorded.send,
             sender=Event,
-            event_id=event_id,
+            championship_id=event_id,
             version=championship.version,
             events=events,
         )

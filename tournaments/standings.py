@@ -27,7 +27,7 @@ from games.models import Game
 from games.rules import classic
 from games.table import stream_of
 from tournaments import points, rating
-from tournaments.championship import Championship, event_stream, fold
+from tournaments.championship import Championship, championship_stream, fold
 from tournaments.models import (
     Entry,
     Event,
@@ -303,7 +303,7 @@ def _standings_view(event_id: uuid.UUID) -> tuple[Championship, tuple[int, int]]
     """The event as far as the standings need it, and a marker of those events (how
     many, and the last one's number) that changes whenever they do; decoded again
     only when it does (a round's seating is most of it)."""
-    stream = event_stream(event_id)
+    stream = championship_stream(event_id)
     marker = store.tally(stream, types=STANDINGS_EVENTS)
     with _ROWS_LOCK:
         known = _VIEWS.get(event_id)

@@ -29,7 +29,7 @@ from tests.tournaments.drivers import (
     wait_until,
 )
 from tournaments import services
-from tournaments.championship import decode, event_stream
+from tournaments.championship import championship_stream, decode
 from tournaments.models import Entry, Event, TableResult
 from tournaments.projections import rebuild_standings
 from tournaments.tasks import update_standings
@@ -57,7 +57,7 @@ def test_an_event_is_created_with_its_options_and_opens_for_entries() -> None:
         5,
     )
     assert event.points == "placement"
-    assert [r.type for r in store.read(event_stream(event.id))] == ["EventCreated"]
+    assert [r.type for r in store.read(championship_stream(event.id))] == ["EventCreated"]
 
 
 @pytest.mark.django_db
@@ -181,7 +181,7 @@ def test_a_correction_needs_a_reason_and_a_player_of_that_round() -> None:
         reason="slow play warning",
     )
 
-    last = store.read(event_stream(event.id))[-1]
+    last = store.read(championship_stream(event.id))[-1]
     assert (last.type, last.payload) == (
         "ResultCorrected",
         {"round": 1, "player_id": player, "points": -5.0, "reason": "slow play warning"},
@@ -291,7 +291,7 @@ def test_bot_entrants_play_the_level_the_organizer_chose_and_medium_by_default()
 @pytest.mark.django_db
 def test_an_event_recorded_before_bot_levels_keeps_the_bot_it_began_with() -> None:
     event, _ = bot_event(players=3, rounds=1)
-    (created,) = store.read(event_stream(event.id))[:1]
+    (created,) = store.read(championship_stream(event.id))[:1]
     payload = {name: value for name, value in created.payload.items() if name != "bot_level"}
 
     assert decode(created.type, payload).bot_level == "heuristic"
@@ -314,7 +314,9 @@ def test_an_event_whose_bots_play_no_known_level_is_refused_with_unknown_bot(lev
 
 
 def finished_events(event: Event) -> int:
-    return [record.type for record in store.read(event_stream(event.id))].count("EventFinished")
+    return [record.type for record in store.read(championship_stream(event.id))].count(
+        "EventFinished"
+    )
 
 
 @pytest.mark.django_db

@@ -16,7 +16,7 @@ from eventlog import store
 from games.table import stream_of
 from tests.tournaments.drivers import bot_event, organizer, play_round, wait_until
 from tournaments import services, standings
-from tournaments.championship import event_stream
+from tournaments.championship import championship_stream
 from tournaments.models import Entry, Event, Standing, TableResult
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,7 +27,7 @@ def recomputed(event_id: uuid.UUID) -> dict[int, tuple[float, int]]:
     logs: the event's rounds, and each table's scores and bids."""
     totals: dict[int, Fraction] = defaultdict(Fraction)
     exact: dict[int, int] = defaultdict(int)
-    for record in store.read(event_stream(event_id)):
+    for record in store.read(championship_stream(event_id)):
         if record.type != "RoundStarted":
             continue
         for players, game_id in zip(record.payload["tables"], record.payload["games"], strict=True):
