@@ -292,8 +292,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from django.db import connection
 
     from tournaments.models import Standing
-    from tournaments.projections import rebuild_standings
-    from tournaments.standings import update_event_standings
+    from tournaments.projections.rebuild import rebuild_standings
+    from tournaments.projections.standings import update_event_standings
 
     old_name = connection.settings_dict["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True)

@@ -14,6 +14,7 @@ class TournamentsConfig(AppConfig):
         from runtime.channel_layer import on_resubscribed
         from runtime.lifespan import on_startup
         from tournaments import championship, receivers, watchdog
+        from tournaments.projections.standings import SCORE_EVENTS
         from tournaments.selectors import (
             event_of_game,
             hidden_tables,
@@ -22,7 +23,6 @@ class TournamentsConfig(AppConfig):
             table_home,
         )
         from tournaments.signals import championship_recorded
-        from tournaments.standings import SCORE_EVENTS
 
         codec = store.Codec(
             championship.encode,

@@ -9,8 +9,8 @@ from typing import Any
 from games.table import FINISH_EVENTS
 from tournaments.championship import ChampionshipEvent, EventFinished, ResultCorrected, RoundStarted
 from tournaments.models import Event
+from tournaments.projections.standings import SCORE_EVENTS
 from tournaments.selectors import event_of_game
-from tournaments.standings import SCORE_EVENTS
 from tournaments.tasks import advance_event, follow_demo_event, schedule_standings, update_season
 
 

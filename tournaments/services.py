@@ -1,4 +1,4 @@
-"""Business actions on seasons and championship events: their one write path.
+"""Business actions on seasons and championships: their one write path.
 
 command -> load the event's stream -> decide -> append at the expected version ->
 project -> publish and derive after commit. Starting a round also opens its tables
@@ -33,6 +33,7 @@ from runtime import outbox
 from runtime.transactions import after_commit
 from tournaments import seating
 from tournaments.championship import (
+    CHAMPIONSHIP_STREAM_PREFIX,
     Championship,
     ChampionshipEvent,
     EventCreated,
@@ -61,10 +62,11 @@ from tournaments.errors import (
     RoundInProgress,
     SeasonNotFound,
 )
-from tournaments.models import Entry, Event, Season, SeasonStanding, TableResult
+from tournaments.models import Event, Season, SeasonStanding
 from tournaments.points import PointsMethod
+from tournaments.projections.event import project_event
+from tournaments.projections.standings import event_standings, read_figures
 from tournaments.signals import championship_recorded
-from tournaments.standings import event_standings, read_figures
 
 DEFAULT_TIE_BREAKS = ("exact_bids", "head_to_head", "best_game")
 FIRST_ROUND_METHODS = ("random", "rating")
@@ -437,6 +439,19 @@ def event_finish(*, event_id: uuid.UUID) -> bool:
     return bool(recorded)
 
 
+def event_finish_all() -> int:
+    """Ask :func:`event_finish` of every championship in the log; how many it recorded
+    as over. For a championship whose last table finished with no ``EventFinished``
+    in its stream and that the standings task will not ask about (its read model does
+    not say it is running): ``manage.py finish_events``. The rebuild of the read models
+    only derives, so it records nothing (decision 3201)."""
+    streams = store.streams(CHAMPIONSHIP_STREAM_PREFIX)
+    return sum(
+        event_finish(event_id=uuid.UUID(stream.removeprefix(CHAMPIONSHIP_STREAM_PREFIX)))
+        for stream in streams
+    )
+
+
 def _finishing(championship: Championship) -> list[ChampionshipEvent]:
     """The one decision that an event is over: every round started and the last
     one's tables all finished, not recorded yet."""
@@ -529,70 +544,6 @@ def _execute(
             events=events,
         )
     return EventResult(event_id, championship.version)
-
-
-def project_event(
-    event_id: uuid.UUID,
-    championship: Championship,
-    *,
-    updated_at: Any,
-    created_at: Any | None = None,
-) -> None:
-    """Bring the event's read models up to its stream: the event, its entries and a
-    row per table (the standings come from the games, through the tasks)."""
-    settings = championship.settings
-    values = {
-        "code": settings.code,
-        "name": settings.name,
-        "season_id": uuid.UUID(settings.season_id) if settings.season_id else None,
-        "organizer_id": settings.organizer_id,
-        "status": _status(championship),
-        "preset": settings.preset,
-        "options": settings.options,
-        "kind": settings.kind,
-        "table_size": settings.table_size,
-        "rounds_total": settings.rounds,
-        "rounds_started": len(championship.rounds),
-        "points": settings.points,
-        "public": settings.public,
-        "duplicate": settings.duplicate,
-        "spectator_delay": settings.spectator_delay,
-        "version": championship.version,
-        "updated_at": updated_at,
-    }
-    if not Event.objects.filter(pk=event_id).update(**values):
-        Event.objects.create(pk=event_id, created_at=created_at or updated_at, **values)
-    known = {entry.player_id: entry for entry in Entry.objects.filter(event_id=event_id)}
-    for entry in championship.entries.values():
-        row = known.get(entry.player_id)
-        fields = {"name": entry.name, "checked_in": entry.checked_in, "withdrawn": entry.withdrawn}
-        if row is None:
-            Entry.objects.create(event_id=event_id, player_id=entry.player_id, **fields)
-        elif any(getattr(row, key) != value for key, value in fields.items()):
-            Entry.objects.filter(pk=row.pk).update(**fields)
-    tabled = set(TableResult.objects.filter(event_id=event_id).values_list("game_id", flat=True))
-    for played in championship.rounds:
-        for number, (players, game_id) in enumerate(zip(played.tables, played.games, strict=True)):
-            if uuid.UUID(game_id) not in tabled:
-                TableResult.objects.create(
-                    game_id=game_id,
-                    event_id=event_id,
-                    round=played.number,
-                    number=number + 1,
-                    players=list(players),
-                    scores=[0] * len(players),
-                    exact_bids=[0] * len(players),
-                )
-
-
-def _status(championship: Championship) -> str:
-    if championship.published:
-        return Event.Status.PUBLISHED
-    if championship.finished:
-        return Event.Status.FINISHED
-    if not championship.rounds:
-        return Event.Status.REGISTRATION
-    return Event.Status.RUNNING
 
 
 def publish_event(event_id: uuid.UUID, version: int) -> None:

@@ -16,7 +16,7 @@ from django.test import Client
 from eventlog import store
 from games.table import stream_of
 from tests.tournaments.drivers import organizer, play_round, wait_until
-from tests.tournaments.test_standings import read_models, standing_rows
+from tests.tournaments.projections.test_standings import read_models, standing_rows
 from tournaments import services
 from tournaments.championship import championship_stream
 from tournaments.errors import InvalidEventInput, PlayersNotInFours

@@ -22,6 +22,7 @@ from tests.games.write.test_concurrency import race
 from tests.tournaments.drivers import (
     SHORT_RULES,
     bot_event,
+    finished_events,
     organizer,
     play_round,
     private_event_round,
@@ -31,7 +32,6 @@ from tests.tournaments.drivers import (
 from tournaments import services
 from tournaments.championship import championship_stream, decode
 from tournaments.models import Entry, Event, TableResult
-from tournaments.projections import rebuild_standings
 from tournaments.tasks import update_standings
 
 
@@ -313,12 +313,6 @@ def test_an_event_whose_bots_play_no_known_level_is_refused_with_unknown_bot(lev
     assert not Event.objects.exists()
 
 
-def finished_events(event: Event) -> int:
-    return [record.type for record in store.read(championship_stream(event.id))].count(
-        "EventFinished"
-    )
-
-
 @pytest.mark.django_db
 def test_an_event_still_in_play_is_not_finished() -> None:
     # Given a one-round event whose only table has not finished
@@ -362,21 +356,6 @@ def test_finishing_an_event_twice_records_it_once() -> None:
     assert again is False
     assert finished_events(event) == 1
     assert services.load_championship(event.id).finished is True
-
-
-@pytest.mark.django_db
-def test_a_finished_events_status_is_replayed_from_its_log() -> None:
-    # Given a finished one-round event
-    event, _, entrants, (game,) = private_event_round(4)
-    play_to_end(game.id, entrants)
-    services.event_finish(event_id=event.id)
-
-    # When the read models are dropped and rebuilt from the log
-    rebuild_standings()
-
-    # Then the event is finished again, and the rebuild recorded nothing more
-    assert Event.objects.get(pk=event.id).status == Event.Status.FINISHED
-    assert finished_events(event) == 1
 
 
 @pytest.mark.django_db(transaction=True)

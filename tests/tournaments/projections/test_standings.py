@@ -15,9 +15,10 @@ from django.core.management import call_command
 from eventlog import store
 from games.table import stream_of
 from tests.tournaments.drivers import bot_event, organizer, play_round, wait_until
-from tournaments import services, standings
+from tournaments import services
 from tournaments.championship import championship_stream
 from tournaments.models import Entry, Event, Standing, TableResult
+from tournaments.projections import standings
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
