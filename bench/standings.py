@@ -129,13 +129,13 @@ def seed_event(
     from eventlog.models import StoredEvent
     from games.models import Game
     from games.table import stream_of
-    from tournaments import domain
+    from tournaments import championship
 
     now = timezone.now()
     event_id = uuid.uuid4()
     ids = list(range(1, players + 1))
-    event_events: list[domain.TournamentEvent] = [
-        domain.EventCreated(
+    event_events: list[championship.ChampionshipEvent] = [
+        championship.EventCreated(
             name="Bench Cup",
             code="BENCH1",
             organizer_id=1,
@@ -152,8 +152,8 @@ def seed_event(
             first_round="random",
             seed="00",
         ),
-        *[domain.PlayerRegistered(p, f"Player {p:04d}") for p in ids],
-        *[domain.PlayerCheckedIn(p) for p in ids],
+        *[championship.PlayerRegistered(p, f"Player {p:04d}") for p in ids],
+        *[championship.PlayerCheckedIn(p) for p in ids],
     ]
     rows: list[StoredEvent] = []
     games: list[Game] = []
@@ -175,7 +175,7 @@ def seed_event(
             if number == rounds:
                 last_games = game_ids[-pending:]
             event_events.append(
-                domain.RoundStarted(number, tuple(tables), tuple(map(str, game_ids)))
+                championship.RoundStarted(number, tuple(tables), tuple(map(str, game_ids)))
             )
             for game_id in game_ids:
                 finished = game_id not in last_games
@@ -207,10 +207,10 @@ def seed_event(
                 if len(rows) >= BATCH * 10:
                     flush()
         for seq, event in enumerate(event_events, 1):
-            kind, payload = domain.encode(event)
+            kind, payload = championship.encode(event)
             rows.append(
                 StoredEvent(
-                    stream=domain.event_stream(event_id),
+                    stream=championship.championship_stream(event_id),
                     sequence=seq,
                     type=kind,
                     schema_version=1,
@@ -292,8 +292,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from django.db import connection
 
     from tournaments.models import Standing
-    from tournaments.projections import rebuild_standings
-    from tournaments.standings import update_event_standings
+    from tournaments.projections.rebuild import rebuild_standings
+    from tournaments.projections.standings import update_event_standings
 
     old_name = connection.settings_dict["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True)

@@ -29,7 +29,7 @@ from tests.games.web.test_table_layout import session_of
 from tests.tournaments.drivers import SHORT_RULES, organizer, round_games
 from tournaments import services
 from tournaments.models import Event
-from tournaments.standings import update_event_standings
+from tournaments.projections.standings import update_event_standings
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -92,7 +92,7 @@ def test_a_standings_module_reading_the_event_model_breaks_the_store_contract(
 ) -> None:
     # Given a copy of the project whose standings query the stored events themselves
     tree = copy_of_the_project(tmp_path)
-    standings = tree / "tournaments" / "standings.py"
+    standings = tree / "tournaments" / "projections" / "standings.py"
     standings.write_text(
         standings.read_text() + "\nfrom eventlog.models import StoredEvent  # noqa: E402, F401\n"
     )
@@ -103,7 +103,7 @@ def test_a_standings_module_reading_the_event_model_breaks_the_store_contract(
     # Then only the event log's contract is broken, naming the import
     assert result.returncode == 1, result.stdout + result.stderr
     assert f"Contracts: {CONTRACTS - 1} kept, 1 broken." in result.stdout
-    assert "tournaments.standings -> eventlog.models" in result.stdout
+    assert "tournaments.projections.standings -> eventlog.models" in result.stdout
     broken = result.stdout.split("Broken contracts", 1)[1]
     assert "The apps use the event log only through its store" in broken
 

@@ -13,7 +13,8 @@ class TournamentsConfig(AppConfig):
         from games.visibility import Audience, add_audience
         from runtime.channel_layer import on_resubscribed
         from runtime.lifespan import on_startup
-        from tournaments import domain, receivers, watchdog
+        from tournaments import championship, receivers, watchdog
+        from tournaments.projections.standings import SCORE_EVENTS
         from tournaments.selectors import (
             event_of_game,
             hidden_tables,
@@ -21,13 +22,15 @@ class TournamentsConfig(AppConfig):
             sees_table_live,
             table_home,
         )
-        from tournaments.signals import event_recorded
-        from tournaments.standings import SCORE_EVENTS
+        from tournaments.signals import championship_recorded
 
         codec = store.Codec(
-            domain.encode, domain.decode, VersionConflict, version=domain.SCHEMA_VERSION
+            championship.encode,
+            championship.decode,
+            VersionConflict,
+            version=championship.SCHEMA_VERSION,
         )
-        for prefix in (domain.EVENT_STREAM_PREFIX, domain.SEASON_STREAM_PREFIX):
+        for prefix in (championship.CHAMPIONSHIP_STREAM_PREFIX, championship.SEASON_STREAM_PREFIX):
             store.register(prefix, codec)
         # The receiver asks which event a game is in, once per game and process.
         game_recorded.listen(
@@ -36,7 +39,9 @@ class TournamentsConfig(AppConfig):
             dispatch_uid="tournaments-standings",
             prepare=event_of_game,
         )
-        event_recorded.connect(receivers.event_recorded, dispatch_uid="tournaments-standings")
+        championship_recorded.connect(
+            receivers.championship_recorded, dispatch_uid="tournaments-standings"
+        )
         # An event's sockets catch up with no broadcast heard (Redis down).
         on_startup(watchdog.watch_over)
         on_resubscribed(watchdog.look_again)

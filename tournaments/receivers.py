@@ -1,5 +1,5 @@
-"""What the championships do on hearing of a game or an event that moved on; connected
-by ``TournamentsConfig.ready``."""
+"""What the championships do on hearing of a game or a championship that moved on;
+connected by ``TournamentsConfig.ready``."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import uuid
 from typing import Any
 
 from games.table import FINISH_EVENTS
-from tournaments.domain import EventFinished, ResultCorrected, RoundStarted, TournamentEvent
+from tournaments.championship import ChampionshipEvent, EventFinished, ResultCorrected, RoundStarted
 from tournaments.models import Event
+from tournaments.projections.standings import SCORE_EVENTS
 from tournaments.selectors import event_of_game
-from tournaments.standings import SCORE_EVENTS
 from tournaments.tasks import advance_event, follow_demo_event, schedule_standings, update_season
 
 
@@ -27,15 +27,19 @@ def game_recorded(*, game_id: Any, types: list[str], **kwargs: Any) -> None:
         advance_event.delay(str(event_id))
 
 
-def event_recorded(*, event_id: uuid.UUID, events: list[TournamentEvent], **kwargs: Any) -> None:
-    """A round started or a result corrected: the event's standings are due. The event
+def championship_recorded(
+    *, championship_id: uuid.UUID, events: list[ChampionshipEvent], **kwargs: Any
+) -> None:
+    """A round started or a result corrected: the championship's standings are due. It
     finished: its season's leaderboard counts it now, and a demo championship is
     followed by a new one, so that a visitor at any hour finds one in play (the task
     finds out whether it was one)."""
     if any(isinstance(event, RoundStarted | ResultCorrected) for event in events):
-        schedule_standings(event_id)
+        schedule_standings(championship_id)
     if any(isinstance(event, EventFinished) for event in events):
-        season_id = Event.objects.filter(pk=event_id).values_list("season_id", flat=True).first()
+        season_id = (
+            Event.objects.filter(pk=championship_id).values_list("season_id", flat=True).first()
+        )
         if season_id is not None:
             update_season.delay(str(season_id))
-        follow_demo_event.delay(str(event_id))
+        follow_demo_event.delay(str(championship_id))

@@ -26,7 +26,7 @@ from games.read.selectors import TableHome
 from games.table import CLASSIC
 from games.visibility import record_public
 from games.write.tables import load_table
-from tournaments import points, standings
+from tournaments import points
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.models import (
     Entry,
@@ -37,6 +37,7 @@ from tournaments.models import (
     Standing,
     TableResult,
 )
+from tournaments.projections import seasons, standings
 
 # An event's share code (or anything that could be one); the rest is no event of ours.
 EVENT_CODE = re.compile(r"[0-9A-Za-z]{1,8}")
@@ -489,7 +490,7 @@ def season_standings(
     finished = Event.objects.filter(season_id=season_id, status=Event.Status.FINISHED)
     held = [event.id for event in finished if seen_status(event, viewer_id, now) != event.status]
     if held:
-        return standings.season_leaderboard(season_id, without=held)
+        return seasons.season_leaderboard(season_id, without=held)
     leaders = list(SeasonStanding.objects.filter(season_id=season_id))
     charted = [row.player_id for row in leaders[:CHART_PLAYERS]]
     return leaders, list(RatingChange.objects.filter(season_id=season_id, player_id__in=charted))

@@ -1,4 +1,4 @@
-"""Business actions on seasons and championship events: their one write path.
+"""Business actions on seasons and championships: their one write path.
 
 command -> load the event's stream -> decide -> append at the expected version ->
 project -> publish and derive after commit. Starting a round also opens its tables
@@ -31,9 +31,11 @@ from games.rules.errors import RuleError
 from games.table import CLASSIC, GAME_KINDS, ROMANIAN
 from runtime import outbox
 from runtime.transactions import after_commit
-from tournaments import domain, seating
-from tournaments.domain import (
+from tournaments import seating
+from tournaments.championship import (
+    CHAMPIONSHIP_STREAM_PREFIX,
     Championship,
+    ChampionshipEvent,
     EventCreated,
     EventFinished,
     PlayerCheckedIn,
@@ -44,8 +46,8 @@ from tournaments.domain import (
     Round,
     RoundStarted,
     SeasonCreated,
-    TournamentEvent,
-    event_stream,
+    championship_stream,
+    fold,
     season_stream,
 )
 from tournaments.errors import (
@@ -60,10 +62,11 @@ from tournaments.errors import (
     RoundInProgress,
     SeasonNotFound,
 )
-from tournaments.models import Entry, Event, Season, SeasonStanding, TableResult
+from tournaments.models import Event, Season, SeasonStanding
 from tournaments.points import PointsMethod
-from tournaments.signals import event_recorded
-from tournaments.standings import event_standings, read_figures
+from tournaments.projections.event import project_event
+from tournaments.projections.standings import event_standings, read_figures
+from tournaments.signals import championship_recorded
 
 DEFAULT_TIE_BREAKS = ("exact_bids", "head_to_head", "best_game")
 FIRST_ROUND_METHODS = ("random", "rating")
@@ -88,10 +91,10 @@ def event_group(event_id: uuid.UUID) -> str:
 
 
 def load_championship(event_id: uuid.UUID) -> Championship:
-    records = store.read(event_stream(event_id))
+    records = store.read(championship_stream(event_id))
     if not records:
         raise EventNotFound(event_id)
-    return domain.fold(Championship(), [r.event for r in records])
+    return fold(Championship(), [r.event for r in records])
 
 
 def _season(season_id: uuid.UUID) -> Season:
@@ -222,7 +225,7 @@ def event_register(
     rounds still to come."""
     player = player or actor
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         if player.pk != actor.pk:
             _require_organizer(championship, actor)
         if player.pk in championship.entries:
@@ -237,12 +240,12 @@ def event_add_bots(*, event_id: uuid.UUID, actor: User, count: int) -> EventResu
     """Enter and check in ``count`` bot players (the organizer fills an event)."""
     _check_whole(count, "the number of bots", 1, 1000)
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         _require_organizer(championship, actor)
         _require_rounds_left(championship)
         taken = {entry.player_id for entry in championship.entries.values()}
         names = tuple(f"Bot{number:03d}" for number in range(1, 1000))
-        events: list[TournamentEvent] = []
+        events: list[ChampionshipEvent] = []
         for bot in user_ensure_bot_players(names=names[: count + len(taken)]):
             if len(events) == 2 * count:
                 break
@@ -276,7 +279,7 @@ def _entry_command(
 ) -> EventResult:
     target = actor.pk if player_id is None else player_id
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         if target != actor.pk:
             _require_organizer(championship, actor)
         entry = championship.entries.get(target)
@@ -298,7 +301,7 @@ def event_start_round(
     at random (or by rating), later rounds Swiss, avoiding repeated tablemates. A
     whist drive seats fours, and its later rounds follow the event's movement."""
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         _require_organizer(championship, actor)
         settings = championship.settings
         if len(championship.rounds) >= settings.rounds:
@@ -381,7 +384,7 @@ def event_correct_result(
     as an event, never as an edit."""
     reason = (reason or "").strip()
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         _require_organizer(championship, actor)
         if not reason:
             raise InvalidEventInput("a correction states its reason")
@@ -399,7 +402,7 @@ def event_correct_result(
 def event_publish_results(*, event_id: uuid.UUID, actor: User) -> EventResult:
     """Declare the standings final, once every round has been played."""
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         _require_organizer(championship, actor)
         if championship.published:
             return []
@@ -423,9 +426,9 @@ def event_finish(*, event_id: uuid.UUID) -> bool:
     each update. Asked again, or for an event still in play, it records nothing. Two
     callers racing for the stream's next sequence: the unique (stream, sequence) pair
     refuses the second, which reads the stream again and finds the event over."""
-    recorded: list[TournamentEvent] = []
+    recorded: list[ChampionshipEvent] = []
 
-    def decide(championship: Championship) -> list[TournamentEvent]:
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
         recorded[:] = _finishing(championship)
         return recorded
 
@@ -436,7 +439,20 @@ def event_finish(*, event_id: uuid.UUID) -> bool:
     return bool(recorded)
 
 
-def _finishing(championship: Championship) -> list[TournamentEvent]:
+def event_finish_all() -> int:
+    """Ask :func:`event_finish` of every championship in the log; how many it recorded
+    as over. For a championship whose last table finished with no ``EventFinished``
+    in its stream and that the standings task will not ask about (its read model does
+    not say it is running): ``manage.py finish_events``. The rebuild of the read models
+    only derives, so it records nothing (decision 3201)."""
+    streams = store.streams(CHAMPIONSHIP_STREAM_PREFIX)
+    return sum(
+        event_finish(event_id=uuid.UUID(stream.removeprefix(CHAMPIONSHIP_STREAM_PREFIX)))
+        for stream in streams
+    )
+
+
+def _finishing(championship: Championship) -> list[ChampionshipEvent]:
     """The one decision that an event is over: every round started and the last
     one's tables all finished, not recorded yet."""
     if (
@@ -501,7 +517,7 @@ def _execute(
     event_id: uuid.UUID,
     actor: User | None,
     expected_version: int | None,
-    decide: Callable[[Championship], list[TournamentEvent]],
+    decide: Callable[[Championship], list[ChampionshipEvent]],
     championship: Championship | None = None,
 ) -> EventResult:
     with transaction.atomic():
@@ -516,82 +532,18 @@ def _execute(
         events = decide(championship)
         if not events:
             return EventResult(event_id, base)
-        recorded = store.append(event_stream(event_id), base, events, actor)
-        domain.fold(championship, events)
+        recorded = store.append(championship_stream(event_id), base, events, actor)
+        fold(championship, events)
         project_event(event_id, championship, updated_at=recorded[-1].recorded_at)
         after_commit(publish_event, event_id, championship.version)
         after_commit(
-            event_recorded.send,
+            championship_recorded.send,
             sender=Event,
-            event_id=event_id,
+            championship_id=event_id,
             version=championship.version,
             events=events,
         )
     return EventResult(event_id, championship.version)
-
-
-def project_event(
-    event_id: uuid.UUID,
-    championship: Championship,
-    *,
-    updated_at: Any,
-    created_at: Any | None = None,
-) -> None:
-    """Bring the event's read models up to its stream: the event, its entries and a
-    row per table (the standings come from the games, through the tasks)."""
-    settings = championship.settings
-    values = {
-        "code": settings.code,
-        "name": settings.name,
-        "season_id": uuid.UUID(settings.season_id) if settings.season_id else None,
-        "organizer_id": settings.organizer_id,
-        "status": _status(championship),
-        "preset": settings.preset,
-        "options": settings.options,
-        "kind": settings.kind,
-        "table_size": settings.table_size,
-        "rounds_total": settings.rounds,
-        "rounds_started": len(championship.rounds),
-        "points": settings.points,
-        "public": settings.public,
-        "duplicate": settings.duplicate,
-        "spectator_delay": settings.spectator_delay,
-        "version": championship.version,
-        "updated_at": updated_at,
-    }
-    if not Event.objects.filter(pk=event_id).update(**values):
-        Event.objects.create(pk=event_id, created_at=created_at or updated_at, **values)
-    known = {entry.player_id: entry for entry in Entry.objects.filter(event_id=event_id)}
-    for entry in championship.entries.values():
-        row = known.get(entry.player_id)
-        fields = {"name": entry.name, "checked_in": entry.checked_in, "withdrawn": entry.withdrawn}
-        if row is None:
-            Entry.objects.create(event_id=event_id, player_id=entry.player_id, **fields)
-        elif any(getattr(row, key) != value for key, value in fields.items()):
-            Entry.objects.filter(pk=row.pk).update(**fields)
-    tabled = set(TableResult.objects.filter(event_id=event_id).values_list("game_id", flat=True))
-    for played in championship.rounds:
-        for number, (players, game_id) in enumerate(zip(played.tables, played.games, strict=True)):
-            if uuid.UUID(game_id) not in tabled:
-                TableResult.objects.create(
-                    game_id=game_id,
-                    event_id=event_id,
-                    round=played.number,
-                    number=number + 1,
-                    players=list(players),
-                    scores=[0] * len(players),
-                    exact_bids=[0] * len(players),
-                )
-
-
-def _status(championship: Championship) -> str:
-    if championship.published:
-        return Event.Status.PUBLISHED
-    if championship.finished:
-        return Event.Status.FINISHED
-    if not championship.rounds:
-        return Event.Status.REGISTRATION
-    return Event.Status.RUNNING
 
 
 def publish_event(event_id: uuid.UUID, version: int) -> None:

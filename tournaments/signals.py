@@ -2,6 +2,6 @@
 
 from django.dispatch import Signal
 
-# Sent after the commit of every command that recorded an event's events:
-# ``event_id``, the ``version`` the event reached, and the recorded ``events``.
-event_recorded = Signal()
+# Sent after the commit of every command that recorded a championship's events:
+# ``championship_id``, the ``version`` its stream reached, and the recorded ``events``.
+championship_recorded = Signal()

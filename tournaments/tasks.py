@@ -14,9 +14,9 @@ from django.db import connections
 
 from runtime.lifespan import off_the_thread
 from runtime.tasks import RETRY_ON_DATABASE_ERRORS as RETRY
-from tournaments import standings
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
+from tournaments.projections import seasons, standings
 from tournaments.services import event_advance, event_finish, event_follow_demo, publish_event
 
 DUE_SLACK_SECONDS = 5
@@ -102,7 +102,7 @@ def bring_standings_up_to_date(event_id: str) -> bool:
 
 @shared_task(ignore_result=True, **RETRY)
 def update_season(season_id: str) -> None:
-    standings.update_season(uuid.UUID(season_id))
+    seasons.update_season(uuid.UUID(season_id))
 
 
 @shared_task(ignore_result=True, **RETRY)

@@ -17,11 +17,11 @@ from eventlog.store import (
     tally,
     version,
 )
-from games import table as games_domain
+from games import table
 from games.errors import VersionConflict
 from games.table import DealRevealed, PlayerSeated
 from tests.accounts.factories import UserFactory
-from tournaments import domain as tournaments_domain
+from tournaments import championship
 
 pytestmark = pytest.mark.django_db
 
@@ -173,9 +173,9 @@ def test_records_written_with_older_schemas_are_read_as_the_current_one() -> Non
 
 
 def test_the_championships_streams_are_written_with_their_own_schema_version() -> None:
-    assert codec_of("event:1").version == tournaments_domain.SCHEMA_VERSION == 1
+    assert codec_of("event:1").version == championship.SCHEMA_VERSION == 1
     assert codec_of("season:1").version == 1
-    assert codec_of("game:1").version == games_domain.SCHEMA_VERSION
+    assert codec_of("game:1").version == table.SCHEMA_VERSION
 
 
 def test_a_stream_of_no_registered_kind_is_neither_written_nor_read() -> None:

@@ -54,8 +54,8 @@ from games.visibility import released
 from tests.accounts.factories import UserFactory
 from tests.reliability.test_authorization_matrix import ORIGIN, TIMEOUT, _routes
 from tests.tournaments.drivers import bot_event, play_round, round_games, wait_until
-from tournaments import standings
 from tournaments.models import Event
+from tournaments.projections import seasons
 from tournaments.services import season_create
 
 ROLES = ("anonymous", "spectator", "elsewhere", "player", "organizer")
@@ -110,7 +110,7 @@ def make_scene() -> Scene:
     play_round(event.id, organizer)
     wait_until(lambda: Event.objects.get(pk=event.id).status == Event.Status.FINISHED)
     # What the season's task writes once the event finished (here in either mode).
-    standings.update_season(season.id)
+    seasons.update_season(season.id)
     game, other = round_games(event.id, 1)
     records = store.read(stream_of(game.id))
     shown, _ = released(records, DELAY, timezone.now())

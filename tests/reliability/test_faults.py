@@ -57,7 +57,7 @@ from tests.reliability.conftest import (
     worker,
 )
 from tests.tournaments.drivers import SHORT_RULES, bot_event, round_games, wait_until
-from tests.tournaments.test_standings import read_models, recomputed, standing_rows
+from tests.tournaments.projections.test_standings import read_models, recomputed, standing_rows
 from tournaments import services as tournaments
 from tournaments.models import Event, TableResult
 

@@ -8,9 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 from accounts.models import User
+from eventlog import store
 from games.models import Game
 from tests.accounts.factories import UserFactory
 from tournaments import services
+from tournaments.championship import championship_stream
 from tournaments.models import Event
 
 # Nine short deals (1, 3, 5, 7, 8, 7, 5, 3, 1) keep a whole event to seconds.
@@ -94,3 +96,9 @@ def event_round(players: int, *, public: bool) -> tuple[Event, User, list[User],
         services.event_check_in(event_id=event.id, actor=entrant)
     services.event_start_round(event_id=event.id, actor=creator)
     return Event.objects.get(pk=event.id), creator, entrants, round_games(event.id, 1)
+
+
+def finished_events(event: Event) -> int:
+    return [record.type for record in store.read(championship_stream(event.id))].count(
+        "EventFinished"
+    )

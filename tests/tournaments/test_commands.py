@@ -8,6 +8,8 @@ from django.test import override_settings
 
 from games.models import Game
 from tests.accounts.test_commands import CREATED, EXISTS
+from tests.games.drivers import play_to_end
+from tests.tournaments.drivers import finished_events, private_event_round
 from tournaments.models import Entry, Event, TableResult
 
 
@@ -40,3 +42,25 @@ def test_seed_demo_opens_a_bot_table_and_a_bot_championship_and_says_where_to_fo
     assert event.rounds_started == 1
     assert len(tables) == 3
     assert Entry.objects.filter(event_id=event.id, checked_in=True).count() == 12
+
+
+@pytest.mark.django_db
+def test_finish_events_records_the_finish_of_each_event_over_once() -> None:
+    # Given an event whose last table finished, its finish not yet recorded, and one
+    # still in play
+    over, _, entrants, (game,) = private_event_round(4)
+    play_to_end(game.id, entrants)
+    playing, _, _, _ = private_event_round(4)
+    first, second = StringIO(), StringIO()
+
+    # When the command runs, and runs again
+    call_command("finish_events", stdout=first)
+    call_command("finish_events", stdout=second)
+
+    # Then the event over has one EventFinished, the other none
+    assert first.getvalue() == "Recorded the finish of 1 event(s).\n"
+    assert second.getvalue() == "Recorded the finish of 0 event(s).\n"
+    assert finished_events(over) == 1
+    assert finished_events(playing) == 0
+    assert Event.objects.get(pk=over.id).status == Event.Status.FINISHED
+    assert Event.objects.get(pk=playing.id).status == Event.Status.RUNNING

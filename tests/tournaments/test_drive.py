@@ -16,9 +16,9 @@ from django.test import Client
 from eventlog import store
 from games.table import stream_of
 from tests.tournaments.drivers import organizer, play_round, wait_until
-from tests.tournaments.test_standings import read_models, standing_rows
+from tests.tournaments.projections.test_standings import read_models, standing_rows
 from tournaments import services
-from tournaments.domain import event_stream
+from tournaments.championship import championship_stream
 from tournaments.errors import InvalidEventInput, PlayersNotInFours
 from tournaments.models import Event
 from tournaments.seating import progressive_movement
@@ -32,7 +32,7 @@ DRIVE_RULES = {"deals": 2}
 def logged_rounds(event_id: uuid.UUID) -> list[tuple[list[list[int]], list[tuple[int, int]]]]:
     """Each round's tables by seat, and each table's side totals, read from the raw logs."""
     rounds = []
-    for record in store.read(event_stream(event_id)):
+    for record in store.read(championship_stream(event_id)):
         if record.type != "RoundStarted":
             continue
         totals = []

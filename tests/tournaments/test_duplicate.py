@@ -22,7 +22,7 @@ from tests.tournaments.drivers import (
     round_games,
     wait_until,
 )
-from tests.tournaments.test_standings import read_models
+from tests.tournaments.projections.test_standings import read_models
 from tournaments import services
 from tournaments.models import Event, Standing, TableResult
 

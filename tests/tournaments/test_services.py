@@ -22,6 +22,7 @@ from tests.games.write.test_concurrency import race
 from tests.tournaments.drivers import (
     SHORT_RULES,
     bot_event,
+    finished_events,
     organizer,
     play_round,
     private_event_round,
@@ -29,9 +30,8 @@ from tests.tournaments.drivers import (
     wait_until,
 )
 from tournaments import services
-from tournaments.domain import decode, event_stream
+from tournaments.championship import championship_stream, decode
 from tournaments.models import Entry, Event, TableResult
-from tournaments.projections import rebuild_standings
 from tournaments.tasks import update_standings
 
 
@@ -57,7 +57,7 @@ def test_an_event_is_created_with_its_options_and_opens_for_entries() -> None:
         5,
     )
     assert event.points == "placement"
-    assert [r.type for r in store.read(event_stream(event.id))] == ["EventCreated"]
+    assert [r.type for r in store.read(championship_stream(event.id))] == ["EventCreated"]
 
 
 @pytest.mark.django_db
@@ -181,7 +181,7 @@ def test_a_correction_needs_a_reason_and_a_player_of_that_round() -> None:
         reason="slow play warning",
     )
 
-    last = store.read(event_stream(event.id))[-1]
+    last = store.read(championship_stream(event.id))[-1]
     assert (last.type, last.payload) == (
         "ResultCorrected",
         {"round": 1, "player_id": player, "points": -5.0, "reason": "slow play warning"},
@@ -291,7 +291,7 @@ def test_bot_entrants_play_the_level_the_organizer_chose_and_medium_by_default()
 @pytest.mark.django_db
 def test_an_event_recorded_before_bot_levels_keeps_the_bot_it_began_with() -> None:
     event, _ = bot_event(players=3, rounds=1)
-    (created,) = store.read(event_stream(event.id))[:1]
+    (created,) = store.read(championship_stream(event.id))[:1]
     payload = {name: value for name, value in created.payload.items() if name != "bot_level"}
 
     assert decode(created.type, payload).bot_level == "heuristic"
@@ -311,10 +311,6 @@ def test_an_event_whose_bots_play_no_known_level_is_refused_with_unknown_bot(lev
     assert error.status == 400
     assert error.message == f"there is no bot {level!r}; choose one of easy, medium, strong"
     assert not Event.objects.exists()
-
-
-def finished_events(event: Event) -> int:
-    return [record.type for record in store.read(event_stream(event.id))].count("EventFinished")
 
 
 @pytest.mark.django_db
@@ -360,21 +356,6 @@ def test_finishing_an_event_twice_records_it_once() -> None:
     assert again is False
     assert finished_events(event) == 1
     assert services.load_championship(event.id).finished is True
-
-
-@pytest.mark.django_db
-def test_a_finished_events_status_is_replayed_from_its_log() -> None:
-    # Given a finished one-round event
-    event, _, entrants, (game,) = private_event_round(4)
-    play_to_end(game.id, entrants)
-    services.event_finish(event_id=event.id)
-
-    # When the read models are dropped and rebuilt from the log
-    rebuild_standings()
-
-    # Then the event is finished again, and the rebuild recorded nothing more
-    assert Event.objects.get(pk=event.id).status == Event.Status.FINISHED
-    assert finished_events(event) == 1
 
 
 @pytest.mark.django_db(transaction=True)

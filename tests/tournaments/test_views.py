@@ -26,7 +26,7 @@ from tests.tournaments.drivers import (
     wait_until,
 )
 from tournaments import services
-from tournaments.domain import ResultCorrected
+from tournaments.championship import ResultCorrected
 from tournaments.models import Entry, Event, Season, SeasonStanding, Standing, TableResult
 from tournaments.services import load_championship
 

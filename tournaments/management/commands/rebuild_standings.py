@@ -2,7 +2,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from tournaments.projections import rebuild_standings
+from tournaments.projections.rebuild import rebuild_standings
 
 
 class Command(BaseCommand):

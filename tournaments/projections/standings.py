@@ -1,11 +1,11 @@
-"""Standings and season leaderboards, derived from the logs.
+"""A championship's standings, derived from the logs.
 
 A table's result is read from its game's stream, and only from the events that
 carry scores (``HandScored``, ``GameFinished``, and in a whist drive classic Whist's
 ``classic.HandScored`` and ``classic.MatchFinished``), never from the cards.
 The read models keep each table's figures with the game version they were read at,
 so an update after one hand re-reads that one game; the standings are then totalled
-from the tables' figures, with the event's corrections.
+from the tables' figures, with the championship's corrections.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -26,17 +26,9 @@ from games import rules
 from games.models import Game
 from games.rules import classic
 from games.table import stream_of
-from tournaments import points, rating
-from tournaments.domain import Championship, event_stream, fold
-from tournaments.models import (
-    Entry,
-    Event,
-    RatingChange,
-    Season,
-    SeasonStanding,
-    Standing,
-    TableResult,
-)
+from tournaments import points
+from tournaments.championship import Championship, championship_stream, fold
+from tournaments.models import Entry, Standing, TableResult
 
 # The events whose arrival changes an event's standings.
 SCORE_EVENTS = ("HandScored", "GameFinished", "classic.HandScored", "classic.MatchFinished")
@@ -303,7 +295,7 @@ def _standings_view(event_id: uuid.UUID) -> tuple[Championship, tuple[int, int]]
     """The event as far as the standings need it, and a marker of those events (how
     many, and the last one's number) that changes whenever they do; decoded again
     only when it does (a round's seating is most of it)."""
-    stream = event_stream(event_id)
+    stream = championship_stream(event_id)
     marker = store.tally(stream, types=STANDINGS_EVENTS)
     with _ROWS_LOCK:
         known = _VIEWS.get(event_id)
@@ -336,92 +328,3 @@ def update_event_standings(event_id: uuid.UUID) -> bool:
         championship, marker = _standings_view(event_id)
         rows = refresh_tables(event_id, marker)
         return write_standings(event_id, compute_standings(championship, rows))
-
-
-# --- Seasons ------------------------------------------------------------------------------
-
-
-def season_leaderboard(
-    season_id: uuid.UUID, without: Collection[uuid.UUID] = ()
-) -> tuple[list[SeasonStanding], list[RatingChange]]:
-    """A season's leaderboard (points for placings in its finished events but those
-    ``without``) and its rating history (every table of those events, in order), from
-    the read models of its events."""
-    events = list(
-        Event.objects.filter(
-            season_id=season_id, status__in=[Event.Status.FINISHED, Event.Status.PUBLISHED]
-        )
-        .exclude(pk__in=list(without))
-        .order_by("created_at", "id")
-    )
-    season_points: dict[int, int] = defaultdict(int)
-    played: dict[int, int] = defaultdict(int)
-    names: dict[int, str] = {}
-    tables: list[rating.RatedTable] = []
-    for event in events:
-        ranked = list(Standing.objects.filter(event_id=event.id))
-        for line in ranked:
-            season_points[line.player_id] += rating.season_points(line.rank, len(ranked))
-            played[line.player_id] += 1
-            names[line.player_id] = line.name
-        for row in TableResult.objects.filter(event_id=event.id, finished=True):
-            tables.append(
-                rating.RatedTable(
-                    players=tuple(row.players),
-                    scores=tuple(row.scores),
-                    event=str(event.id),
-                    round=str(row.round),
-                    table=str(row.number),
-                )
-            )
-    history = rating.rate_tables(tables)
-    ratings = rating.current_ratings(history)
-    order = sorted(
-        season_points,
-        key=lambda player: (
-            -season_points[player],
-            -ratings.get(player, rating.INITIAL_RATING),
-            player,
-        ),
-    )
-    leaderboard = []
-    for player in order:
-        rank = 1 + sum(1 for other in order if season_points[other] > season_points[player])
-        leaderboard.append(
-            SeasonStanding(
-                season_id=season_id,
-                player_id=player,
-                name=names[player],
-                rank=rank,
-                points=season_points[player],
-                rating=round(ratings.get(player, rating.INITIAL_RATING), 1),
-                events=played[player],
-            )
-        )
-    changes = [
-        RatingChange(
-            season_id=season_id,
-            player_id=change.player,
-            event_id=uuid.UUID(change.event),
-            round=int(change.round),
-            order=index,
-            before=round(change.before, 2),
-            after=round(change.after, 2),
-        )
-        for index, change in enumerate(history)
-    ]
-    return leaderboard, changes
-
-
-def update_season(season_id: uuid.UUID) -> None:
-    with transaction.atomic():
-        # One update of a season at a time: two at once (the task asked for by an
-        # event's finish and by its last standings) would each delete the rows the other
-        # had not committed yet, and the second's insert would break the one row per
-        # player.
-        Season.objects.select_for_update().filter(pk=season_id).first()
-        leaderboard, changes = season_leaderboard(season_id)
-        SeasonStanding.objects.filter(season_id=season_id).delete()
-        RatingChange.objects.filter(season_id=season_id).delete()
-        SeasonStanding.objects.bulk_create(leaderboard)
-        RatingChange.objects.bulk_create(changes)

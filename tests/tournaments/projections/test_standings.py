@@ -15,9 +15,10 @@ from django.core.management import call_command
 from eventlog import store
 from games.table import stream_of
 from tests.tournaments.drivers import bot_event, organizer, play_round, wait_until
-from tournaments import services, standings
-from tournaments.domain import event_stream
+from tournaments import services
+from tournaments.championship import championship_stream
 from tournaments.models import Entry, Event, Standing, TableResult
+from tournaments.projections import standings
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +28,7 @@ def recomputed(event_id: uuid.UUID) -> dict[int, tuple[float, int]]:
     logs: the event's rounds, and each table's scores and bids."""
     totals: dict[int, Fraction] = defaultdict(Fraction)
     exact: dict[int, int] = defaultdict(int)
-    for record in store.read(event_stream(event_id)):
+    for record in store.read(championship_stream(event_id)):
         if record.type != "RoundStarted":
             continue
         for players, game_id in zip(record.payload["tables"], record.payload["games"], strict=True):

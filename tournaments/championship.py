@@ -1,8 +1,10 @@
-"""A championship event's stream and a season's: their events and their fold.
+"""A championship's stream and a season's: their events and the championship's fold.
 
-The games an event seats keep their own streams; an event's stream records what the
-organizer and the players decided about the event itself (entries, check-in, the
-seating of each round, corrections), so the standings can be replayed from the log.
+The games a championship seats keep their own streams; a championship's stream records
+what the organizer and the players decided about the championship itself (entries,
+check-in, the seating of each round, corrections), so the standings can be replayed
+from the log. Its stored names say "event" (the ``event:`` prefix, ``EventCreated``,
+``EventFinished``): the log is append-only, so they stay (decision 3201).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import typing
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-EVENT_STREAM_PREFIX = "event:"
+CHAMPIONSHIP_STREAM_PREFIX = "event:"
 SEASON_STREAM_PREFIX = "season:"
 # The payload schema the championships' streams are written with, their own (not the
 # rules' version the games' streams have): bumped when a payload's shape changes, with
@@ -19,8 +21,8 @@ SEASON_STREAM_PREFIX = "season:"
 SCHEMA_VERSION = 1
 
 
-def event_stream(event_id: object) -> str:
-    return f"{EVENT_STREAM_PREFIX}{event_id}"
+def championship_stream(championship_id: object) -> str:
+    return f"{CHAMPIONSHIP_STREAM_PREFIX}{championship_id}"
 
 
 def season_stream(season_id: object) -> str:
@@ -40,7 +42,7 @@ class EventCreated:
     organizer_id: int
     season_id: str | None
     preset: str
-    # The rules every table plays: the preset's options with the event's changes.
+    # The rules every table plays: the preset's options with the championship's changes.
     options: dict[str, Any]
     # Tables are of this size where the count allows, otherwise 3 to 6.
     table_size: int
@@ -49,7 +51,7 @@ class EventCreated:
     points: str
     tie_breaks: tuple[str, ...]
     public: bool
-    # Seconds spectators of the event's tables lag behind the play.
+    # Seconds spectators of the championship's tables lag behind the play.
     spectator_delay: int
     # Every table of a size in a round plays the same deals, compared by matchpoints.
     duplicate: bool
@@ -66,7 +68,7 @@ class EventCreated:
     # winning pair moves up a table and partners change), or "swiss" as in Romanian
     # events; empty for a Romanian event.
     movement: str = ""
-    # The bot that plays its bot entrants' seats (games.bots.LEVEL_NAMES). Events
+    # The bot that plays its bot entrants' seats (games.bots.LEVEL_NAMES). Championships
     # recorded before the organizer chose it keep the bot they began with.
     bot_level: str = "heuristic"
 
@@ -115,7 +117,7 @@ class ResultsPublished:
     pass
 
 
-TournamentEvent = (
+ChampionshipEvent = (
     SeasonCreated
     | EventCreated
     | PlayerRegistered
@@ -126,12 +128,12 @@ TournamentEvent = (
     | EventFinished
     | ResultsPublished
 )
-EVENT_TYPES: dict[str, type[TournamentEvent]] = {
-    cls.__name__: cls for cls in typing.get_args(TournamentEvent)
+EVENT_TYPES: dict[str, type[ChampionshipEvent]] = {
+    cls.__name__: cls for cls in typing.get_args(ChampionshipEvent)
 }
 
 
-def encode(event: TournamentEvent) -> tuple[str, dict[str, Any]]:
+def encode(event: ChampionshipEvent) -> tuple[str, dict[str, Any]]:
     return type(event).__name__, asdict(event)
 
 
@@ -139,7 +141,7 @@ def _tuples(value: Any) -> Any:
     return tuple(_tuples(item) for item in value) if isinstance(value, list) else value
 
 
-def decode(type_name: str, payload: dict[str, Any]) -> TournamentEvent:
+def decode(type_name: str, payload: dict[str, Any]) -> ChampionshipEvent:
     event_type = EVENT_TYPES[type_name]
     # A field added since the event was stored takes its default.
     values = {f.name: payload[f.name] for f in fields(event_type) if f.name in payload}
@@ -166,7 +168,7 @@ class Round:
 
 @dataclass
 class Championship:
-    """An event's stream, folded."""
+    """A championship's stream, folded."""
 
     created: EventCreated | None = None
     entries: dict[int, Entry] = field(default_factory=dict)
@@ -178,7 +180,9 @@ class Championship:
 
     @property
     def settings(self) -> EventCreated:
-        assert self.created is not None, "the event's stream does not start with EventCreated"
+        assert self.created is not None, (
+            "the championship's stream does not start with EventCreated"
+        )
         return self.created
 
     @property
@@ -211,7 +215,7 @@ def _entry(championship: Championship, player_id: int, **changes: bool) -> None:
     )
 
 
-def fold(championship: Championship, events: list[TournamentEvent]) -> Championship:
+def fold(championship: Championship, events: list[ChampionshipEvent]) -> Championship:
     """``championship`` after ``events``, changed in place."""
     for event in events:
         if isinstance(event, EventCreated):

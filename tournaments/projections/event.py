@@ -1,0 +1,75 @@
+"""A championship's row of the read model (``Event``), its entries and a row per table,
+brought up to its stream. The standings come from the games' logs
+(:mod:`tournaments.projections.standings`)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from tournaments.championship import Championship
+from tournaments.models import Entry, Event, TableResult
+
+
+def project_event(
+    event_id: uuid.UUID,
+    championship: Championship,
+    *,
+    updated_at: Any,
+    created_at: Any | None = None,
+) -> None:
+    """Bring the championship's read models up to its stream: its ``Event`` row, its
+    entries and a row per table."""
+    settings = championship.settings
+    values = {
+        "code": settings.code,
+        "name": settings.name,
+        "season_id": uuid.UUID(settings.season_id) if settings.season_id else None,
+        "organizer_id": settings.organizer_id,
+        "status": _status(championship),
+        "preset": settings.preset,
+        "options": settings.options,
+        "kind": settings.kind,
+        "table_size": settings.table_size,
+        "rounds_total": settings.rounds,
+        "rounds_started": len(championship.rounds),
+        "points": settings.points,
+        "public": settings.public,
+        "duplicate": settings.duplicate,
+        "spectator_delay": settings.spectator_delay,
+        "version": championship.version,
+        "updated_at": updated_at,
+    }
+    if not Event.objects.filter(pk=event_id).update(**values):
+        Event.objects.create(pk=event_id, created_at=created_at or updated_at, **values)
+    known = {entry.player_id: entry for entry in Entry.objects.filter(event_id=event_id)}
+    for entry in championship.entries.values():
+        row = known.get(entry.player_id)
+        fields = {"name": entry.name, "checked_in": entry.checked_in, "withdrawn": entry.withdrawn}
+        if row is None:
+            Entry.objects.create(event_id=event_id, player_id=entry.player_id, **fields)
+        elif any(getattr(row, key) != value for key, value in fields.items()):
+            Entry.objects.filter(pk=row.pk).update(**fields)
+    tabled = set(TableResult.objects.filter(event_id=event_id).values_list("game_id", flat=True))
+    for played in championship.rounds:
+        for number, (players, game_id) in enumerate(zip(played.tables, played.games, strict=True)):
+            if uuid.UUID(game_id) not in tabled:
+                TableResult.objects.create(
+                    game_id=game_id,
+                    event_id=event_id,
+                    round=played.number,
+                    number=number + 1,
+                    players=list(players),
+                    scores=[0] * len(players),
+                    exact_bids=[0] * len(players),
+                )
+
+
+def _status(championship: Championship) -> str:
+    if championship.published:
+        return Event.Status.PUBLISHED
+    if championship.finished:
+        return Event.Status.FINISHED
+    if not championship.rounds:
+        return Event.Status.REGISTRATION
+    return Event.Status.RUNNING
