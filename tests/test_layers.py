@@ -145,6 +145,12 @@ BREAKS = {
         "coded -> django",
         "The error family's base imports nothing",
     ),
+    "an-app-imports-config": (
+        "games/tasks.py",
+        "from config.celery import app",
+        "games.tasks -> config.celery",
+        "config is the roof",
+    ),
     "write-path-imports-a-page": (
         "games/write/path.py",
         "from games.web import serializers",
