@@ -258,7 +258,7 @@ def append_with(stream: str, records: Sequence[Recorded], update: tuple[str, lis
             cursor.execute(sql, params)
             return int(cursor.rowcount)
     except IntegrityError as error:
-        raise _conflict(stream, records) from error
+        raise _conflict(records) from error
 
 
 def writes_on_loop() -> bool:
@@ -278,18 +278,19 @@ async def append_with_on_loop(
     try:
         return await loopdb.append(append)
     except psycopg.IntegrityError as error:
-        raise _conflict(stream, records) from error
+        raise _conflict(records) from error
 
 
 def _append_of(
     stream: str, records: Sequence[Recorded], update: tuple[str, list[Any]]
 ) -> loopdb.Append:
-    insert, insert_params = _insert(stream, codec_of(stream).version, list(records))
+    # The records carry their stream kind's codec (records_of): no second lookup.
+    insert, insert_params = _insert(stream, records[0].codec.version, list(records))
     return loopdb.Append(stream, insert, insert_params, *update)
 
 
-def _conflict(stream: str, records: Sequence[Recorded]) -> Exception:
-    return codec_of(stream).conflict(records[0].sequence - 1)
+def _conflict(records: Sequence[Recorded]) -> Exception:
+    return records[0].codec.conflict(records[0].sequence - 1)
 
 
 def _records(

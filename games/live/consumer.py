@@ -73,7 +73,6 @@ logger = logging.getLogger("atu.websocket")
 
 # Sent before closing the socket of a game that does not exist.
 CLOSE_NOT_FOUND = 4404
-INVALID_INPUT = "invalid_input"
 
 # The messages that are no command: a fresh state, what came after a version, and a
 # check that the link is alive.
