@@ -265,3 +265,12 @@ class NotAuthenticated(SocketError):
 class ServerError(SocketError):
     code = "server_error"
     text = gettext_noop("Something went wrong on our side; try again.")
+
+
+class NoBotsInTheRoom(GameError):
+    code = "no_bots_in_the_room"
+    text = gettext_noop("A table in the room is played by people with real cards, not bots.")
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("a table in the room is played with real cards: no bot can sit there")

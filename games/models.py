@@ -65,6 +65,8 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, db_index=True)
     # Which game the table plays: "romanian" or "classic" (games.table.GAME_KINDS).
     kind = models.CharField(max_length=10, default="romanian")
+    # "online" (played here) or "room" (played with real cards, its deals recorded here).
+    place = models.CharField(max_length=6, default="online")
     player_count = models.PositiveSmallIntegerField()
     preset = models.CharField(max_length=40, blank=True)
     options = models.JSONField()

@@ -41,6 +41,7 @@ from games.errors import (
     GameNotFinished,
     GamePausedError,
     InvalidInput,
+    NoBotsInTheRoom,
     NotAPlayer,
     NotSeated,
     NotTheCreator,
@@ -62,7 +63,10 @@ from games.rules.errors import InvalidOneCardMode, ZeroPlayNotAllowed
 from games.table import (
     CLASSIC,
     GAME_KINDS,
+    ONLINE,
+    PLACES,
     ROMANIAN,
+    ROOM,
     AnyEvent,
     GameCreated,
     GamePaused,
@@ -106,6 +110,7 @@ def game_create(
     deal_set: str | None = None,
     kind: str = ROMANIAN,
     rematch_of: uuid.UUID | None = None,
+    place: str = ONLINE,
 ) -> Game:
     """Open a table of ``player_count`` seats under a preset and/or explicit options;
     with ``turn_seconds``, a seat that has not acted by then is played by a bot.
@@ -116,9 +121,18 @@ def game_create(
     ``spectator_delay``: seconds spectators lag behind the play. ``deal_set``: every
     table of the set plays the same deals, seat by seat (a duplicate round); their
     secrets are revealed once every table of the set has finished. ``rematch_of``: the
-    finished game whose players play again here (see :func:`game_rematch`)."""
+    finished game whose players play again here (see :func:`game_rematch`).
+
+    ``place``: ONLINE, played here, or ROOM, a Romanian Whist table played with real
+    cards whose deals are recorded here (no turn timer: nobody waits on a browser)."""
     if kind not in GAME_KINDS:
         raise InvalidInput(f"there is no game {kind!r}; choose one of {', '.join(GAME_KINDS)}")
+    if place not in PLACES:
+        raise InvalidInput(f"a table is played {' or '.join(PLACES)}, not {place!r}")
+    if place == ROOM and kind != ROMANIAN:
+        raise InvalidInput("only Romanian Whist tables are recorded from the room")
+    if place == ROOM:
+        turn_seconds = None
     if isinstance(player_count, bool) or not isinstance(player_count, int):
         raise InvalidInput("player_count must be a whole number from 3 to 6")
     chosen: RuleOptions | classic.ClassicOptions
@@ -156,6 +170,7 @@ def game_create(
         deal_set,
         kind,
         str(rematch_of) if rematch_of else None,
+        place,
     )
     execute(
         Move(
@@ -241,6 +256,8 @@ def game_fill_with_bots(
 
     def decide(table: Table) -> list[AnyEvent]:
         _require_waiting(table, actor)
+        if table.in_room:
+            raise NoBotsInTheRoom()
         # Only now: a refused request creates no account. The bots' accounts outlive
         # a command that then fails; they are the site's, made once.
         bots = user_ensure_bot_players(names=BOT_NAMES)
@@ -583,6 +600,8 @@ def game_set_seat_bot(
             raise NotYourSeat("only the game's creator or the seat's player may do that")
         if table.bots[seat] == bot:
             return []
+        if bot is not None and table.in_room:
+            raise NoBotsInTheRoom()
         return fold_all(table, [SeatAutomated(seat, bot)])
 
     return execute(

@@ -14,6 +14,8 @@ class StartGame:
     options: RuleOptions
     # The first dealer is drawn from it.
     seed: bytes
+    # A table in the room, whose deals are recorded rather than played here.
+    recorded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,4 +50,42 @@ class AnnounceZeroPlay:
     seat: int
 
 
-Command = StartGame | ChooseOneCardMode | DealHand | PlaceBid | PlayCard | AnnounceZeroPlay
+@dataclass(frozen=True, slots=True)
+class RecordDeal:
+    """Write down the next deal of a table in the room: bids and tricks by seat.
+    ``by``: the seat entering it; None, the director."""
+
+    hand: int
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...]
+    by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectDeal:
+    """Write a recorded deal anew; a confirmed one only with a reason."""
+
+    hand: int
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...]
+    reason: str
+    by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmDeal:
+    hand: int
+    by: int | None
+
+
+Command = (
+    StartGame
+    | ChooseOneCardMode
+    | DealHand
+    | PlaceBid
+    | PlayCard
+    | AnnounceZeroPlay
+    | RecordDeal
+    | CorrectDeal
+    | ConfirmDeal
+)

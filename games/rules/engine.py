@@ -15,9 +15,12 @@ from games.rules.commands import (
     AnnounceZeroPlay,
     ChooseOneCardMode,
     Command,
+    ConfirmDeal,
+    CorrectDeal,
     DealHand,
     PlaceBid,
     PlayCard,
+    RecordDeal,
     StartGame,
 )
 from games.rules.errors import (
@@ -27,6 +30,7 @@ from games.rules.errors import (
     NoSuchSeat,
     NotTheDealer,
     NotYourTurn,
+    RecordedTable,
     RuleError,
     WrongPhase,
     ZeroPlayNotAllowed,
@@ -35,7 +39,6 @@ from games.rules.events import (
     BidPlaced,
     CardPlayed,
     Event,
-    GameFinished,
     GameStarted,
     HandDealt,
     HandScored,
@@ -45,8 +48,9 @@ from games.rules.events import (
 )
 from games.rules.options import Visibility
 from games.rules.play import check_play, legal_cards, winning_index
+from games.rules.recording import confirm, correct, record
 from games.rules.schedule import build_schedule, check_player_count, zero_play_deadline
-from games.rules.scoring import advance_streaks, hand_points, places
+from games.rules.scoring import game_finished, scored_hand
 from games.rules.shuffle import draw, shuffled
 from games.rules.state import GameState, Phase
 
@@ -86,7 +90,7 @@ def _start(state: GameState, command: StartGame) -> tuple[Event, ...]:
     check_player_count(command.player_count)
     build_schedule(command.options, command.player_count)
     first_dealer = draw(command.player_count, command.seed)
-    return (GameStarted(command.player_count, command.options, first_dealer),)
+    return (GameStarted(command.player_count, command.options, first_dealer, command.recorded),)
 
 
 def _choose_mode(state: GameState, command: ChooseOneCardMode) -> tuple[Event, ...]:
@@ -152,24 +156,14 @@ def _play(state: GameState, command: PlayCard) -> tuple[Event, ...]:
     scored = _score_hand(state, tuple(tricks))
     if state.hand + 1 < len(state.schedule):
         return (played, taken, scored)
-    return (played, taken, scored, _finish(state, scored.totals))
+    return (played, taken, scored, game_finished(scored.totals, state.zero_play))
 
 
 def _score_hand(state: GameState, tricks: tuple[int, ...]) -> HandScored:
-    cards, scoring = state.cards, state.options.scoring
     bids = tuple(bid or 0 for bid in state.bids)
-    points = tuple(hand_points(scoring, b, t, cards) for b, t in zip(bids, tricks, strict=True))
-    made = [b == t for b, t in zip(bids, tricks, strict=True)]
-    _, _, streak = advance_streaks(state.options, cards, made, state.hits, state.misses)
-    totals = tuple(total + p + s for total, p, s in zip(state.scores, points, streak, strict=True))
-    return HandScored(state.hand, bids, tricks, points, streak, totals)
-
-
-def _finish(state: GameState, totals: tuple[int, ...]) -> GameFinished:
-    winners = tuple(
-        seat for seat, total in enumerate(totals) if state.zero_play[seat] and total == 0
+    return scored_hand(
+        state.options, state.cards, state.hand, bids, tricks, state.scores, state.hits, state.misses
     )
-    return GameFinished(totals, places(totals, winners), winners)
 
 
 def _announce_zero_play(state: GameState, command: AnnounceZeroPlay) -> tuple[Event, ...]:
@@ -197,7 +191,12 @@ _DECIDERS: dict[type[Any], Callable[[GameState, Any], tuple[Event, ...]]] = {
     PlaceBid: _bid,
     PlayCard: _play,
     AnnounceZeroPlay: _announce_zero_play,
+    RecordDeal: record,
+    CorrectDeal: correct,
+    ConfirmDeal: confirm,
 }
+# What only a table played here does: a table in the room plays its cards itself.
+_PLAYED_HERE = frozenset({ChooseOneCardMode, DealHand, PlaceBid, PlayCard})
 
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
@@ -205,6 +204,8 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     decider = _DECIDERS.get(type(command))
     if decider is None:
         raise RuleError(f"{type(command).__name__} is not a command of this game")
+    if state.recorded and type(command) in _PLAYED_HERE:
+        raise RecordedTable()
     return decider(state, command)
 
 

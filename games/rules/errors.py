@@ -146,3 +146,113 @@ class ZeroPlayNotAllowed(RuleError):
 class InvalidSecret(RuleError):
     code = "invalid_secret"
     text = gettext_noop("That is not the secret this deal was committed to.")
+
+
+class RecordedTable(WrongPhase):
+    """A command of play at a table in the room, whose deals are played with real
+    cards and only recorded here."""
+
+    code = "recorded_table"
+    text = gettext_noop(
+        "This table plays with real cards: its deals are recorded, not played here."
+    )
+
+    def __init__(self) -> None:
+        super().__init__("this table plays with real cards: record its deals instead")
+
+
+class PlayedTable(WrongPhase):
+    code = "played_table"
+    text = gettext_noop("This table is played here: its deals cannot be recorded by hand.")
+
+    def __init__(self) -> None:
+        super().__init__("this table's deals are played here, not recorded")
+
+
+class DealOutOfSchedule(RuleError):
+    code = "deal_out_of_schedule"
+    text = gettext_noop("That is not the deal to record next.")
+
+    def __init__(self, hand: int, expected: int) -> None:
+        super().__init__(f"deal {hand + 1} cannot be recorded: deal {expected + 1} is next")
+        self.expected = expected
+
+
+class InvalidDeal(RuleError):
+    """A recorded deal that no play of the cards could give."""
+
+    code = "invalid_deal"
+    text = gettext_noop("A deal needs a bid and a number of tricks for every player.")
+
+
+class ForcedBidBroken(RuleError):
+    code = "forced_bid_broken"
+    text = gettext_noop("In this deal everyone makes the same, set bid.")
+
+    def __init__(self, bid: int, forced: int) -> None:
+        super().__init__(f"everyone bids {forced} in this deal, not {bid}")
+
+
+class TricksOutOfRange(RuleError):
+    code = "tricks_out_of_range"
+    text = gettext_noop("A player makes between 0 and the number of cards dealt.")
+
+    def __init__(self, tricks: object, cards: int) -> None:
+        super().__init__(f"a player makes between 0 and the {cards} tricks dealt, not {tricks}")
+
+
+class TricksDoNotAddUp(RuleError):
+    code = "tricks_do_not_add_up"
+    text = gettext_noop("The tricks made add up to the number of cards dealt.")
+
+    def __init__(self, total: int, cards: int) -> None:
+        super().__init__(f"the tricks made add up to {total}, not to the {cards} cards dealt")
+        self.total = total
+
+
+class DealNotRecorded(RuleError):
+    code = "deal_not_recorded"
+    text = gettext_noop("That deal has not been recorded yet.")
+
+    def __init__(self, hand: int) -> None:
+        super().__init__(f"deal {hand + 1} has not been recorded")
+
+
+class DealAlreadyConfirmed(RuleError):
+    code = "deal_already_confirmed"
+    text = gettext_noop("That deal is already confirmed.")
+
+    def __init__(self, hand: int) -> None:
+        super().__init__(f"deal {hand + 1} is already confirmed")
+
+
+class ConfirmedByAnother(RuleError):
+    code = "confirmed_by_another"
+    text = gettext_noop("Another player than the one who wrote a deal confirms it.")
+
+    def __init__(self, hand: int, seat: int) -> None:
+        super().__init__(f"seat {seat} wrote deal {hand + 1}: another player confirms it")
+
+
+class CorrectionNeedsReason(RuleError):
+    code = "correction_needs_reason"
+    text = gettext_noop("A confirmed deal is corrected only with a reason.")
+
+    def __init__(self, hand: int) -> None:
+        super().__init__(f"deal {hand + 1} is confirmed: say why it is corrected")
+
+
+class NothingToCorrect(RuleError):
+    code = "nothing_to_correct"
+    text = gettext_noop("The correction is the deal as it was recorded.")
+
+    def __init__(self, hand: int) -> None:
+        super().__init__(f"deal {hand + 1} was recorded with those bids and tricks already")
+
+
+class TableClosed(RuleError):
+    code = "table_closed"
+    text = gettext_noop("The table's game is over: only the director corrects its deals.")
+
+    def __init__(self) -> None:
+        super().__init__("the game is over: only the director corrects its deals")

@@ -22,6 +22,9 @@ class GameStarted:
     player_count: int
     options: RuleOptions
     first_dealer: int
+    # A table in the room: its deals are played with real cards and recorded
+    # (DealRecorded), never dealt or played here.
+    recorded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +82,40 @@ class HandScored:
 
 
 @dataclass(frozen=True, slots=True)
+class DealRecorded:
+    """A deal played with real cards, as its table wrote it down: each seat's bid and
+    the tricks each made (by seat). ``by``: the seat that entered it; None, the
+    director."""
+
+    hand: int
+    dealer: int
+    cards: int
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...]
+    by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DealCorrected:
+    """A recorded deal written anew; the deals from it on are scored again (the
+    ``HandScored`` events that follow it)."""
+
+    hand: int
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...]
+    reason: str
+    by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DealConfirmed:
+    """Another seat than the one that wrote a deal (or the director) agrees with it."""
+
+    hand: int
+    by: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class ZeroPlayAnnounced:
     seat: int
     hands_dealt: int
@@ -100,6 +137,9 @@ Event = (
     | CardPlayed
     | TrickTaken
     | HandScored
+    | DealRecorded
+    | DealCorrected
+    | DealConfirmed
     | ZeroPlayAnnounced
     | GameFinished
 )

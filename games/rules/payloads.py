@@ -84,5 +84,6 @@ class EventCodec(Generic[E]):
         """Rebuild an event from its type name and :func:`to_payload`."""
         decoders = self._decoders[type_name]
         return self.types[type_name](
-            **{name: decode(payload[name]) for name, decode in decoders.items()}
+            # A field added since the event was stored takes its default.
+            **{name: decode(payload[name]) for name, decode in decoders.items() if name in payload}
         )

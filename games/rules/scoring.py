@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.rules.events import GameFinished, HandScored
 from games.rules.options import RuleOptions, Scoring
 
 
@@ -56,6 +57,26 @@ def advance_streaks(
     return tuple(new_hits), tuple(new_misses), tuple(points)
 
 
+def scored_hand(
+    options: RuleOptions,
+    cards: int,
+    hand: int,
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    totals: Sequence[int],
+    hits: Sequence[int],
+    misses: Sequence[int],
+) -> HandScored:
+    """The score of a hand, played or recorded, after ``totals`` and the streak
+    counts ``hits`` and ``misses`` the earlier hands left."""
+    pairs = list(zip(bids, tricks, strict=True))
+    points = tuple(hand_points(options.scoring, b, t, cards) for b, t in pairs)
+    made = [b == t for b, t in pairs]
+    _, _, streak = advance_streaks(options, cards, made, hits, misses)
+    new_totals = tuple(total + p + s for total, p, s in zip(totals, points, streak, strict=True))
+    return HandScored(hand, bids, tricks, points, streak, new_totals)
+
+
 def places(scores: Sequence[int], winners: Sequence[int] = ()) -> tuple[int, ...]:
     """Place by seat (1 = first), ties sharing a place: 10, 7, 7, 3 -> 1, 2, 2, 4.
 
@@ -64,3 +85,9 @@ def places(scores: Sequence[int], winners: Sequence[int] = ()) -> tuple[int, ...
     winner_set = set(winners)
     keys = [(seat in winner_set, score) for seat, score in enumerate(scores)]
     return tuple(1 + sum(other > key for other in keys) for key in keys)
+
+
+def game_finished(totals: tuple[int, ...], zero_play: Sequence[bool]) -> GameFinished:
+    """The end of a game: its totals, places, and the zero players who made zero."""
+    winners = tuple(seat for seat, total in enumerate(totals) if zero_play[seat] and total == 0)
+    return GameFinished(totals, places(totals, winners), winners)

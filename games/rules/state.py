@@ -16,6 +16,9 @@ from games.rules.cards import SUITS, Card, Suit
 from games.rules.events import (
     BidPlaced,
     CardPlayed,
+    DealConfirmed,
+    DealCorrected,
+    DealRecorded,
     Event,
     GameFinished,
     GameStarted,
@@ -66,6 +69,11 @@ class GameState:
     zero_play: tuple[bool, ...] = ()
     results: tuple[HandScored, ...] = ()
     places: tuple[int, ...] = ()
+    # A table in the room: deals recorded, not played. By recorded deal: the seat
+    # that wrote it last (None: the director), and whether it stands confirmed.
+    recorded: bool = False
+    entered_by: tuple[int | None, ...] = ()
+    confirmed: tuple[bool, ...] = ()
 
     @property
     def spec(self) -> DealSpec:
@@ -105,6 +113,7 @@ def _started(state: GameState, event: GameStarted) -> None:
     state.player_count = n
     state.schedule = build_schedule(event.options, n)
     state.first_dealer = event.first_dealer
+    state.recorded = event.recorded
     state.scores = state.hits = state.misses = (0,) * n
     state.zero_play = (False,) * n
     _await_next_hand(state)
@@ -123,7 +132,9 @@ def _await_next_hand(state: GameState) -> None:
         return
     spec = state.spec
     state.visibility = spec.visibility
-    state.phase = Phase.CHOOSING_MODE if spec.visibility is None else Phase.DEALING
+    # A deal played with real cards is chosen at the table; here it is only awaited.
+    choosing = spec.visibility is None and not state.recorded
+    state.phase = Phase.CHOOSING_MODE if choosing else Phase.DEALING
     state.turn = state.dealer
 
 
@@ -175,6 +186,9 @@ def _trick_taken(state: GameState, event: TrickTaken) -> None:
 
 
 def _scored(state: GameState, event: HandScored) -> None:
+    if event.hand < state.hand:
+        _rescored(state, event)
+        return
     made = [bid == tricks for bid, tricks in zip(event.bids, event.tricks, strict=True)]
     state.hits, state.misses, _ = advance_streaks(
         state.options, state.cards, made, state.hits, state.misses
@@ -183,6 +197,42 @@ def _scored(state: GameState, event: HandScored) -> None:
     state.results += (event,)
     state.hand += 1
     _await_next_hand(state)
+
+
+def _rescored(state: GameState, event: HandScored) -> None:
+    """A recorded deal scored again after a correction (the deals after it follow)."""
+    results = list(state.results)
+    results[event.hand] = event
+    state.results = tuple(results)
+    state.scores = results[-1].totals
+    n = state.player_count
+    hits: tuple[int, ...] = (0,) * n
+    misses: tuple[int, ...] = (0,) * n
+    for number, result in enumerate(results):
+        made = [bid == tricks for bid, tricks in zip(result.bids, result.tricks, strict=True)]
+        cards = state.schedule[number].cards
+        hits, misses, _ = advance_streaks(state.options, cards, made, hits, misses)
+    state.hits, state.misses = hits, misses
+
+
+def _deal_recorded(state: GameState, event: DealRecorded) -> None:
+    state.bids = event.bids
+    state.tricks = event.tricks
+    state.entered_by += (event.by,)
+    # The director's word needs nobody's confirmation.
+    state.confirmed += (event.by is None,)
+
+
+def _deal_corrected(state: GameState, event: DealCorrected) -> None:
+    entered_by, confirmed = list(state.entered_by), list(state.confirmed)
+    entered_by[event.hand], confirmed[event.hand] = event.by, event.by is None
+    state.entered_by, state.confirmed = tuple(entered_by), tuple(confirmed)
+
+
+def _deal_confirmed(state: GameState, event: DealConfirmed) -> None:
+    confirmed = list(state.confirmed)
+    confirmed[event.hand] = True
+    state.confirmed = tuple(confirmed)
 
 
 def _zero_play(state: GameState, event: ZeroPlayAnnounced) -> None:
@@ -204,6 +254,9 @@ _APPLIERS: dict[type[Any], Callable[[GameState, Any], None]] = {
     CardPlayed: _played,
     TrickTaken: _trick_taken,
     HandScored: _scored,
+    DealRecorded: _deal_recorded,
+    DealCorrected: _deal_corrected,
+    DealConfirmed: _deal_confirmed,
     ZeroPlayAnnounced: _zero_play,
     GameFinished: _finished,
 }

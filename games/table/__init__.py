@@ -30,6 +30,11 @@ ACTING_PHASES = frozenset({"choosing-mode", "bidding", "playing"})
 ROMANIAN = "romanian"
 CLASSIC = "classic"
 GAME_KINDS = (ROMANIAN, CLASSIC)
+# Where a table is played: here, in the browser, or in the room with real cards, its
+# deals recorded here (a Romanian Whist table only).
+ONLINE = "online"
+ROOM = "room"
+PLACES = (ONLINE, ROOM)
 # Stored type names of classic Whist's own events carry this prefix, since some
 # share a name with Romanian events (HandDealt, HandScored); the events of the
 # shared trick-taking core (CardPlayed, TrickTaken) are the same in both games.
@@ -77,6 +82,8 @@ class GameCreated:
     kind: str = ROMANIAN
     # The finished game whose players asked to play again here (its id, as text).
     rematch_of: str | None = None
+    # ONLINE or ROOM.
+    place: str = ONLINE
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +227,7 @@ class Table:
 
     code: str = ""
     kind: str = ROMANIAN
+    place: str = ONLINE
     player_count: int = 0
     options: RuleOptions | ClassicOptions = field(default_factory=RuleOptions)
     preset: str = ""
@@ -258,6 +266,10 @@ class Table:
         if phase == "not-started":
             return "open"
         return "finished" if phase == "finished" else "playing"
+
+    @property
+    def in_room(self) -> bool:
+        return self.place == ROOM
 
     @property
     def is_classic(self) -> bool:
@@ -304,6 +316,7 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
         if isinstance(event, GameCreated):
             table.code = event.code
             table.kind = event.kind
+            table.place = event.place
             table.player_count = event.player_count
             if event.kind == CLASSIC:
                 table.options = classic.options_from_dict(event.options)
@@ -381,6 +394,7 @@ def projected(table: Table) -> dict[str, Any]:
     return {
         "code": table.code,
         "kind": table.kind,
+        "place": table.place,
         "status": table.status,
         "player_count": table.player_count,
         "preset": table.preset,

@@ -59,7 +59,13 @@ def acting_seat(table: Table, actor_id: int | None, seat: int | None) -> int:
 
 def start(table: Table, vault: DealSecrets) -> list[AnyEvent]:
     """Commit to every hand's secret, draw the first dealer, record the zero plays
-    announced on joining, deal the first hand."""
+    announced on joining, deal the first hand. A table in the room only draws its
+    first dealer: its cards are dealt at the table."""
+    if table.in_room:
+        game = rules.StartGame(
+            table.player_count, table.romanian_options, secrets.token_bytes(16), recorded=True
+        )
+        return ruled(table, game) + _zero_plays(table)
     if isinstance(table.options, classic.ClassicOptions):
         # A game to points has no set number of hands: commit to as many as it can take.
         hands = classic.max_hands(table.options)
@@ -81,16 +87,24 @@ def start(table: Table, vault: DealSecrets) -> list[AnyEvent]:
             + server_moves(table, vault)
         )
     events += ruled(table, rules.StartGame(table.player_count, table.options, seed))
+    return events + _zero_plays(table) + server_moves(table, vault)
+
+
+def _zero_plays(table: Table) -> list[AnyEvent]:
+    events: list[AnyEvent] = []
     for number, seat in enumerate(table.seats):
         if seat is not None and seat.zero_play:
             events += ruled(table, rules.AnnounceZeroPlay(number))
-    return events + server_moves(table, vault)
+    return events
 
 
 def server_moves(table: Table, vault: DealSecrets) -> list[AnyEvent]:
     """What the server does by itself once a command lands: reveal the secret of a
-    finished hand, then deal the next one (unless its dealer must choose first)."""
+    finished hand, then deal the next one (unless its dealer must choose first).
+    Nothing at a table in the room, whose cards are not here."""
     events: list[AnyEvent] = []
+    if table.in_room:
+        return events
     while True:
         game = table.game
         if len(table.revealed) < len(game.results) and vault.may_reveal(table):

@@ -6,6 +6,9 @@ from games.rules import (
     EVENT_TYPES,
     BidPlaced,
     CardPlayed,
+    DealConfirmed,
+    DealCorrected,
+    DealRecorded,
     Event,
     GameFinished,
     GameStarted,
@@ -30,6 +33,16 @@ EXAMPLES: list[tuple[Event, dict[str, object]]] = [
             "player_count": 4,
             "options": preset("online-room").to_dict(),
             "first_dealer": 2,
+            "recorded": False,
+        },
+    ),
+    (
+        GameStarted(3, preset("online-room"), 0, recorded=True),
+        {
+            "player_count": 3,
+            "options": preset("online-room").to_dict(),
+            "first_dealer": 0,
+            "recorded": True,
         },
     ),
     (
@@ -64,6 +77,21 @@ EXAMPLES: list[tuple[Event, dict[str, object]]] = [
             "totals": [6, -1],
         },
     ),
+    (
+        DealRecorded(2, 1, 3, (1, 0, 1), (2, 0, 1), 0),
+        {"hand": 2, "dealer": 1, "cards": 3, "bids": [1, 0, 1], "tricks": [2, 0, 1], "by": 0},
+    ),
+    (
+        DealCorrected(2, (1, 0, 1), (1, 1, 1), "seat 1 took the last trick", None),
+        {
+            "hand": 2,
+            "bids": [1, 0, 1],
+            "tricks": [1, 1, 1],
+            "reason": "seat 1 took the last trick",
+            "by": None,
+        },
+    ),
+    (DealConfirmed(2, 1), {"hand": 2, "by": 1}),
     (ZeroPlayAnnounced(1, 0), {"seat": 1, "hands_dealt": 0}),
     (
         GameFinished((0, 12, 12), (1, 2, 2), (0,)),
@@ -84,3 +112,11 @@ def test_every_event_type_has_an_example() -> None:
 def test_events_become_json_payloads_and_back(event: Event, payload: dict[str, object]) -> None:
     assert to_payload(event) == payload
     assert from_payload(event_type(event), json.loads(json.dumps(to_payload(event)))) == event
+
+
+def test_a_game_started_stored_before_tables_in_the_room_reads_as_played_here() -> None:
+    # Given a payload stored before the field existed
+    payload = {"player_count": 4, "options": preset("online-room").to_dict(), "first_dealer": 1}
+
+    # When it is read, then it is a table played here
+    assert from_payload("GameStarted", payload) == GameStarted(4, preset("online-room"), 1)
