@@ -274,3 +274,27 @@ class NoBotsInTheRoom(GameError):
 
     def __init__(self) -> None:
         super().__init__("a table in the room is played with real cards: no bot can sit there")
+
+
+class ScorerOnly(GameError):
+    """A deal written, corrected or confirmed by someone the table does not know."""
+
+    code = "scorer_only"
+    text = gettext_noop(
+        "Only the table's players, its director, or whoever gave the table's PIN may do that."
+    )
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__(
+            "only the table's players, its director, or a scorer who gave its PIN may do that"
+        )
+
+
+class WrongPin(GameError):
+    code = "wrong_pin"
+    text = gettext_noop("That is not this table's PIN: read it again from the table card.")
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__("that is not this table's PIN")

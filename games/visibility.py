@@ -304,10 +304,15 @@ def require_public_record(game: Game, user_id: int | None) -> None:
         raise DealSetInPlay() if finished else RecordNotReady()
 
 
-def viewer_of(game_id: uuid.UUID, table: Table, user_id: int | None) -> Viewer:
+def viewer_of(
+    game_id: uuid.UUID, table: Table, user_id: int | None, *, scorer: int | None = None
+) -> Viewer:
     """Who ``user_id`` (None: anonymous) is at the game ``game_id``, whose log says
-    ``table``."""
+    ``table``. ``scorer``: the seat a scorer who gave the PIN of a table in the room
+    chose (:mod:`games.read.pins`); they sit there, and no card is here to hide."""
     seat = table.seat_of(user_id) if user_id is not None else None
+    if seat is None and scorer is not None and table.in_room and 0 <= scorer < table.player_count:
+        seat = scorer
     screened = seat is None and bool(table.deal_set) and not deal_set_over(str(table.deal_set))
     lag = held_back(game_id, table.spectator_delay, seated=seat is not None, user_id=user_id)
     return Viewer(seat, screened, lag=lag)
@@ -558,6 +563,7 @@ def _table_view(game_id: uuid.UUID, table: Table, lend: _Lender) -> dict[str, An
         "id": str(game_id),
         "code": table.code,
         "kind": table.kind,
+        "place": table.place,
         "status": table.status,
         "version": table.version,
         "player_count": table.player_count,
@@ -622,6 +628,11 @@ def shared_state_view(
         "scores": list(game.scores),
         "places": list(game.places),
         "zero_play": list(game.zero_play),
+        "first_dealer": game.first_dealer,
+        "entries": [
+            {"by": by, "confirmed": confirmed}
+            for by, confirmed in zip(game.entered_by, game.confirmed, strict=True)
+        ],
         "results": lend(
             "results",
             lambda t: (t.romanian_game.results, t.romanian_game.schedule),

@@ -10,7 +10,7 @@ from the log. Its stored names say "event" (the ``event:`` prefix, ``EventCreate
 from __future__ import annotations
 
 import typing
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 CHAMPIONSHIP_STREAM_PREFIX = "event:"
@@ -71,6 +71,9 @@ class EventCreated:
     # The bot that plays its bot entrants' seats (games.bots.LEVEL_NAMES). Championships
     # recorded before the organizer chose it keep the bot they began with.
     bot_level: str = "heuristic"
+    # Where its tables are played: "online", "room" (real cards, deals written down
+    # here), or "both" (each player says at check-in whether they are in the room).
+    place: str = "online"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +85,8 @@ class PlayerRegistered:
 @dataclass(frozen=True, slots=True)
 class PlayerCheckedIn:
     player_id: int
+    # At an event played both online and in the room: the player is in the room.
+    in_room: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +100,9 @@ class RoundStarted:
     # Each table's players by seat, and the game (id) it plays.
     tables: tuple[tuple[int, ...], ...]
     games: tuple[str, ...]
+    # Where each table is played ("online" or "room"); empty: all online (rounds
+    # started before tables in the room).
+    places: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +153,7 @@ def decode(type_name: str, payload: dict[str, Any]) -> ChampionshipEvent:
     event_type = EVENT_TYPES[type_name]
     # A field added since the event was stored takes its default.
     values = {f.name: payload[f.name] for f in fields(event_type) if f.name in payload}
-    for name in ("tie_breaks", "tables", "games"):
+    for name in ("tie_breaks", "tables", "games", "places"):
         if name in values:
             values[name] = _tuples(values[name])
     return event_type(**values)
@@ -157,6 +165,7 @@ class Entry:
     name: str
     checked_in: bool = False
     withdrawn: bool = False
+    in_room: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +173,10 @@ class Round:
     number: int
     tables: tuple[tuple[int, ...], ...]
     games: tuple[str, ...]
+    places: tuple[str, ...] = ()
+
+    def place_of(self, table: int) -> str:
+        return self.places[table] if self.places else "online"
 
 
 @dataclass
@@ -206,13 +219,7 @@ class Championship:
 
 
 def _entry(championship: Championship, player_id: int, **changes: bool) -> None:
-    entry = championship.entries[player_id]
-    championship.entries[player_id] = Entry(
-        entry.player_id,
-        entry.name,
-        changes.get("checked_in", entry.checked_in),
-        changes.get("withdrawn", entry.withdrawn),
-    )
+    championship.entries[player_id] = replace(championship.entries[player_id], **changes)
 
 
 def fold(championship: Championship, events: list[ChampionshipEvent]) -> Championship:
@@ -223,11 +230,17 @@ def fold(championship: Championship, events: list[ChampionshipEvent]) -> Champio
         elif isinstance(event, PlayerRegistered):
             championship.entries[event.player_id] = Entry(event.player_id, event.name)
         elif isinstance(event, PlayerCheckedIn):
-            _entry(championship, event.player_id, checked_in=True, withdrawn=False)
+            _entry(
+                championship,
+                event.player_id,
+                checked_in=True,
+                withdrawn=False,
+                in_room=event.in_room,
+            )
         elif isinstance(event, PlayerWithdrew):
             _entry(championship, event.player_id, withdrawn=True)
         elif isinstance(event, RoundStarted):
-            championship.rounds.append(Round(event.number, event.tables, event.games))
+            championship.rounds.append(Round(event.number, event.tables, event.games, event.places))
         elif isinstance(event, ResultCorrected):
             championship.corrections.append(event)
         elif isinstance(event, EventFinished):

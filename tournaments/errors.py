@@ -102,3 +102,21 @@ class InvalidEventInput(EventError):
     code = "invalid_input"
     text = gettext_noop("That input is not valid.")
     reasoned = gettext_noop("Not accepted: %(reason)s")
+
+
+class TooFewInPlace(EventError):
+    """An event played both online and in the room, with 1 or 2 players on one side."""
+
+    code = "too_few_in_place"
+    text = gettext_noop(
+        "A table needs at least 3 players: check the few who play on one side in on the "
+        "other, or withdraw them."
+    )
+    status = 409
+
+    def __init__(self, place: str, present: int) -> None:
+        where = "in the room" if place == "room" else "online"
+        super().__init__(
+            f"{present} checked-in player(s) play {where}, and a table needs at least 3: "
+            "check them in on the other side, or withdraw them"
+        )

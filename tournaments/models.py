@@ -39,6 +39,8 @@ class Event(models.Model):
     options = models.JSONField()
     # Which game its tables play: "romanian" or "classic" (a whist drive).
     kind = models.CharField(max_length=16, default="romanian")
+    # "online", "room" or "both" (tournaments.championship.EventCreated.place).
+    place = models.CharField(max_length=6, default="online")
     table_size = models.PositiveSmallIntegerField()
     rounds_total = models.PositiveSmallIntegerField()
     rounds_started = models.PositiveSmallIntegerField(default=0)
@@ -65,6 +67,8 @@ class Entry(models.Model):
     name = models.CharField(max_length=64)
     checked_in = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
+    # Checked in as present in the room (an event played both online and in the room).
+    in_room = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("entry")

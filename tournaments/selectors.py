@@ -334,6 +334,7 @@ def _me(user_id: int, entries: dict[int, Entry], current: list[dict[str, Any]]) 
         "entered": entry is not None,
         "checked_in": bool(entry and entry.checked_in and not entry.withdrawn),
         "withdrawn": bool(entry and entry.withdrawn),
+        "in_room": bool(entry and entry.in_room),
         "seat": None,
     }
     for table in current:
@@ -406,6 +407,7 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
         "status": status,
         "version": event.version,
         "kind": event.kind,
+        "place": event.place,
         "public": event.public,
         "points": event.points,
         "round": event.rounds_started,
@@ -428,6 +430,7 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
                 "name": entry.name,
                 "checked_in": entry.checked_in and not entry.withdrawn,
                 "withdrawn": entry.withdrawn,
+                "in_room": entry.in_room,
             }
             for entry in entries.values()
         ],

@@ -28,7 +28,7 @@ from games.errors import UnknownBot, VersionConflict
 from games.models import Game
 from games.rules import RuleOptions, build_schedule, classic, options_from_dict, preset
 from games.rules.errors import RuleError
-from games.table import CLASSIC, GAME_KINDS, ROMANIAN
+from games.table import CLASSIC, GAME_KINDS, ONLINE, ROMANIAN, ROOM
 from runtime import outbox
 from runtime.transactions import after_commit
 from tournaments import seating
@@ -61,6 +61,7 @@ from tournaments.errors import (
     PlayersNotInFours,
     RoundInProgress,
     SeasonNotFound,
+    TooFewInPlace,
 )
 from tournaments.models import Event, Season, SeasonStanding
 from tournaments.points import PointsMethod
@@ -72,6 +73,9 @@ DEFAULT_TIE_BREAKS = ("exact_bids", "head_to_head", "best_game")
 FIRST_ROUND_METHODS = ("random", "rating")
 # How a whist drive's players change tables between rounds (see EventCreated.movement).
 MOVEMENTS = ("progressive", "swiss")
+# Where an event's tables are played: each player says at check-in for BOTH.
+BOTH = "both"
+EVENT_PLACES = (ONLINE, ROOM, BOTH)
 MAX_ROUNDS = 20
 MAX_SPECTATOR_DELAY = 3600
 MAX_NAME_LENGTH = 120
@@ -147,8 +151,12 @@ def event_create(
     kind: str = ROMANIAN,
     movement: str = "progressive",
     bot_level: str = DEFAULT_LEVEL,
+    place: str = ONLINE,
 ) -> Event:
     """Open an event for entries; its rounds are started one by one by the organizer.
+
+    ``place``: where its tables are played: "online", "room" (with real cards, each
+    table's deals written down here), or "both" (each player says at check-in).
 
     ``kind="classic"`` makes it a whist drive: tables of four play classic Whist's
     tournament form (a fixed number of deals, from the ``whist-drive`` preset by
@@ -190,6 +198,10 @@ def event_create(
         raise InvalidEventInput("round 1 is seated at random or by rating")
     if turn_seconds is not None:
         _check_whole(turn_seconds, "a turn timer", games.MIN_TURN_SECONDS, games.MAX_TURN_SECONDS)
+    if place not in EVENT_PLACES:
+        raise InvalidEventInput(f"tables are played {', '.join(EVENT_PLACES)}, not {place!r}")
+    if place != ONLINE and kind != ROMANIAN:
+        raise InvalidEventInput("only Romanian Whist tables are played in the room here")
     created = EventCreated(
         name=_name(name),
         code=games.new_code(Event),
@@ -211,6 +223,7 @@ def event_create(
         kind=kind,
         movement=movement,
         bot_level=bot_level,
+        place=place,
     )
     event_id = uuid.uuid4()
     _execute(event_id, organizer, 0, lambda championship: [created], Championship())
@@ -243,6 +256,8 @@ def event_add_bots(*, event_id: uuid.UUID, actor: User, count: int) -> EventResu
     def decide(championship: Championship) -> list[ChampionshipEvent]:
         _require_organizer(championship, actor)
         _require_rounds_left(championship)
+        if championship.settings.place == ROOM:
+            raise InvalidEventInput("bots play online: this event's tables are in the room")
         taken = {entry.player_id for entry in championship.entries.values()}
         names = tuple(f"Bot{number:03d}" for number in range(1, 1000))
         events: list[ChampionshipEvent] = []
@@ -257,10 +272,12 @@ def event_add_bots(*, event_id: uuid.UUID, actor: User, count: int) -> EventResu
 
 
 def event_check_in(
-    *, event_id: uuid.UUID, actor: User, player_id: int | None = None
+    *, event_id: uuid.UUID, actor: User, player_id: int | None = None, in_room: bool = False
 ) -> EventResult:
-    """Mark a player present for the next round (a withdrawn player comes back)."""
-    return _entry_command(event_id, actor, player_id, PlayerCheckedIn)
+    """Mark a player present for the next round (a withdrawn player comes back); at an
+    event played both online and in the room, ``in_room`` says where they play (checking
+    in again changes it, until a round seats them)."""
+    return _entry_command(event_id, actor, player_id, PlayerCheckedIn, in_room=bool(in_room))
 
 
 def event_withdraw(
@@ -276,6 +293,8 @@ def _entry_command(
     actor: User,
     player_id: int | None,
     make: type[PlayerCheckedIn] | type[PlayerWithdrew],
+    *,
+    in_room: bool = False,
 ) -> EventResult:
     target = actor.pk if player_id is None else player_id
 
@@ -285,11 +304,13 @@ def _entry_command(
         entry = championship.entries.get(target)
         if entry is None:
             raise NotEntered(target)
-        if make is PlayerCheckedIn and entry.checked_in and not entry.withdrawn:
+        if make is PlayerWithdrew:
+            return [] if entry.withdrawn else [PlayerWithdrew(target)]
+        # Only an event played both ways asks where a player is.
+        where = in_room and championship.settings.place == BOTH
+        if entry.checked_in and not entry.withdrawn and entry.in_room == where:
             return []
-        if make is PlayerWithdrew and entry.withdrawn:
-            return []
-        return [make(target)]
+        return [PlayerCheckedIn(target, where)]
 
     return _execute(event_id, actor, None, decide)
 
@@ -309,43 +330,80 @@ def event_start_round(
         playing = _unfinished_tables(championship)
         if playing:
             raise RoundInProgress(championship.rounds[-1].number, playing)
-        present = championship.present
-        _require_seatable(settings, present)
+        groups = _groups(championship)
+        _require_seatable(settings, groups)
         number = len(championship.rounds) + 1
         rng = random.Random(f"{settings.seed}:{number}")
-        if settings.kind == CLASSIC:
-            sizes = [seating.PARTNERSHIP_TABLE] * (len(present) // seating.PARTNERSHIP_TABLE)
-        else:
-            sizes = seating.table_sizes(len(present), settings.table_size)
-        last = championship.rounds[-1] if championship.rounds else None
-        if (
-            settings.movement == "progressive"
-            and last is not None
-            and sorted(p for table in last.tables for p in table) == present
-        ):
-            tables = seating.progressive_movement(last.tables, _winning_sides(last, rng))
-        elif number == 1 or settings.movement == "progressive":
-            # A drive whose players changed since the last round is drawn afresh.
-            ratings = _ratings(settings, present) if settings.first_round == "rating" else None
-            tables = seating.first_round(present, sizes=sizes, rng=rng, ratings=ratings)
-        else:
-            standing = {s.player: float(s.points) for s in event_standings(event_id, championship)}
-            met: Counter[frozenset[int]] = Counter()
-            for played in championship.rounds:
-                seating.record_meetings(met, played.tables)
-            tables = seating.swiss_round(
-                present,
-                sizes=sizes,
-                standing={player: standing.get(player, 0.0) for player in present},
-                met=met,
-                rng=rng,
-            )
+        tables: list[list[int]] = []
+        places: list[str] = []
+        for place, present in groups:
+            seated = _seat(event_id, championship, present, number, rng)
+            tables += seated
+            places += [place] * len(seated)
         game_ids = [
-            _open_table(event_id, championship, actor, number, players) for players in tables
+            _open_table(event_id, championship, actor, number, players, place)
+            for players, place in zip(tables, places, strict=True)
         ]
-        return [RoundStarted(number, tuple(map(tuple, tables)), tuple(map(str, game_ids)))]
+        return [
+            RoundStarted(
+                number,
+                tuple(map(tuple, tables)),
+                tuple(map(str, game_ids)),
+                tuple(places) if set(places) != {ONLINE} else (),
+            )
+        ]
 
     return _execute(event_id, actor, expected_version, decide)
+
+
+def _seat(
+    event_id: uuid.UUID,
+    championship: Championship,
+    present: list[int],
+    number: int,
+    rng: random.Random,
+) -> list[list[int]]:
+    """The tables of round ``number`` for the players ``present`` (those of one place):
+    round 1 at random (or by rating), later rounds Swiss, avoiding repeated tablemates;
+    a whist drive's later rounds follow its movement."""
+    settings = championship.settings
+    if settings.kind == CLASSIC:
+        sizes = [seating.PARTNERSHIP_TABLE] * (len(present) // seating.PARTNERSHIP_TABLE)
+    else:
+        sizes = seating.table_sizes(len(present), settings.table_size)
+    last = championship.rounds[-1] if championship.rounds else None
+    if (
+        settings.movement == "progressive"
+        and last is not None
+        and sorted(p for table in last.tables for p in table) == present
+    ):
+        return seating.progressive_movement(last.tables, _winning_sides(last, rng))
+    if number == 1 or settings.movement == "progressive":
+        # A drive whose players changed since the last round is drawn afresh.
+        ratings = _ratings(settings, present) if settings.first_round == "rating" else None
+        return seating.first_round(present, sizes=sizes, rng=rng, ratings=ratings)
+    standing = {s.player: float(s.points) for s in event_standings(event_id, championship)}
+    met: Counter[frozenset[int]] = Counter()
+    for played in championship.rounds:
+        seating.record_meetings(met, played.tables)
+    return seating.swiss_round(
+        present,
+        sizes=sizes,
+        standing={player: standing.get(player, 0.0) for player in present},
+        met=met,
+        rng=rng,
+    )
+
+
+def _groups(championship: Championship) -> list[tuple[str, list[int]]]:
+    """The players to seat in the next round, by where their tables are played: at an
+    event played both online and in the room, as each said at check-in."""
+    settings, present = championship.settings, championship.present
+    if settings.place != BOTH:
+        return [(settings.place, present)]
+    room = [player for player in present if championship.entries[player].in_room]
+    online = [player for player in present if not championship.entries[player].in_room]
+    return [(place, players) for place, players in ((ROOM, room), (ONLINE, online)) if players]
 
 
 def event_advance(*, event_id: uuid.UUID) -> EventResult | None:
@@ -359,7 +417,7 @@ def event_advance(*, event_id: uuid.UUID) -> EventResult | None:
         or len(championship.rounds) >= settings.rounds
         or not championship.rounds
         or _unfinished_tables(championship)
-        or not _seatable(settings, championship.present)
+        or not _seatable(settings, _groups(championship))
     ):
         return None
     organizer = User.objects.get(pk=settings.organizer_id)
@@ -562,6 +620,7 @@ def _open_table(
     organizer: User,
     round_number: int,
     players: list[int],
+    place: str,
 ) -> uuid.UUID:
     """The game of one table, every seat taken (bots' seats played by bots)."""
     settings = championship.settings
@@ -575,6 +634,7 @@ def _open_table(
         kind=settings.kind,
         # Duplicate: every table of a size in the round plays the same deals.
         deal_set=f"{event_id}:{round_number}:{len(players)}" if settings.duplicate else None,
+        place=place,
     )
     users = User.objects.in_bulk(players)
     aliases: set[str] = set()
@@ -633,18 +693,23 @@ def _drive_rules(preset_name: str, options: Mapping[str, Any] | None) -> classic
     return chosen
 
 
-def _seatable(settings: EventCreated, present: list[int]) -> bool:
+def _seatable(settings: EventCreated, groups: list[tuple[str, list[int]]]) -> bool:
+    if not groups:
+        return False
     if settings.kind == CLASSIC:
-        return len(present) >= seating.PARTNERSHIP_TABLE and not len(present) % 4
-    return len(present) >= seating.MIN_TABLE
+        return all(len(p) >= seating.PARTNERSHIP_TABLE and not len(p) % 4 for _, p in groups)
+    return all(len(present) >= seating.MIN_TABLE for _, present in groups)
 
 
-def _require_seatable(settings: EventCreated, present: list[int]) -> None:
-    if _seatable(settings, present):
+def _require_seatable(settings: EventCreated, groups: list[tuple[str, list[int]]]) -> None:
+    if _seatable(settings, groups):
         return
     if settings.kind == CLASSIC:
-        raise PlayersNotInFours(len(present))
-    raise NotEnoughPlayers(len(present))
+        raise PlayersNotInFours(sum(len(present) for _, present in groups))
+    if len(groups) > 1:
+        place, few = min(groups, key=lambda group: len(group[1]))
+        raise TooFewInPlace(place, len(few))
+    raise NotEnoughPlayers(sum(len(present) for _, present in groups))
 
 
 def _winning_sides(played: Round, rng: random.Random) -> list[int]:

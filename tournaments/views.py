@@ -350,13 +350,20 @@ def register_self(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     )
 
 
+def _in_room(request: HttpRequest) -> bool:
+    """Whether a check-in says the player is in the room (an event played both ways)."""
+    return request.POST.get("in_room") == "1"
+
+
 @require_POST
 @login_required
 def check_in_self(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     return _player_action(
         request,
         code,
-        lambda event: services.event_check_in(event_id=event.id, actor=request.user),
+        lambda event: services.event_check_in(
+            event_id=event.id, actor=request.user, in_room=_in_room(request)
+        ),
         _("You are checked in for the next round."),
     )
 
@@ -497,7 +504,9 @@ def register_player(request: AuthenticatedHttpRequest, code: str) -> HttpRespons
 @login_required
 def check_in_player(request: AuthenticatedHttpRequest, code: str, player_id: int) -> HttpResponse:
     def run(event: Event) -> str:
-        services.event_check_in(event_id=event.id, actor=request.user, player_id=player_id)
+        services.event_check_in(
+            event_id=event.id, actor=request.user, player_id=player_id, in_room=_in_room(request)
+        )
         return _("Player checked in.")
 
     return _organizer_action(request, code, run)

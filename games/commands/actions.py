@@ -534,10 +534,86 @@ def move_choose_one_card_mode(
     )
 
 
+def move_record_deal(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    hand: int,
+    bids: list[int],
+    tricks: list[int],
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> Move:
+    """Write down deal ``hand`` of a table in the room: each seat's bid and tricks made,
+    by seat. ``actor``: a player at the table (for their seat), the table's organizer
+    (the director, for nobody's seat), or None: a scorer who gave the table's PIN,
+    for ``seat`` (:mod:`games.web.scorer` checks the PIN before calling)."""
+    return _recording_move(
+        game_id=game_id,
+        actor=actor,
+        seat=seat,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command={"record_deal": {"hand": hand, "bids": bids, "tricks": tricks}},
+        make=lambda by: rules.RecordDeal(hand, tuple(bids), tuple(tricks), by),
+    )
+
+
+def move_correct_deal(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    hand: int,
+    bids: list[int],
+    tricks: list[int],
+    reason: str = "",
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> Move:
+    """Write recorded deal ``hand`` anew (a confirmed one only with a ``reason``); the
+    deals after it are scored again."""
+    return _recording_move(
+        game_id=game_id,
+        actor=actor,
+        seat=seat,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command={"correct_deal": {"hand": hand, "bids": bids, "tricks": tricks, "reason": reason}},
+        make=lambda by: rules.CorrectDeal(hand, tuple(bids), tuple(tricks), reason, by),
+    )
+
+
+def move_confirm_deal(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    hand: int,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> Move:
+    """Agree with recorded deal ``hand``: another seat than the one that wrote it, or
+    the director."""
+    return _recording_move(
+        game_id=game_id,
+        actor=actor,
+        seat=seat,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        command={"confirm_deal": {"hand": hand}},
+        make=lambda by: rules.ConfirmDeal(hand, by),
+    )
+
+
 game_place_bid = executed(move_place_bid)
 game_play_card = executed(move_play_card)
 game_announce_zero_play = executed(move_announce_zero_play)
 game_choose_one_card_mode = executed(move_choose_one_card_mode)
+game_record_deal = executed(move_record_deal)
+game_correct_deal = executed(move_correct_deal)
+game_confirm_deal = executed(move_confirm_deal)
 
 
 def game_open_demo_table(
@@ -702,6 +778,45 @@ def _rules_move(
         return ruled(table, make(acting, table)) + server_moves_of(game_id, table)
 
     return Move(game_id, actor, expected_version, idempotency_key, command, decide)
+
+
+def _recording_move(
+    *,
+    game_id: uuid.UUID,
+    actor: User | None,
+    seat: int | None,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    command: dict[str, Any],
+    make: Callable[[int | None], rules.Command],
+) -> Move:
+    def decide(table: Table) -> list[AnyEvent]:
+        # At a table played here the rules refuse it (PlayedTable).
+        return ruled(table, make(recorder(table, actor, seat)))
+
+    return Move(
+        game_id, actor, expected_version, idempotency_key, command, decide, after_the_end=True
+    )
+
+
+def recorder(table: Table, actor: User | None, seat: int | None) -> int | None:
+    """The seat a deal is written or confirmed for, None for the director: a player's
+    own seat, the organizer's word (unless they sit at the table and name no other
+    seat), or the seat a scorer who gave the PIN (``actor`` None) chose."""
+    if actor is None:
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 0 <= seat < table.player_count
+        ):
+            raise InvalidInput("a scorer names the seat they sit in")
+        return seat
+    own = table.seat_of(actor.pk)
+    if own is not None and seat in (None, own):
+        return own
+    if actor.pk == table.creator_id:
+        return None
+    return acting_seat(table, actor.pk, seat)
 
 
 def new_code(model: type[Game] | type[Any] = Game) -> str:

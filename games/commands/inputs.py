@@ -112,3 +112,58 @@ class OneCardModeSerializer(MoveSerializer):
     mode = serializers.ChoiceField(
         VISIBILITY_CHOICES, help_text="How the dealer's one-card hand is played."
     )
+
+
+# More than any deal has cards or seats: the rules name the exact bound they break.
+MAX_DEAL_NUMBER = 64
+MAX_COUNT = 52
+MAX_SEATS = 6
+MAX_REASON_LENGTH = 200
+
+
+def _by_seat(what: str) -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=MAX_COUNT),
+        min_length=3,
+        max_length=MAX_SEATS,
+        help_text=f"Each seat's {what}, by seat (seat 0 first).",
+    )
+
+
+class DealSerializer(MoveSerializer):
+    """A deal of a table in the room, as its scorer writes it down."""
+
+    hand = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_DEAL_NUMBER,
+        help_text="The deal, counted from 0: the next to record (`deal_out_of_schedule`).",
+    )
+    bids = _by_seat(
+        "bid, made in turn from the dealer's left (`bid_out_of_range`, "
+        "`dealer_bid_forbidden`, `forced_bid_broken`)"
+    )
+    tricks = _by_seat("tricks made, adding up to the cards dealt (`tricks_do_not_add_up`)")
+
+
+class CorrectionSerializer(DealSerializer):
+    hand = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_DEAL_NUMBER,
+        help_text="A recorded deal, counted from 0 (`deal_not_recorded`).",
+    )
+    reason = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=MAX_REASON_LENGTH,
+        help_text="Why; required once the deal is confirmed (`correction_needs_reason`).",
+    )
+
+
+class ConfirmationSerializer(MoveSerializer):
+    hand = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_DEAL_NUMBER,
+        help_text="A recorded deal, counted from 0, written by another seat "
+        "(`confirmed_by_another`).",
+    )

@@ -163,7 +163,7 @@ class GameConsumer(BudgetedJsonConsumer):
         async with self.turn:
             try:
                 watch = await database_sync_to_async(Watch.open)(
-                    reference, user_id, with_state=with_state
+                    reference, user_id, with_state=with_state, session=self.scope.get("session")
                 )
             except GameNotFound as error:
                 await self._error(error, None)

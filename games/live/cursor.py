@@ -13,7 +13,7 @@ message, whichever way it comes, is built by :func:`events_message`.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -22,7 +22,7 @@ import orjson
 from django.utils import timezone
 
 from eventlog import store
-from games.read.selectors import find_game
+from games.read.selectors import scored_game
 from games.signals import game_recorded
 from games.table import Table, fold, fold_records, stream_of
 from games.visibility import (
@@ -184,15 +184,25 @@ class Watch:
     # back from them becomes visible.
     lag: int = field(init=False)
     due: datetime | None = None
+    # The seat a scorer who gave the PIN of a table in the room scores from.
+    scorer: int | None = None
 
     def __post_init__(self) -> None:
-        self.viewer = viewer_of(self.game_id, self.table, self.user_id)
+        self.viewer = viewer_of(self.game_id, self.table, self.user_id, scorer=self.scorer)
         self.lag = self.viewer.lag
 
     @classmethod
-    def open(cls, reference: str, user_id: int | None, *, with_state: str = "") -> Watch:
-        game_id = find_game(reference, viewer_id=user_id).id
-        watch = cls(game_id, user_id, load_table(game_id), with_state)
+    def open(
+        cls,
+        reference: str,
+        user_id: int | None,
+        *,
+        with_state: str = "",
+        session: Mapping[str, Any] | None = None,
+    ) -> Watch:
+        game, scorer = scored_game(reference, viewer_id=user_id, session=session)
+        game_id = game.id
+        watch = cls(game_id, user_id, load_table(game_id), with_state, scorer=scorer)
         # A delayed spectator starts where the delay puts them, not at the end.
         watch.table, watch.due = seen_table(game_id, watch.table, watch.viewer, timezone.now())
         if watch.viewer.seat is not None and watch.table.status == "playing":
@@ -212,7 +222,7 @@ class Watch:
     def _refresh_viewer(self) -> None:
         # The viewer as the table now makes them: a duplicate table's spectator is
         # unscreened once the whole deal set is over.
-        self.viewer = viewer_of(self.game_id, self.table, self.user_id)
+        self.viewer = viewer_of(self.game_id, self.table, self.user_id, scorer=self.scorer)
 
     @property
     def stream(self) -> str:
@@ -243,7 +253,7 @@ class Watch:
         # down, and then sees the game as that player from the first deal on.
         if records and self.user_id is not None and self.table.status == "open":
             after = fold(self.table.clone(), [record.event for record in records])
-            self.viewer = viewer_of(self.game_id, after, self.user_id)
+            self.viewer = viewer_of(self.game_id, after, self.user_id, scorer=self.scorer)
 
     def catch_up(self) -> str | None:
         """The events after the cursor, as an ``events`` message; None if there are none."""

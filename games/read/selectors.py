@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.errors import GameNotFound
 from games.models import Game
+from games.read.pins import granted_seat
 from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule
 from games.rules.cards import MAX_PLAYERS, MIN_PLAYERS
+from games.table import ROOM
 from games.visibility import may_see_game, seen_games, seen_status, visible_games
 
 
@@ -59,6 +62,37 @@ def find_game(reference: str, *, viewer_id: int | None) -> Game:
     if game is None or not may_see_game(game, viewer_id):
         raise GameNotFound(reference)
     return game
+
+
+def room_game(reference: str) -> Game:
+    """A table in the room by its id or share code, whoever asks: its PIN, not the
+    viewer, decides who may score it (a private event's table too)."""
+    if not isinstance(reference, str) or not GAME_REFERENCE.fullmatch(reference):
+        raise GameNotFound(reference)
+    try:
+        game = Game.objects.filter(pk=uuid.UUID(reference), place=ROOM).first()
+    except ValueError:
+        game = Game.objects.filter(code=reference.upper(), place=ROOM).first()
+    if game is None:
+        raise GameNotFound(reference)
+    return game
+
+
+def scored_game(
+    reference: str, *, viewer_id: int | None, session: Mapping[str, Any] | None
+) -> tuple[Game, int | None]:
+    """A game as :func:`find_game` finds it, and the seat ``session`` scores it from
+    if it is a table in the room whose PIN the session gave (None otherwise); such a
+    session finds its table even where the viewer could not (a private event's)."""
+    try:
+        game = find_game(reference, viewer_id=viewer_id)
+    except GameNotFound:
+        game = room_game(reference)
+        scorer = granted_seat(session, game.id)
+        if scorer is None:
+            raise
+        return game, scorer
+    return game, granted_seat(session, game.id) if game.place == ROOM else None
 
 
 def rematch_game(game_id: uuid.UUID) -> Game | None:

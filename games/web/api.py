@@ -36,7 +36,14 @@ from games.commands.inputs import (
 )
 from games.errors import NoRematch
 from games.read.download import game_record, record_filename
-from games.read.selectors import find_game, game_summaries, games_list, rematch_game, rule_presets
+from games.read.selectors import (
+    find_game,
+    game_summaries,
+    games_list,
+    rematch_game,
+    rule_presets,
+    scored_game,
+)
 from games.table import CLASSIC, ROMANIAN, Table, fold, stream_of
 from games.visibility import (
     Viewer,
@@ -96,7 +103,7 @@ MOVE_CODES = {
 }
 
 
-def _parse(serializer_class: type[Any], data: Any, **context: Any) -> dict[str, Any]:
+def parse_input(serializer_class: type[Any], data: Any, **context: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data, context=context)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -152,7 +159,7 @@ class GamesView(generics.ListAPIView):
     pagination_class = GamePagination
 
     def get_queryset(self) -> Any:
-        query = _parse(GameListQuerySerializer, self.request.query_params)
+        query = parse_input(GameListQuerySerializer, self.request.query_params)
         return games_list(query.get("status"), viewer_id=_user_id(self.request))
 
     def paginate_queryset(self, queryset: Any) -> Any:
@@ -161,7 +168,7 @@ class GamesView(generics.ListAPIView):
         return None if page is None else game_summaries(page, viewer_id=_user_id(self.request))
 
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = _parse(GameCreateSerializer, request.data)
+        data = parse_input(GameCreateSerializer, request.data)
         game = actions.game_create(creator=request.user, **data)
         return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
 
@@ -183,7 +190,7 @@ class PlayNowView(APIView):
         },
     )
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = _parse(PlayNowSerializer, request.data)
+        data = parse_input(PlayNowSerializer, request.data)
         game = actions.game_play_now(user=request.user, **data)
         return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
 
@@ -211,8 +218,8 @@ class GameView(APIView):
         },
     )
     def get(self, request: Request, ref: str) -> Response:
-        at = _parse(StateQuerySerializer, request.query_params).get("at")
-        game = find_game(ref, viewer_id=_user_id(request))
+        at = parse_input(StateQuerySerializer, request.query_params).get("at")
+        game, scorer = scored_game(ref, viewer_id=_user_id(request), session=request.session)
         game_id = game.id
         if at is not None:
             require_public_record(game, _user_id(request))
@@ -220,7 +227,7 @@ class GameView(APIView):
             table = fold(Table(), [record.event for record in shown])
             return Response(state_view(game_id, table, Viewer(None, replay=True)))
         table = load_table(game_id)
-        viewer = viewer_of(game_id, table, _user_id(request))
+        viewer = viewer_of(game_id, table, _user_id(request), scorer=scorer)
         table, _ = seen_table(game_id, table, viewer, timezone.now())
         return Response(state_view(game_id, table, viewer))
 
@@ -236,7 +243,7 @@ class GameEventsView(APIView):
         responses={200: EventsResponseSerializer, **errors(400, 401, 404)},
     )
     def get(self, request: Request, ref: str) -> Response:
-        after = _parse(EventsQuerySerializer, request.query_params)["after"]
+        after = parse_input(EventsQuerySerializer, request.query_params)["after"]
         game_id = find_game(ref, viewer_id=_user_id(request)).id
         table = load_table(game_id)
         viewer = viewer_of(game_id, table, _user_id(request))
@@ -271,7 +278,7 @@ class GameRecordView(APIView):
         },
     )
     def get(self, request: Request, ref: str) -> Response:
-        query = _parse(RecordQuerySerializer, request.query_params)
+        query = parse_input(RecordQuerySerializer, request.query_params)
         game = find_game(ref, viewer_id=_user_id(request))
         require_public_record(game, _user_id(request))
         response = Response(game_record(game.id))
@@ -329,33 +336,36 @@ class CommandView(APIView):
 
     def post(self, request: AuthenticatedRequest, ref: str) -> Response:
         header = request.headers.get("Idempotency-Key")
-        data = _parse(self.serializer_class, request.data, idempotency_header=header)
+        data = parse_input(self.serializer_class, request.data, idempotency_header=header)
         game_id = find_game(ref, viewer_id=_user_id(request)).id
         result = type(self).command(game_id=game_id, **self.arguments(request.user, data))
-        return Response(_command_answer(result, request.user))
+        return Response(command_answer(result, request.user.pk))
 
     def arguments(self, user: User, data: dict[str, Any]) -> dict[str, Any]:
         return {"actor": user, **data}
 
 
-def _command_answer(result: writepath.CommandResult, user: User) -> dict[str, Any]:
-    """The events the command appended as ``user`` may see them: shown from the table
-    the command decided on, without reading the log again; a retry answered from its
+def command_answer(
+    result: writepath.CommandResult, user_id: int | None, *, scorer: int | None = None
+) -> dict[str, Any]:
+    """The events the command appended as the user ``user_id`` (or a scorer who gave
+    the table's PIN, for seat ``scorer``) may see them: shown from the table the
+    command decided on, without reading the log again; a retry answered from its
     receipt reads them from the log."""
     if result.before is not None and result.table is not None:
-        viewer = viewer_of(result.game_id, result.table, user.pk)
+        viewer = viewer_of(result.game_id, result.table, user_id, scorer=scorer)
         events = event_views_from(result.before, result.records, viewer)
     elif result.last_sequence < result.first_sequence:
         events = []
     else:
         table = load_table(result.game_id)
         records = store.read(stream_of(result.game_id))[: result.last_sequence]
-        viewer = viewer_of(result.game_id, table, user.pk)
+        viewer = viewer_of(result.game_id, table, user_id, scorer=scorer)
         events = event_views(records, viewer, after=result.first_sequence - 1)
     return {"version": result.version, "events": events, "replayed": result.replayed}
 
 
-def _command_schema(
+def command_schema(
     name: str, summary: str, description: str, request: type[Any], codes: dict[int, list[str]]
 ) -> Any:
     own = {status: [*MOVE_CODES.get(status, []), *codes.get(status, [])] for status in MOVE_CODES}
@@ -377,7 +387,7 @@ def _command_schema(
     )
 
 
-@_command_schema(
+@command_schema(
     "join",
     "Take a seat",
     "The seats fill in order; the last one taken starts the game and deals the first hand.",
@@ -392,7 +402,7 @@ class JoinView(CommandView):
         return {"user": user, **data}
 
 
-@_command_schema(
+@command_schema(
     "bid",
     "Bid",
     "Bid the tricks you will take, in turn.",
@@ -404,7 +414,7 @@ class BidView(CommandView):
     command = staticmethod(COMMANDS["bid"].run)
 
 
-@_command_schema(
+@command_schema(
     "play",
     "Play a card",
     "Play a card of your hand, in turn; `card: null` plays your last card, which on the "
@@ -417,7 +427,7 @@ class PlayView(CommandView):
     command = staticmethod(COMMANDS["play"].run)
 
 
-@_command_schema(
+@command_schema(
     "zero_play",
     "Announce zero play",
     "At tables that play it, before the deadline their options set.",
@@ -429,7 +439,7 @@ class ZeroPlayView(CommandView):
     command = staticmethod(COMMANDS["zero_play"].run)
 
 
-@_command_schema(
+@command_schema(
     "one_card_mode",
     "Choose how a one-card hand is played",
     "The dealer of a one-card hand at a dealer's-choice table chooses before it is dealt.",
@@ -441,7 +451,7 @@ class OneCardModeView(CommandView):
     command = staticmethod(COMMANDS["one_card_mode"].run)
 
 
-@_command_schema(
+@command_schema(
     "seat_bot",
     "Give a seat to a bot, or take it back",
     "The game's creator may do it for any seat, a player for their own; the bot plays "
@@ -454,7 +464,7 @@ class SeatBotView(CommandView):
     command = staticmethod(COMMANDS["seat_bot"].run)
 
 
-@_command_schema(
+@command_schema(
     "fill_with_bots",
     "Fill the free seats with bots",
     "The creator of a table waiting for players seats a bot of the chosen level in every "
@@ -467,7 +477,7 @@ class FillWithBotsView(CommandView):
     command = staticmethod(actions.game_fill_with_bots)
 
 
-@_command_schema(
+@command_schema(
     "cancel",
     "Cancel a table before it starts",
     "Only its creator may; nobody may sit at it or play it from then on, and its status "
@@ -480,7 +490,7 @@ class CancelView(CommandView):
     command = staticmethod(actions.game_cancel)
 
 
-@_command_schema(
+@command_schema(
     "leave",
     "Leave your seat before the game starts",
     "The seat is free again for the next player to join.",

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import api
+from games.web import api, room
 
 urlpatterns = [
     path("games/", api.GamesView.as_view(), name="api-games"),
@@ -31,5 +31,17 @@ urlpatterns = [
     path("games/<str:ref>/cancel/", api.CancelView.as_view(), name="api-game-cancel"),
     path("games/<str:ref>/leave/", api.LeaveView.as_view(), name="api-game-leave"),
     path("games/<str:ref>/rematch/", api.RematchView.as_view(), name="api-game-rematch"),
+    path("games/<str:ref>/scorer/", room.ScorerView.as_view(), name="api-game-scorer"),
+    path("games/<str:ref>/deals/", room.RecordDealView.as_view(), name="api-game-deals"),
+    path(
+        "games/<str:ref>/deals/correct/",
+        room.CorrectDealView.as_view(),
+        name="api-game-deals-correct",
+    ),
+    path(
+        "games/<str:ref>/deals/confirm/",
+        room.ConfirmDealView.as_view(),
+        name="api-game-deals-confirm",
+    ),
     path("presets/", api.PresetsView.as_view(), name="api-presets"),
 ]

@@ -26,7 +26,14 @@ from games.rules.options import (
     SpecialHand,
     ZeroPlayDeadline,
 )
-from games.table import CLASSIC, CLASSIC_STORED_TYPES, GAME_KINDS, ROMANIAN, TABLE_EVENT_TYPES
+from games.table import (
+    CLASSIC,
+    CLASSIC_STORED_TYPES,
+    GAME_KINDS,
+    PLACES,
+    ROMANIAN,
+    TABLE_EVENT_TYPES,
+)
 
 
 def _choices(enum: Any) -> list[str]:
@@ -189,6 +196,9 @@ class GameSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()
     code = serializers.CharField(help_text="The short code to share, like the id.")
     kind = serializers.ChoiceField(list(GAME_KINDS))
+    place = serializers.ChoiceField(
+        PLACES, help_text="`online`: played here; `room`: played with real cards."
+    )
     status = serializers.ChoiceField(STATUS_CHOICES)
     player_count = serializers.IntegerField()
     preset = serializers.CharField()
@@ -279,12 +289,24 @@ class LegalSerializer(serializers.Serializer):
     modes = serializers.ListField(child=serializers.ChoiceField(VISIBILITY_CHOICES))
 
 
+class EntrySerializer(serializers.Serializer):
+    by = serializers.IntegerField(
+        allow_null=True, help_text="The seat that wrote the deal down; null: the director."
+    )
+    confirmed = serializers.BooleanField()
+
+
 class GameStateSerializer(serializers.Serializer):
     """A game of Romanian Whist as the requesting viewer may see it."""
 
     id = serializers.UUIDField()
     code = serializers.CharField()
     kind = serializers.CharField(help_text=f"`{ROMANIAN}`")
+    place = serializers.ChoiceField(
+        PLACES,
+        help_text="`online`: played here; `room`: played with real cards, its deals "
+        "written down here.",
+    )
     status = serializers.ChoiceField(STATUS_CHOICES)
     version = serializers.IntegerField()
     player_count = serializers.IntegerField()
@@ -313,6 +335,12 @@ class GameStateSerializer(serializers.Serializer):
     screened = serializers.BooleanField(
         help_text="You watch a duplicate table whose deals are still in play elsewhere: "
         "no card is shown until every table of the set has finished."
+    )
+    first_dealer = serializers.IntegerField(help_text="The seat that dealt the first deal.")
+    entries = EntrySerializer(
+        many=True,
+        help_text="A table in the room: who wrote each deal down, and whether it stands "
+        "confirmed (empty at a table played here).",
     )
     results = ResultSerializer(many=True)
     deals = DealsSerializer()
@@ -387,6 +415,11 @@ class ClassicGameStateSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     code = serializers.CharField()
     kind = serializers.CharField(help_text=f"`{CLASSIC}`")
+    place = serializers.ChoiceField(
+        PLACES,
+        help_text="`online`: played here; `room`: played with real cards, its deals "
+        "written down here.",
+    )
     status = serializers.ChoiceField(STATUS_CHOICES)
     version = serializers.IntegerField()
     player_count = serializers.IntegerField()

@@ -87,6 +87,9 @@ class Move:
     idempotency_key: str | None
     command: dict[str, Any]
     decide: Callable[[Table], list[AnyEvent]]
+    # Whether a finished game still takes it from an account: a table in the room's
+    # confirmations and its director's corrections (its rules refuse the rest).
+    after_the_end: bool = False
 
 
 def execute(move: Move, *, table: Table | None = None) -> CommandResult:
@@ -147,9 +150,7 @@ def _execute_once(move: Move, table: Table | None, *, trusted: bool) -> CommandR
                 )
         if table is None:
             table = load_table(game_id)
-        base, before, start, events = _decided(
-            table, actor, move.expected_version, move.decide, trusted
-        )
+        base, before, start, events = _decided(table, move, trusted)
         if not events:
             if trusted:
                 raise _Stale()
@@ -236,9 +237,7 @@ async def execute_on_loop(move: Move) -> CommandResult:
 async def _execute_on_loop(move: Move, table: Table) -> CommandResult:
     game_id = move.game_id
     try:
-        base, before, start, events = _decided(
-            table, move.actor, move.expected_version, move.decide, trusted=True
-        )
+        base, before, start, events = _decided(table, move, trusted=True)
     except SynchronousOnlyOperation as error:
         raise _VaultNotKept() from error
     if not events:
@@ -311,15 +310,11 @@ def _tell(game_id: uuid.UUID, version: int, types: list[str]) -> None:
 
 
 def _decided(
-    table: Table,
-    actor: User | None,
-    expected_version: int | None,
-    decide: Callable[[Table], list[AnyEvent]],
-    trusted: bool,
+    table: Table, move: Move, trusted: bool
 ) -> tuple[int, dict[str, Any], Table, list[AnyEvent]]:
     """Decide the command on ``table``, folding its events in: the version it was
     decided at, the read model's values and the table before it, and the events."""
-    base = table.version
+    base, expected_version = table.version, move.expected_version
     if expected_version is not None and expected_version != base:
         if trusted:
             raise _Stale()
@@ -327,13 +322,13 @@ def _decided(
     before = projected(table)
     start = table.clone()
     try:
-        if actor is not None and table.status == "finished":
+        if move.actor is not None and table.status == "finished" and not move.after_the_end:
             # No account's command changes a published record; only the server
             # still writes to it, revealing a deal set's secrets once the set is over.
             raise GameIsOver()
         if table.cancelled:
             raise TableCancelledError()
-        events = decide(table)
+        events = move.decide(table)
     except (DomainError, RuleError) as error:
         if trusted:
             raise _Stale() from error

@@ -21,11 +21,19 @@ def seated_game(
     options: Mapping[str, Any] | None = None,
     users: Sequence[User] | None = None,
     kind: str = "romanian",
+    place: str = "online",
+    creator: User | None = None,
 ) -> tuple[uuid.UUID, list[User]]:
-    """A started game whose seat ``i`` is held by ``users[i]``."""
+    """A started game whose seat ``i`` is held by ``users[i]`` (opened by ``creator``,
+    else by the first of them)."""
     users = list(users) if users is not None else UserFactory.create_batch(players)
     game = actions.game_create(
-        creator=users[0], player_count=players, preset=preset, options=options, kind=kind
+        creator=creator or users[0],
+        player_count=players,
+        preset=preset,
+        options=options,
+        kind=kind,
+        place=place,
     )
     for number, user in enumerate(users):
         actions.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")

@@ -30,6 +30,7 @@ def project_event(
         "preset": settings.preset,
         "options": settings.options,
         "kind": settings.kind,
+        "place": settings.place,
         "table_size": settings.table_size,
         "rounds_total": settings.rounds,
         "rounds_started": len(championship.rounds),
@@ -45,7 +46,12 @@ def project_event(
     known = {entry.player_id: entry for entry in Entry.objects.filter(event_id=event_id)}
     for entry in championship.entries.values():
         row = known.get(entry.player_id)
-        fields = {"name": entry.name, "checked_in": entry.checked_in, "withdrawn": entry.withdrawn}
+        fields = {
+            "name": entry.name,
+            "checked_in": entry.checked_in,
+            "withdrawn": entry.withdrawn,
+            "in_room": entry.in_room,
+        }
         if row is None:
             Entry.objects.create(event_id=event_id, player_id=entry.player_id, **fields)
         elif any(getattr(row, key) != value for key, value in fields.items()):

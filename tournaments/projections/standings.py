@@ -56,6 +56,8 @@ def read_figures(
     scores: dict[uuid.UUID, tuple[int, ...]] = {}
     exact: dict[uuid.UUID, list[int]] = {}
     hands: dict[uuid.UUID, int] = defaultdict(int)
+    # A table in the room's deals as last scored: a correction scores a deal again.
+    deals: dict[uuid.UUID, dict[int, rules.HandScored]] = defaultdict(dict)
     finished: set[uuid.UUID] = set()
     last: dict[uuid.UUID, int] = {}
     for stream, record in scored:
@@ -63,11 +65,8 @@ def read_figures(
         last[game_id] = record.sequence
         event = record.event
         if isinstance(event, rules.HandScored):
-            made = exact.setdefault(game_id, [0] * len(event.bids))
-            for seat, (bid, won) in enumerate(zip(event.bids, event.tricks, strict=True)):
-                made[seat] += bid == won
+            deals[game_id][event.hand] = event
             scores[game_id] = event.totals
-            hands[game_id] += 1
         elif isinstance(event, rules.GameFinished):
             scores[game_id] = event.scores
             finished.add(game_id)
@@ -81,6 +80,12 @@ def read_figures(
                 hands[game_id] += 1
             else:
                 finished.add(game_id)
+    for game_id, scored_deals in deals.items():
+        made = exact[game_id] = [0] * len(scores[game_id])
+        for deal in scored_deals.values():
+            for seat, (bid, won) in enumerate(zip(deal.bids, deal.tricks, strict=True)):
+                made[seat] += bid == won
+        hands[game_id] = len(scored_deals)
     for game_id in by_stream.values():
         if game_id in scores:
             figures[game_id] = GameFigures(
