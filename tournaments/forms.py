@@ -79,6 +79,21 @@ class EventForm(forms.Form):
     game = forms.ChoiceField(
         label=_("Game"), choices=list(GAME_LABELS.items()), initial="romanian", required=False
     )
+    # Left out (as by older clients): online.
+    place = forms.ChoiceField(
+        label=_("Where the tables play"),
+        choices=[
+            ("online", _("Online")),
+            ("room", _("In the room, with real cards")),
+            ("both", _("Both: each player says at check-in")),
+        ],
+        initial="online",
+        required=False,
+        help_text=_(
+            "A table in the room plays with cards and a score sheet; a player at it "
+            "writes each deal down on a phone."
+        ),
+    )
     season = forms.ChoiceField(
         label=_("Season"),
         required=False,
@@ -189,6 +204,9 @@ class EventForm(forms.Form):
 
     def clean_tie_breaks(self) -> tuple[str, ...]:
         return tuple((self.cleaned_data["tie_breaks"] or ",".join(DEFAULT_TIE_BREAKS)).split(","))
+
+    def clean_place(self) -> str:
+        return str(self.cleaned_data["place"] or "online")
 
     def clean_bot_level(self) -> str:
         return str(self.cleaned_data["bot_level"] or DEFAULT_LEVEL)

@@ -95,6 +95,10 @@ def event_text() -> dict[str, Any]:
         "no_tables": _("No table is playing."),
         "round": _("Round %(round)s"),
         "checked_in": _("checked in"),
+        "checked_in_room": _("checked in, in the room"),
+        "checked_in_online": _("checked in, online"),
+        "check_in_room": _("Check in: in the room"),
+        "check_in_online": _("Check in: online"),
         "withdrawn": _("withdrawn"),
         "registered": _("registered"),
         "check_in": _("Check in"),
@@ -244,6 +248,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             first_round=data["first_round"],
             turn_seconds=data["turn_seconds"],
             bot_level=data["bot_level"],
+            place=data["place"],
         )
     except CodedError as error:
         form.add_error(None, _refusal(error))

@@ -37,9 +37,10 @@
   const score = (player) => (player.score === null ? "–" : String(player.score));
   const withCode = (template, code) => template.replace("CODE", encodeURIComponent(code));
 
-  function postForm(action, label, className) {
+  function postForm(action, label, className, fields = {}) {
     return node("form", { method: "post", class: "inline", action }, [
       node("input", { type: "hidden", name: "csrfmiddlewaretoken", value: page.csrf }),
+      ...Object.entries(fields).map(([name, value]) => node("input", { type: "hidden", name, value })),
       node("button", { type: "submit", class: className, text: label }),
     ]);
   }
@@ -267,7 +268,9 @@
 
   function entryState(entry) {
     if (entry.withdrawn) return T.withdrawn;
-    return entry.checked_in ? T.checked_in : T.registered;
+    if (!entry.checked_in) return T.registered;
+    if (live.place !== "both") return T.checked_in;
+    return entry.in_room ? T.checked_in_room : T.checked_in_online;
   }
 
   function drawEntries() {
@@ -289,8 +292,17 @@
       ...live.entries.map((entry) => {
         const forms = node("td");
         const player = `/players/${entry.player_id}/`;
-        if (entry.withdrawn || !entry.checked_in) {
-          forms.append(postForm(page.check_in_url.replace("/players/0/", player), T.check_in, "check-in"), " ");
+        const checkIn = page.check_in_url.replace("/players/0/", player);
+        if (live.place === "both") {
+          // Checked in on one side: the other side's button moves them.
+          if (entry.withdrawn || !entry.checked_in || !entry.in_room) {
+            forms.append(postForm(checkIn, T.check_in_room, "check-in-room", { in_room: "1" }), " ");
+          }
+          if (entry.withdrawn || !entry.checked_in || entry.in_room) {
+            forms.append(postForm(checkIn, T.check_in_online, "check-in", { in_room: "0" }), " ");
+          }
+        } else if (entry.withdrawn || !entry.checked_in) {
+          forms.append(postForm(checkIn, T.check_in, "check-in"), " ");
         }
         if (!entry.withdrawn) {
           const question = fmt(T.withdraw_question, { name: entry.name });
