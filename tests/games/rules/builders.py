@@ -25,14 +25,17 @@ def started(
     *,
     hand: int = 0,
     scores: tuple[int, ...] | None = None,
+    recorded: bool = False,
 ) -> GameState:
-    """A game waiting for hand ``hand`` (0: the first) to be dealt by ``dealer``.
+    """A game waiting for hand ``hand`` (0: the first) to be dealt by ``dealer``
+    (``recorded``: a table in the room, waiting for that deal to be recorded).
 
     Skipping to a later hand stands in for the hands before it, which the test
     does not care about; ``scores`` are the totals they left.
     """
     first_dealer = (dealer - hand) % player_count
-    state = replay([GameStarted(player_count, options or RuleOptions(), first_dealer)])
+    start = GameStarted(player_count, options or RuleOptions(), first_dealer, recorded)
+    state = replay([start])
     state.hand = hand
     if scores is not None:
         state.scores = scores
