@@ -355,6 +355,7 @@ def test_the_read_model_of_a_table_in_play_holds_its_seats_scores_and_hands() ->
     assert values == {
         "code": "ABC123",
         "kind": "romanian",
+        "place": "online",
         "status": "playing",
         "player_count": 3,
         "preset": "",

@@ -998,6 +998,10 @@ def test_the_schema_is_served_and_documents_every_endpoint() -> None:
         "/api/games/{ref}/cancel/",
         "/api/games/{ref}/leave/",
         "/api/games/{ref}/rematch/",
+        "/api/games/{ref}/scorer/",
+        "/api/games/{ref}/deals/",
+        "/api/games/{ref}/deals/correct/",
+        "/api/games/{ref}/deals/confirm/",
         "/api/presets/",
     }
 
