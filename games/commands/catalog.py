@@ -13,9 +13,6 @@ from rest_framework import serializers
 from games.commands import actions
 from games.commands.inputs import (
     BidSerializer,
-    ConfirmationSerializer,
-    CorrectionSerializer,
-    DealSerializer,
     OneCardModeSerializer,
     PlaySerializer,
     SeatBotSerializer,
@@ -37,8 +34,4 @@ COMMANDS: dict[str, Command] = {
     "zero_play": Command(ZeroPlaySerializer, actions.game_announce_zero_play),
     "one_card_mode": Command(OneCardModeSerializer, actions.game_choose_one_card_mode),
     "seat_bot": Command(SeatBotSerializer, actions.game_set_seat_bot),
-    # A table in the room: its deals written down, corrected and confirmed.
-    "record_deal": Command(DealSerializer, actions.game_record_deal),
-    "correct_deal": Command(CorrectionSerializer, actions.game_correct_deal),
-    "confirm_deal": Command(ConfirmationSerializer, actions.game_confirm_deal),
 }

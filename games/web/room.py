@@ -10,6 +10,7 @@ apply once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -20,7 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.commands.catalog import COMMANDS
+from games.commands import actions
+from games.commands.inputs import ConfirmationSerializer, CorrectionSerializer, DealSerializer
 from games.errors import ScorerOnly, WrongPin
 from games.models import Game
 from games.read.pins import PIN_DIGITS, grant_seat, pin_matches
@@ -33,6 +35,7 @@ from games.web.api import (
     command_schema,
     parse_input,
 )
+from games.write.path import CommandResult
 from runtime.api_docs import errors
 
 
@@ -117,18 +120,28 @@ def _scoring(request: Request, ref: str, user_id: int | None) -> tuple[Game, int
     return game, scorer
 
 
-def _deal_view(name: str, summary: str, description: str, codes: dict[int, list[str]]) -> Any:
-    command = COMMANDS[name]
+def _deal_view(
+    name: str,
+    inputs: type[serializers.Serializer],
+    run: Callable[..., CommandResult],
+    summary: str,
+    description: str,
+    codes: dict[int, list[str]],
+) -> Any:
+    # Not among the socket's commands: a scorer who gave the PIN has no account to
+    # act as there; the scorer page sends its entries here, each with its key.
     view = type(
         f"{name.title().replace('_', '')}View",
         (DealCommandView,),
-        {"serializer_class": command.inputs, "command": staticmethod(command.run)},
+        {"serializer_class": inputs, "command": staticmethod(run)},
     )
-    return command_schema(name, summary, description, command.inputs, codes)(view)
+    return command_schema(name, summary, description, inputs, codes)(view)
 
 
 RecordDealView = _deal_view(
     "record_deal",
+    DealSerializer,
+    actions.game_record_deal,
     "Write down a deal played in the room",
     "Each seat's bid and tricks made, by seat; scored as a deal played here would be.",
     {
@@ -147,6 +160,8 @@ RecordDealView = _deal_view(
 )
 CorrectDealView = _deal_view(
     "correct_deal",
+    CorrectionSerializer,
+    actions.game_correct_deal,
     "Correct a deal written down",
     "Writes the deal anew and scores it and every later deal again; a confirmed deal "
     "only with a reason, and once the game is over only by its director.",
@@ -165,6 +180,8 @@ CorrectDealView = _deal_view(
 )
 ConfirmDealView = _deal_view(
     "confirm_deal",
+    ConfirmationSerializer,
+    actions.game_confirm_deal,
     "Confirm a deal written down",
     "Another seat than the one that wrote it, or the director.",
     {

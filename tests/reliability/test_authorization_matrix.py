@@ -111,6 +111,12 @@ JOIN = {"alias": "Intrus"}
 # Hands the player's own seat back from a bot it does not have: nothing changes.
 SEAT_BOT = {"seat": PLAYER_SEAT, "bot": None}
 JOIN_FORM = {"reference": GAME_CODE, "alias": "Intrus"}
+PIN = {"pin": "000000", "seat": 0}
+# Fits every command of a table in the room: a deal written, corrected, confirmed.
+DEAL = {"hand": 0, "bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0], "reason": "test"}
+DEAL_ACTIONS = ("deals", "deals/correct", "deals/confirm")
+SCORER_ONLY = "403:scorer_only"
+PLAYED_HERE = "400:played_table"
 EVERYONE = (OK,) * 7
 # Readiness is the same for everyone: ready embedded (tasks run eagerly); in production
 # mode this test process has no Celery worker to answer, so not ready.
@@ -229,6 +235,22 @@ HTTP_ROWS = [
         UNAUTHENTICATED, STARTED, STARTED, *(NOT_SEATED_HERE,) * 4),
     row("POST", f"{GAME}leave/", "private", None,
         UNAUTHENTICATED, STARTED, STARTED, *(NOT_SEATED_HERE,) * 3, NO_GAME),
+    # A table in the room's commands: the PIN finds no table in the room here; its
+    # players and director are told the table is played here, anyone else that only
+    # its scorers may.
+    row("POST", f"{GAME}scorer/", "public", PIN, *(NO_GAME,) * 7),
+    row("POST", f"{GAME}scorer/", "private", PIN, *(NO_GAME,) * 7),
+    *(
+        row("POST", f"{GAME}{action}/", "public", DEAL,
+            SCORER_ONLY, PLAYED_HERE, PLAYED_HERE, SCORER_ONLY, PLAYED_HERE, SCORER_ONLY,
+            SCORER_ONLY)
+        for action in DEAL_ACTIONS
+    ),
+    *(
+        row("POST", f"{GAME}{action}/", "private", DEAL,
+            NO_GAME, PLAYED_HERE, PLAYED_HERE, SCORER_ONLY, PLAYED_HERE, PLAYED_HERE, NO_GAME)
+        for action in DEAL_ACTIONS
+    ),
     # A rematch: only the game's players may ask, once it is over.
     row("GET", f"{GAME}rematch/", "public", None, *(NO_REMATCH,) * 7),
     row("GET", f"{GAME}rematch/", "private", None, NO_GAME, *(NO_REMATCH,) * 5, NO_GAME),
