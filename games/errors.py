@@ -298,3 +298,14 @@ class WrongPin(GameError):
 
     def __init__(self) -> None:
         super().__init__("that is not this table's PIN")
+
+
+class TableBegun(GameError):
+    """A table called off after its first bid, card or deal written down."""
+
+    code = "table_begun"
+    text = gettext_noop("Play has begun at this table: it can no longer be called off.")
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("play has begun at this table: a bid, a card or a deal is in its log")

@@ -106,6 +106,18 @@ class RoundStarted:
 
 
 @dataclass(frozen=True, slots=True)
+class TableMoved:
+    """A table of the current round moved between the room and online before play
+    began there: its game called off, the same players seated at ``game``."""
+
+    round: int
+    # The table's index in its round.
+    table: int
+    place: str
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
 class ResultCorrected:
     """Tournament points added to (or taken from) a player's result, with the reason."""
 
@@ -132,6 +144,7 @@ ChampionshipEvent = (
     | PlayerCheckedIn
     | PlayerWithdrew
     | RoundStarted
+    | TableMoved
     | ResultCorrected
     | EventFinished
     | ResultsPublished
@@ -222,6 +235,17 @@ def _entry(championship: Championship, player_id: int, **changes: bool) -> None:
     championship.entries[player_id] = replace(championship.entries[player_id], **changes)
 
 
+def _move(championship: Championship, event: TableMoved) -> None:
+    number = event.round - 1
+    played = championship.rounds[number]
+    games, places = list(played.games), [played.place_of(i) for i in range(len(played.games))]
+    games[event.table], places[event.table] = event.game, event.place
+    championship.rounds[number] = replace(played, games=tuple(games), places=tuple(places))
+    # Its players play there from now on, unless they check in again.
+    for player in played.tables[event.table]:
+        _entry(championship, player, in_room=event.place == "room")
+
+
 def fold(championship: Championship, events: list[ChampionshipEvent]) -> Championship:
     """``championship`` after ``events``, changed in place."""
     for event in events:
@@ -241,6 +265,8 @@ def fold(championship: Championship, events: list[ChampionshipEvent]) -> Champio
             _entry(championship, event.player_id, withdrawn=True)
         elif isinstance(event, RoundStarted):
             championship.rounds.append(Round(event.number, event.tables, event.games, event.places))
+        elif isinstance(event, TableMoved):
+            _move(championship, event)
         elif isinstance(event, ResultCorrected):
             championship.corrections.append(event)
         elif isinstance(event, EventFinished):

@@ -23,7 +23,7 @@ from django.utils import timezone
 from games.errors import GameNotFound
 from games.models import Game
 from games.read.selectors import TableHome
-from games.table import CLASSIC
+from games.table import CLASSIC, ONLINE
 from games.visibility import record_public
 from games.write.tables import load_table
 from tournaments import points
@@ -245,6 +245,7 @@ def _table(
         "number": row.number,
         "game_id": str(row.game_id),
         "game_code": game.code if game is not None else "",
+        "place": game.place if game is not None else ONLINE,
         "status": status,
         "paused": bool(getattr(game, "paused", False)),
         "hand": hand,

@@ -46,6 +46,7 @@ from tournaments.championship import (
     Round,
     RoundStarted,
     SeasonCreated,
+    TableMoved,
     championship_stream,
     fold,
     season_stream,
@@ -404,6 +405,35 @@ def _groups(championship: Championship) -> list[tuple[str, list[int]]]:
     room = [player for player in present if championship.entries[player].in_room]
     online = [player for player in present if not championship.entries[player].in_room]
     return [(place, players) for place, players in ((ROOM, room), (ONLINE, online)) if players]
+
+
+def event_move_table(*, event_id: uuid.UUID, actor: User, table: int, place: str) -> EventResult:
+    """Move table ``table`` (counted from 1) of the round in play between the room and
+    online, before anyone has bid, played or written a deal down there: its game is
+    called off and its players seated, as they were, at a new one in ``place``. Only
+    at an event played both ways; its players play there in the rounds to come too,
+    unless they check in again."""
+    if place not in (ONLINE, ROOM):
+        raise InvalidEventInput(f"a table is played {ONLINE} or {ROOM}, not {place!r}")
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_organizer(championship, actor)
+        if championship.settings.place != BOTH:
+            raise InvalidEventInput("only an event played both online and in the room moves tables")
+        if not championship.rounds or isinstance(table, bool) or not isinstance(table, int):
+            raise InvalidEventInput("there is no such table in the round in play")
+        played = championship.rounds[-1]
+        if not 1 <= table <= len(played.tables):
+            raise InvalidEventInput(f"the round in play has tables 1 to {len(played.tables)}")
+        index = table - 1
+        if played.place_of(index) == place:
+            return []
+        games.game_call_off(game_id=uuid.UUID(played.games[index]), actor=actor)
+        players = list(played.tables[index])
+        moved = _open_table(event_id, championship, actor, played.number, players, place)
+        return [TableMoved(played.number, index, place, str(moved))]
+
+    return _execute(event_id, actor, None, decide)
 
 
 def event_advance(*, event_id: uuid.UUID) -> EventResult | None:

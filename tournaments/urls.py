@@ -36,5 +36,6 @@ urlpatterns = [
     path(f"{manage}corrections/", views.correct_result, name="correct"),
     path(f"{manage}publish/", views.publish_results, name="publish"),
     path(f"{manage}tables/<str:game_code>/pause/", views.pause_table, name="pause"),
+    path(f"{manage}round-tables/<int:number>/move/", views.move_table, name="move-table"),
     path(f"{manage}tables/<str:game_code>/resume/", views.resume_table, name="resume"),
 ]

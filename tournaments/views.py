@@ -96,6 +96,9 @@ def event_text() -> dict[str, Any]:
         "round": _("Round %(round)s"),
         "checked_in": _("checked in"),
         "checked_in_room": _("checked in, in the room"),
+        "in_room": _("In the room"),
+        "move_to_room": _("Move to the room"),
+        "move_online": _("Move online"),
         "checked_in_online": _("checked in, online"),
         "check_in_room": _("Check in: in the room"),
         "check_in_online": _("Check in: online"),
@@ -164,6 +167,7 @@ def _page_config(
         config["poll"] = reverse("tournaments:live", args=[event.code])
         config["check_in_url"] = reverse("tournaments:check-in-player", args=[event.code, 0])
         config["withdraw_url"] = reverse("tournaments:withdraw-player", args=[event.code, 0])
+        config["move_url"] = reverse("tournaments:move-table", args=[event.code, 0])
         if CAN_PAUSE:
             config["pause_url"] = reverse("tournaments:pause", args=[event.code, "CODE"])
             config["resume_url"] = reverse("tournaments:resume", args=[event.code, "CODE"])
@@ -620,6 +624,21 @@ def pause_table(request: AuthenticatedHttpRequest, code: str, game_code: str) ->
 @login_required
 def resume_table(request: AuthenticatedHttpRequest, code: str, game_code: str) -> HttpResponse:
     return _table_action(request, code, game_code, pause=False)
+
+
+@require_POST
+@login_required
+def move_table(request: AuthenticatedHttpRequest, code: str, number: int) -> HttpResponse:
+    """Move a table of the round in play to the room or online (``place``)."""
+
+    def run(event: Event) -> str:
+        place = request.POST.get("place", "")
+        services.event_move_table(event_id=event.id, actor=request.user, table=number, place=place)
+        if place == "room":
+            return _("Table %(number)s now plays in the room.") % {"number": number}
+        return _("Table %(number)s now plays online.") % {"number": number}
+
+    return _organizer_action(request, code, run)
 
 
 # --- Results ------------------------------------------------------------------------

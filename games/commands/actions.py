@@ -46,6 +46,7 @@ from games.errors import (
     NotSeated,
     NotTheCreator,
     NotYourSeat,
+    TableBegun,
     TableFull,
     UnknownBot,
     VersionConflict,
@@ -324,6 +325,32 @@ def game_cancel(
             expected_version=None,
             idempotency_key=idempotency_key,
             command={"cancel": True},
+            decide=decide,
+        )
+    )
+
+
+def game_call_off(
+    *, game_id: uuid.UUID, actor: User, idempotency_key: str | None = None
+) -> CommandResult:
+    """Call off a table that started but where nobody has bid, played or written a deal
+    down yet: only its creator may (a championship moving the table between the room
+    and online opens it again there). Nobody plays it from then on."""
+
+    def decide(table: Table) -> list[AnyEvent]:
+        if actor.pk != table.creator_id:
+            raise NotTheCreator("only the table's creator may do that")
+        if table.begun:
+            raise TableBegun()
+        return fold_all(table, [TableCancelled()])
+
+    return execute(
+        Move(
+            game_id=game_id,
+            actor=actor,
+            expected_version=None,
+            idempotency_key=idempotency_key,
+            command={"call_off": True},
             decide=decide,
         )
     )

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from games import rules
-from games.rules import Card, GameState, RuleOptions, classic, options_from_dict
+from games.rules import Card, GameState, Phase, RuleOptions, classic, options_from_dict
 from games.rules.classic import ClassicOptions, ClassicState
 
 if TYPE_CHECKING:
@@ -266,6 +266,19 @@ class Table:
         if phase == "not-started":
             return "open"
         return "finished" if phase == "finished" else "playing"
+
+    @property
+    def begun(self) -> bool:
+        """Whether anything has been played here: a bid (not one a deal sets), a card,
+        a deal scored or written down."""
+        game = self.game
+        if self.played or game.results:
+            return True
+        if isinstance(game, ClassicState):
+            return False
+        return game.phase is Phase.PLAYING or (
+            game.phase is Phase.BIDDING and game.turn != (game.dealer + 1) % self.player_count
+        )
 
     @property
     def in_room(self) -> bool:

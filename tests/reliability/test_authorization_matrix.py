@@ -284,6 +284,9 @@ HTTP_ROWS = [
     row("POST", f"{MANAGE}bots/", "private", {}, *ORGANIZER_ONLY, "400", "400", MISSING),
     row("POST", f"{MANAGE}rounds/", "private", {}, *ORGANIZER_ONLY, "409", "409", MISSING),
     row("POST", f"{MANAGE}corrections/", "private", {}, *ORGANIZER_ONLY, "400", "400", MISSING),
+    # An event played online moves no table to the room.
+    row("POST", f"{MANAGE}round-tables/<int:number>/move/", "private", {"place": "room"},
+        *ORGANIZER_ONLY, "400", "400", MISSING),
     # A round in play: the organizer is told so (409).
     row("POST", f"{MANAGE}publish/", "private", None, *ORGANIZER_ONLY, "409", "409", MISSING),
     # Last: each changes the event or its table, and the next row puts it back.
@@ -388,6 +391,7 @@ class Scene:
             .replace("<str:code>", self.event.code)
             .replace("<uuid:season_id>", str(self.season_id))
             .replace("<int:player_id>", str(self.entrant_id))
+            .replace("<int:number>", "1")
         )
 
     def body(self, body: dict[str, Any] | None, target: str) -> dict[str, Any] | None:

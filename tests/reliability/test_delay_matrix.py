@@ -312,6 +312,7 @@ NO_PROGRESS = {
     "events/<str:code>/manage/corrections/": "a command",
     "events/<str:code>/manage/publish/": "a command",
     "events/<str:code>/manage/tables/<str:game_code>/pause/": "a command",
+    "events/<str:code>/manage/round-tables/<int:number>/move/": "a command",
     "events/<str:code>/manage/tables/<str:game_code>/resume/": "a command",
 }
 

@@ -16,6 +16,8 @@ from django.core.management import call_command
 from accounts.models import User
 from eventlog import store
 from games.commands.actions import game_confirm_deal, game_correct_deal, game_record_deal
+from games.commands.actions import game_place_bid as place_bid
+from games.errors import TableBegun
 from games.models import Game
 from games.table import stream_of
 from games.write.tables import load_table
@@ -26,7 +28,7 @@ from tests.tournaments.projections.test_standings import read_models, standing_r
 from tournaments import services
 from tournaments.championship import championship_stream
 from tournaments.errors import InvalidEventInput, TooFewInPlace
-from tournaments.models import Entry, Event
+from tournaments.models import Entry, Event, TableResult
 from tournaments.projections.standings import read_figures
 
 
@@ -251,3 +253,66 @@ def test_a_mixed_event_ranks_its_tables_in_the_room_and_online_as_the_log_says()
     output = StringIO()
     call_command("rebuild_standings", stdout=output)
     assert read_models(event.id) == before
+
+
+def both_ways_round() -> tuple[Event, User, dict[str, Game]]:
+    """An event played both ways, its first round started: four in the room, four
+    online."""
+    event, creator = room_event("both")
+    entered(event, 4, in_room=True)
+    entered(event, 4, in_room=False)
+    services.event_start_round(event_id=event.id, actor=creator)
+    return event, creator, {game.place: game for game in round_games(event.id, 1)}
+
+
+@pytest.mark.django_db
+def test_the_director_moves_a_table_online_to_the_room_before_anyone_bids() -> None:
+    # Given a round with a table online where nobody has bid yet
+    event, creator, games = both_ways_round()
+    online = games["online"]
+    number = round_games(event.id, 1).index(online) + 1
+
+    # When the director moves it to the room
+    services.event_move_table(event_id=event.id, actor=creator, table=number, place="room")
+
+    # Then its game is called off, its players sit as they did at a new table in the
+    # room, the round counts two tables, and the players are in the room from now on
+    assert Game.objects.get(pk=online.id).status == Game.Status.CANCELLED
+    moved = round_games(event.id, 1)[number - 1]
+    assert (moved.place, moved.seats) == ("room", online.seats)
+    assert sorted(row.game_id for row in TableResult.objects.filter(event_id=event.id)) == sorted(
+        game.id for game in round_games(event.id, 1)
+    )
+    players = [seat["user_id"] for seat in online.seats]
+    assert set(
+        Entry.objects.filter(event_id=event.id, player_id__in=players).values_list(
+            "in_room", flat=True
+        )
+    ) == {True}
+
+
+@pytest.mark.django_db
+def test_a_table_where_play_has_begun_stays_where_it_is() -> None:
+    # Given a table online where the first bid was made
+    event, creator, games = both_ways_round()
+    online = games["online"]
+    table = load_table(online.id)
+    bidder = User.objects.get(pk=table.seats[table.game.turn].user_id)
+    place_bid(game_id=online.id, actor=bidder, bid=0)
+    number = round_games(event.id, 1).index(online) + 1
+
+    # When the director would move it, then it is refused and nothing changes
+    with pytest.raises(TableBegun):
+        services.event_move_table(event_id=event.id, actor=creator, table=number, place="room")
+    assert round_games(event.id, 1)[number - 1].id == online.id
+    assert Game.objects.get(pk=online.id).status == Game.Status.PLAYING
+
+
+@pytest.mark.django_db
+def test_an_event_played_in_one_place_moves_no_table() -> None:
+    event, creator = room_event("room")
+    entered(event, 4, in_room=False)
+    services.event_start_round(event_id=event.id, actor=creator)
+
+    with pytest.raises(InvalidEventInput):
+        services.event_move_table(event_id=event.id, actor=creator, table=1, place="online")

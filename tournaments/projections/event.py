@@ -57,6 +57,9 @@ def project_event(
         elif any(getattr(row, key) != value for key, value in fields.items()):
             Entry.objects.filter(pk=row.pk).update(**fields)
     tabled = set(TableResult.objects.filter(event_id=event_id).values_list("game_id", flat=True))
+    playing = {uuid.UUID(game_id) for played in championship.rounds for game_id in played.games}
+    # A table moved between the room and online: its called-off game is no table.
+    TableResult.objects.filter(event_id=event_id, game_id__in=tabled - playing).delete()
     for played in championship.rounds:
         for number, (players, game_id) in enumerate(zip(played.tables, played.games, strict=True)):
             if uuid.UUID(game_id) not in tabled:

@@ -220,6 +220,7 @@
       node("p", { class: "state", text: tableState(table) }),
       seats,
     ];
+    if (table.place === "room") children.splice(1, 0, node("p", { class: "place", text: T.in_room }));
     if (manage && table.turn) children.push(turnLine(table.turn));
     children.push(tableLinks(table, "p"));
     if (manage && page.pause_url && table.status === "playing") {
@@ -228,6 +229,11 @@
           ? postForm(withCode(page.resume_url, table.game_code), T.resume, "resume")
           : postForm(withCode(page.pause_url, table.game_code), T.pause, "pause"),
       );
+    }
+    if (manage && page.move_url && live.place === "both" && !table.finished && !table.hands_scored) {
+      const room = table.place !== "room";
+      const action = page.move_url.replace("/0/", `/${table.number}/`);
+      children.push(postForm(action, room ? T.move_to_room : T.move_online, "move-table", { place: room ? "room" : "online" }));
     }
     const status = table.paused ? "paused" : table.status;
     return node("article", { class: "table-card", id: `table-${table.game_code}`, "data-game": table.game_code, "data-status": status }, children);
