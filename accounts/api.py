@@ -21,11 +21,15 @@ from accounts.serializers import (
     UserTokenSerializer,
 )
 from runtime.api_docs import errors
-from runtime.throttling import AnonThrottle, LoginThrottle
+from runtime.throttling import AnonThrottle, LoginThrottle, client_address
 
 TAGS = ["auth"]
-# Password guessing and account farming: these share the tight sign-in budget.
-SIGN_IN_THROTTLES = [AnonThrottle, LoginThrottle]
+# Account farming: registering spends the address's tight budget. Signing in spends
+# it, and the account's, only by failing (accounts.services.user_authenticate).
+REGISTER_THROTTLES = [AnonThrottle, LoginThrottle]
+SIGN_IN_THROTTLES = [AnonThrottle]
+# Past a budget of failed sign-ins.
+SIGN_IN_REFUSALS = {429: ["too_many_attempts"]}
 
 
 def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
@@ -36,7 +40,7 @@ def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
 
 class RegisterView(APIView):
     permission_classes = [AllowAny]
-    throttle_classes = SIGN_IN_THROTTLES
+    throttle_classes = REGISTER_THROTTLES
     # No session is involved: an anonymous request needs no CSRF token.
     authentication_classes: list[type[Any]] = []
 
@@ -65,7 +69,7 @@ class LoginView(APIView):
         operation_id="auth_login",
         summary="Log in: start a session and get an API token",
         request=CredentialsSerializer,
-        responses={200: UserTokenSerializer, **errors(400, 429)},
+        responses={200: UserTokenSerializer, **errors(400, 429, codes=SIGN_IN_REFUSALS)},
     )
     def post(self, request: Request) -> Response:
         user, token = services.user_log_in(
@@ -102,10 +106,12 @@ class TokenView(APIView):
         operation_id="auth_token",
         summary="Get an API token for a username and password",
         request=CredentialsSerializer,
-        responses={200: TokenSerializer, **errors(400, 429)},
+        responses={200: TokenSerializer, **errors(400, 429, codes=SIGN_IN_REFUSALS)},
     )
     def post(self, request: Request) -> Response:
-        _, token = services.user_token_for_credentials(**_valid(CredentialsSerializer, request))
+        _, token = services.user_token_for_credentials(
+            **_valid(CredentialsSerializer, request), address=client_address(request)
+        )
         return Response({"token": token})
 
 

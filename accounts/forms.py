@@ -1,5 +1,12 @@
+from typing import Any
+
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
+
+from accounts.errors import InvalidCredentials
+from accounts.services import user_authenticate
+from runtime.throttling import client_address
 
 
 class RegisterForm(forms.Form):
@@ -26,3 +33,26 @@ class RegisterForm(forms.Form):
         if cleaned.get("password") != cleaned.get("password_again"):
             self.add_error("password_again", _("The two passwords differ."))
         return cleaned
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form, checking the password through
+    :func:`accounts.services.user_authenticate`, so that the page's failures spend the
+    budgets the API's do. Past one, it raises :class:`runtime.errors.TooManyAttempts`
+    (the page answers 429)."""
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is not None and password:
+            try:
+                self.user_cache = user_authenticate(
+                    username=username,
+                    password=password,
+                    address=None if self.request is None else client_address(self.request),
+                    request=self.request,
+                )
+            except InvalidCredentials:
+                raise self.get_invalid_login_error() from None
+            self.confirm_login_allowed(self.user_cache)
+        return self.cleaned_data

@@ -1,3 +1,4 @@
+import hashlib
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,6 +14,7 @@ from rest_framework.request import Request
 
 from accounts.errors import InvalidCredentials
 from accounts.models import User
+from runtime.throttling import AttemptKey, client_address, take_attempt
 
 DEMO_ORGANIZER_USERNAME = "demo"
 DEMO_BOT_NAMES = ("Ana", "Bogdan", "Carmen", "Dorin")
@@ -149,13 +151,35 @@ def user_create_guest() -> User:
 
 
 def user_authenticate(
-    *, username: str, password: str, request: HttpRequest | Request | None = None
+    *,
+    username: str,
+    password: str,
+    address: str | None,
+    request: HttpRequest | Request | None = None,
 ) -> User:
-    """The active user with these credentials; :class:`InvalidCredentials` otherwise."""
+    """The active user with these credentials; :class:`InvalidCredentials` otherwise.
+
+    A failure is counted against ``address`` (whatever the username), the account
+    named (whether or not there is one) and the account from ``address``; past any of
+    those budgets, :class:`runtime.errors.TooManyAttempts` and no password is checked.
+    A success counts nothing: many players behind one address all sign in
+    (decision 3301)."""
+    attempt = take_attempt(*_sign_in_budgets(username, address))
     user = authenticate(request, username=username, password=password)
     if not isinstance(user, User):
         raise InvalidCredentials()
+    attempt.succeeded()
     return user
+
+
+def _sign_in_budgets(username: str, address: str | None) -> tuple[AttemptKey, ...]:
+    # By a digest: any text may be sent as a username, and the store keys stay short.
+    account = hashlib.sha256(username.casefold().encode()).hexdigest()[:32]
+    return (
+        AttemptKey("login", address),
+        AttemptKey("login-account", account),
+        AttemptKey("login-account-address", None if address is None else f"{account}:{address}"),
+    )
 
 
 def user_log_in(
@@ -163,7 +187,9 @@ def user_log_in(
 ) -> tuple[User, str]:
     """Start a session for the user with these credentials; returns them and their
     API token."""
-    user = user_authenticate(username=username, password=password, request=request)
+    user = user_authenticate(
+        username=username, password=password, address=client_address(request), request=request
+    )
     login(request, user)
     return user, user_token(user=user)
 
@@ -181,6 +207,10 @@ def user_token(*, user: User) -> str:
     return str(token.key)
 
 
-def user_token_for_credentials(*, username: str, password: str) -> tuple[User, str]:
-    user = user_authenticate(username=username, password=password)
+def user_token_for_credentials(
+    *, username: str, password: str, address: str | None
+) -> tuple[User, str]:
+    """The API token of the user with these credentials, counted as
+    :func:`user_authenticate` counts them."""
+    user = user_authenticate(username=username, password=password, address=address)
     return user, user_token(user=user)

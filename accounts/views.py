@@ -3,8 +3,9 @@
 A guest (a visitor who pressed "Play now" without an account) registers on the same
 page, which turns their guest account into a full one, their games kept.
 
-Registering and signing in spend the sign-in budget the API's do
-(:mod:`runtime.throttling`): over it, a page says so with a 429 and ``Retry-After``."""
+Registering spends the address's budget the API's does; signing in spends the budgets
+of failed sign-ins the API's does, only by failing (:mod:`runtime.throttling`, decision
+3301). Past a budget, a page says so with a 429 and ``Retry-After``."""
 
 from collections.abc import Callable
 from functools import wraps
@@ -20,15 +21,16 @@ from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 
-from accounts.forms import RegisterForm
+from accounts.forms import RegisterForm, SignInForm
 from accounts.models import User
 from accounts.services import user_register
+from runtime.errors import TooManyAttempts
 from runtime.throttling import login_wait
 
 
-def sign_in_throttled(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
-    """Count each POST against the sign-in budget; over it, answer 429 without running
-    ``view`` (no password is checked)."""
+def register_throttled(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """Count each POST against the address's register budget; over it, answer 429
+    without running ``view``."""
 
     @wraps(view)
     def counted(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
@@ -40,15 +42,28 @@ def sign_in_throttled(view: Callable[..., HttpResponseBase]) -> Callable[..., Ht
     return counted
 
 
+def sign_in_refused(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """A budget of failed sign-ins spent (no password was checked): the 429 page."""
+
+    @wraps(view)
+    def refused(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        try:
+            return view(request, *args, **kwargs)
+        except TooManyAttempts as error:
+            return throttled(request, error.retry_after)
+
+    return refused
+
+
 def throttled(request: HttpRequest, wait: int) -> HttpResponse:
-    """The page that says the sign-in budget is spent: 429, and when to come back."""
+    """The page that says a budget is spent: 429, and when to come back."""
     response = render(request, "accounts/throttled.html", {"wait": wait}, status=429)
     response["Retry-After"] = str(wait)
     return response
 
 
 @sensitive_post_parameters("password", "password_again")
-@sign_in_throttled
+@register_throttled
 def register(request: HttpRequest) -> HttpResponse:
     """A new account; for a guest, their own account made full (their games kept)."""
     guest = request.user if isinstance(request.user, User) and request.user.is_guest else None
@@ -82,7 +97,8 @@ def _safe_next(request: HttpRequest) -> str:
     return target if safe else ""
 
 
-@method_decorator(sign_in_throttled, name="dispatch")
+@method_decorator(sign_in_refused, name="dispatch")
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
+    authentication_form = SignInForm
     redirect_authenticated_user = True

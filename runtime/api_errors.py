@@ -4,7 +4,8 @@ for invalid input.
 Every error of Atu's one family (:class:`coded.CodedError`: the rules', the
 services', the accounts') carries its own code and status, and DRF's own exceptions
 keep their status and code
-(``not_authenticated``, ``parse_error``, ``method_not_allowed``, ``throttled`` ...).
+(``not_authenticated``, ``parse_error``, ``method_not_allowed``, ``throttled`` ...);
+``too_many_attempts`` comes with ``Retry-After``, as ``throttled`` does.
 A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413 ``request_too_large``, under
 /api/ and on the pages alike. A database that is down, refuses, has no free
 connection or does not answer in time is a 503 ``database_unavailable`` with
@@ -33,6 +34,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
 from coded import CodedError
+from runtime.errors import TooManyAttempts
 
 logger = logging.getLogger("atu.api")
 
@@ -46,6 +48,8 @@ RETRY_AFTER_SECONDS = 5
 def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
     if isinstance(exc, CodedError):
         response = _error(exc.status, exc.code, exc.message)
+        if isinstance(exc, TooManyAttempts):
+            response.headers["Retry-After"] = str(exc.retry_after)
     elif isinstance(exc, DjangoValidationError):
         response = _invalid(_django_detail(exc))
     elif isinstance(exc, exceptions.ValidationError):

@@ -7,3 +7,16 @@ from coded import CodedError, gettext_noop
 class DomainError(CodedError):
     code = "error"
     text = gettext_noop("That was not accepted.")
+
+
+class TooManyAttempts(DomainError):
+    """A budget of failed attempts is spent (:func:`runtime.throttling.take_attempt`):
+    nothing was checked; ``retry_after`` says in how many seconds it opens again."""
+
+    code = "too_many_attempts"
+    text = gettext_noop("Too many attempts. Try again in a few minutes.")
+    status = 429
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"too many attempts; try again in {retry_after} seconds")
+        self.retry_after = retry_after

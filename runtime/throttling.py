@@ -2,13 +2,22 @@
 rates (DRF throttles, and the same sign-in budget for the pages), and each client's
 sockets and socket budget.
 
-Three rates (``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, from ``ATU_THROTTLE_ANON``,
-``ATU_THROTTLE_USER`` and ``ATU_THROTTLE_LOGIN``): every API request of an anonymous
-client, counted by its address; every API request of a signed-in user, counted by
-account; and signing in, registering and getting a token, by address, on the API and
-on the pages alike (one budget: switching between them gains nothing). Over a rate,
-the API answers 429 ``{"code": "throttled", ...}`` and the page 429, both with
-``Retry-After``.
+Three rates of requests (``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, from
+``ATU_THROTTLE_ANON``, ``ATU_THROTTLE_USER`` and ``ATU_THROTTLE_LOGIN``): every API
+request of an anonymous client, counted by its address; every API request of a
+signed-in user, counted by account; and registering (an account made, a guest's too),
+by address, on the API and on the pages alike (one budget: switching between them
+gains nothing). Over a rate, the API answers 429 ``{"code": "throttled", ...}`` and the
+page 429, both with ``Retry-After``.
+
+Budgets of failed attempts (:func:`take_attempt`, decision 3301): an attempt that may
+fail (a password, a table's PIN) holds a place in each of its budgets (a scope's rate,
+from the same settings, and a key: the address, the account, the table) and gives it
+back when it succeeds, so only failures spend them. Signing in fails into the address's
+``login`` budget (the one registering spends), the account's and the account's from
+that address: a room full of players on one address signs in, a guesser does not.
+Past a budget, :class:`runtime.errors.TooManyAttempts` (429 ``too_many_attempts``)
+before anything is checked.
 
 Counts are kept in the ``throttle`` cache's store: Redis in production (under the
 cache's key prefix), so that every server process counts together; each process's
@@ -40,6 +49,7 @@ import functools
 import hashlib
 import logging
 import math
+import threading
 import time
 import weakref
 from collections.abc import Sequence
@@ -51,8 +61,11 @@ import redis.asyncio
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest
+from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
+
+from runtime.errors import TooManyAttempts
 
 logger = logging.getLogger("atu.throttling")
 
@@ -74,11 +87,14 @@ return {count, redis.call('PTTL', KEYS[1])}
 
 
 def parse_rate(rate: str | None) -> tuple[int, int] | None:
-    """``"20/min"`` as (20, 60): how many per how many seconds; None stays None."""
+    """``"20/min"`` as (20, 60), ``"10/15min"`` as (10, 900): how many per how many
+    seconds; None stays None."""
     if rate is None:
         return None
     count, period = rate.split("/")
-    return int(count), PERIOD_SECONDS[period[0]]
+    unit = period.lstrip("0123456789")
+    periods = int(period[: len(period) - len(unit)] or 1)
+    return int(count), periods * PERIOD_SECONDS[unit[0]]
 
 
 class RateThrottle(BaseThrottle):
@@ -115,7 +131,7 @@ def _count(key: str, period: int) -> tuple[int, float]:
     store = caches[THROTTLE_CACHE]
     config = settings.CACHES[THROTTLE_CACHE]
     if config["BACKEND"] == REDIS_CACHE:
-        script = _count_script(config["LOCATION"])
+        script = _sync_scripts(config["LOCATION"])["count"]
         try:
             count, left_ms = script(keys=[store.make_key(key)], args=[period * 1000])
         except redis.RedisError:
@@ -135,14 +151,23 @@ def _count(key: str, period: int) -> tuple[int, float]:
         store.set(key, 1, timeout=period)
         store.set(f"{key}:opened", now, timeout=period)
         count = 1
-    return count, store.get(f"{key}:opened", now) + period - now
+    return count, _left_here(key, period, now)
+
+
+def _left_here(key: str, period: int, now: float) -> float:
+    """The seconds ``key``'s window has left, in this process's memory."""
+    return float(caches[THROTTLE_CACHE].get(f"{key}:opened", now)) + period - now
 
 
 @functools.cache
-def _count_script(url: str) -> Any:
+def _sync_scripts(url: str) -> dict[str, Any]:
     # A store that hangs must not hold every request up for long.
     client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
-    return client.register_script(COUNT_SCRIPT)
+    return {
+        "count": client.register_script(COUNT_SCRIPT),
+        "take": client.register_script(TAKE_SCRIPT),
+        "give_back": client.register_script(GIVE_BACK_SCRIPT),
+    }
 
 
 class AnonThrottle(RateThrottle):
@@ -160,7 +185,8 @@ class UserThrottle(RateThrottle):
 
 
 class LoginThrottle(RateThrottle):
-    """Signing in, registering, getting a token: by address, whoever is signed in."""
+    """Registering: by address, whoever is signed in. The address's failed sign-ins
+    spend the same budget (:func:`take_attempt`)."""
 
     scope = "login"
 
@@ -169,12 +195,150 @@ class LoginThrottle(RateThrottle):
 
 
 def login_wait(request: HttpRequest) -> int | None:
-    """Count a page's sign-in (or register) attempt: None if it may go on, else the
-    seconds to wait."""
+    """Count a page's register attempt (a guest made too): None if it may go on, else
+    the seconds to wait."""
     throttle = LoginThrottle()
     if throttle.allow_request(request, None):
         return None
     return throttle.wait()
+
+
+def client_address(request: HttpRequest | Request) -> str | None:
+    """The address the throttles count a request by: the client's as the front saw
+    it (uvicorn takes it from the front's X-Forwarded-For; decision 0202)."""
+    return request.META.get("REMOTE_ADDR") or None
+
+
+# --- Failed attempts ------------------------------------------------------------------
+
+# Takes a place in each budget, or none if any is spent. KEYS: the budgets' keys; ARGV:
+# each one's limit and window in ms, in turn. Answers 0 (taken), else the ms until the
+# spent budget that opens last opens again (at least 1).
+TAKE_SCRIPT = """
+local wait = 0
+for i = 1, #KEYS do
+    if tonumber(redis.call('GET', KEYS[i]) or '0') >= tonumber(ARGV[2 * i - 1]) then
+        local left = redis.call('PTTL', KEYS[i])
+        if left < 0 then
+            redis.call('PEXPIRE', KEYS[i], ARGV[2 * i])
+            left = tonumber(ARGV[2 * i])
+        end
+        wait = math.max(wait, left, 1)
+    end
+end
+if wait > 0 then
+    return wait
+end
+for i = 1, #KEYS do
+    redis.call('INCR', KEYS[i])
+    if redis.call('PTTL', KEYS[i]) < 0 then
+        redis.call('PEXPIRE', KEYS[i], ARGV[2 * i])
+    end
+end
+return 0
+"""
+# Gives an attempt's places back. A window that closed meanwhile is left alone: an
+# absent key stays absent (DECR would make it -1, with no expiry).
+GIVE_BACK_SCRIPT = """
+for i = 1, #KEYS do
+    if tonumber(redis.call('GET', KEYS[i]) or '0') > 0 then
+        redis.call('DECR', KEYS[i])
+    end
+end
+"""
+# Embedded, one process: the budgets' check and their increments, together.
+_ATTEMPTS_HERE = threading.Lock()
+
+
+@dataclass(frozen=True)
+class AttemptKey:
+    """One budget of failed attempts: ``scope`` names its rate in
+    ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (none: not counted), ``key`` whose
+    budget it is within the scope (None: not counted)."""
+
+    scope: str
+    key: str | None
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """An attempt's places in its budgets (the throttle cache's keys), held until it
+    :meth:`succeeded`."""
+
+    places: tuple[str, ...]
+
+    def succeeded(self) -> None:
+        """Give the places back: a success spends no budget."""
+        if not self.places:
+            return
+        store = caches[THROTTLE_CACHE]
+        url = _redis_location()
+        if url is None:
+            with _ATTEMPTS_HERE:
+                for place in self.places:
+                    try:
+                        if store.get(place, 0) > 0:
+                            store.decr(place)
+                    except ValueError:  # Its window closed meanwhile: nothing to give back.
+                        pass
+            return
+        try:
+            _sync_scripts(url)["give_back"](keys=[store.make_key(place) for place in self.places])
+        except redis.RedisError:
+            logger.warning("attempt not given back: the throttle store is unavailable")
+
+
+def take_attempt(*keys: AttemptKey) -> Attempt:
+    """Count an attempt in each budget of ``keys`` as failed until it
+    :meth:`Attempt.succeeded`; an attempt that raises, or returns without saying so,
+    stays failed. If any budget is spent, raise :class:`TooManyAttempts`, counting
+    nothing: what the attempt would check must not be checked. Atomic across
+    budgets and processes: of attempts at once, no more are checked than a budget
+    has places. While Redis does not answer, attempts are not counted (a warning)."""
+    rates = api_settings.DEFAULT_THROTTLE_RATES
+    budgets = []
+    for each in keys:
+        rate = parse_rate(rates.get(each.scope))  # type: ignore[arg-type]
+        if rate is not None and each.key is not None:
+            budgets.append((f"{each.scope}:{each.key}", *rate))
+    if not budgets:
+        return Attempt(())
+    url = _redis_location()
+    try:
+        wait = _take_here(budgets) if url is None else _take_in_redis(url, budgets)
+    except redis.RedisError:
+        logger.warning("attempt not counted: the throttle store is unavailable")
+        return Attempt(())
+    if wait is not None:
+        raise TooManyAttempts(max(1, math.ceil(wait)))
+    return Attempt(tuple(place for place, _, _ in budgets))
+
+
+def _take_here(budgets: Sequence[tuple[str, int, int]]) -> float | None:
+    """Take a place in each budget, in this process's memory: None, or the seconds
+    until the spent budget that opens last opens again."""
+    store = caches[THROTTLE_CACHE]
+    with _ATTEMPTS_HERE:
+        now = time.time()
+        spent = [
+            _left_here(place, period, now)
+            for place, limit, period in budgets
+            if store.get(place, 0) >= limit
+        ]
+        if spent:
+            return max(spent)
+        for place, _, period in budgets:
+            _count(place, period)
+    return None
+
+
+def _take_in_redis(url: str, budgets: Sequence[tuple[str, int, int]]) -> float | None:
+    store = caches[THROTTLE_CACHE]
+    wait_ms = _sync_scripts(url)["take"](
+        keys=[store.make_key(place) for place, _, _ in budgets],
+        args=[value for _, limit, period in budgets for value in (limit, period * 1000)],
+    )
+    return int(wait_ms) / 1000 if wait_ms else None
 
 
 # --- Sockets --------------------------------------------------------------------------

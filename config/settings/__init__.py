@@ -169,7 +169,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Every error body is {"code": ..., "message": ...}.
     "EXCEPTION_HANDLER": "runtime.api_errors.api_exception_handler",
-    # Rates per address or account (runtime.throttling); the sign-in views add "login".
+    # Rates per address or account (runtime.throttling); the register views add "login".
+    # The budgets of failed attempts (runtime.throttling.take_attempt) are here too:
+    # signing in spends "login" and the "login-account" ones, a table's PIN "table-pin".
     "DEFAULT_THROTTLE_CLASSES": [
         "runtime.throttling.AnonThrottle",
         "runtime.throttling.UserThrottle",
@@ -178,6 +180,9 @@ REST_FRAMEWORK = {
         "anon": ENV.limits.throttle_anon,
         "user": ENV.limits.throttle_user,
         "login": ENV.limits.throttle_login,
+        "login-account": ENV.limits.throttle_login_account,
+        "login-account-address": ENV.limits.throttle_login_account_address,
+        "table-pin": ENV.limits.throttle_table_pin,
     },
     # The client's address is REMOTE_ADDR: uvicorn already takes it from
     # X-Forwarded-For when the connection comes from a trusted proxy (the front), and

@@ -19,8 +19,9 @@ FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 DATABASE_SCHEMES = frozenset({"postgres", "postgresql", "sqlite"})
 REDIS_SCHEMES = frozenset({"redis", "rediss"})
 DEFAULT_ALLOWED_HOSTS = "127.0.0.1,localhost"
-# A rate as DRF writes it (requests per second, minute, hour or day), or "off".
-RATE = re.compile(r"[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)")
+# A rate as DRF writes it (requests per second, minute, hour or day), or per a number
+# of them ("10/15min"), or "off".
+RATE = re.compile(r"[1-9][0-9]*/([1-9][0-9]*)?(s|sec|second|m|min|minute|h|hour|d|day)")
 NO_RATE = "off"
 
 
@@ -32,10 +33,18 @@ class Limits:
     max_request_bytes: int = 1024 * 1024
     max_json_depth: int = 32
     socket_max_bytes: int = 16 * 1024
-    # Per client address (anonymous) or account, and per address on sign-in/register.
+    # Per client address (anonymous) or account; per address, registering and failed
+    # sign-ins together.
     throttle_anon: str | None = "1200/min"
     throttle_user: str | None = "2400/min"
     throttle_login: str | None = "20/min"
+    # Failed sign-ins of one account from anywhere, and from one address: a guesser at
+    # one address spends a fifth of the account's, so locking a player out takes five
+    # (decision 3301).
+    throttle_login_account: str | None = "50/15min"
+    throttle_login_account_address: str | None = "10/15min"
+    # Wrong PINs at one table, from anywhere.
+    throttle_table_pin: str | None = "10/5min"
     # Messages from one socket: a burst of N, then N per period (its client's sockets
     # start where its last one left off).
     socket_rate: str | None = "300/min"
@@ -125,6 +134,11 @@ def read_limits(environ: Mapping[str, str]) -> Limits:
         throttle_anon=rate("ATU_THROTTLE_ANON", default.throttle_anon),
         throttle_user=rate("ATU_THROTTLE_USER", default.throttle_user),
         throttle_login=rate("ATU_THROTTLE_LOGIN", default.throttle_login),
+        throttle_login_account=rate("ATU_THROTTLE_LOGIN_ACCOUNT", default.throttle_login_account),
+        throttle_login_account_address=rate(
+            "ATU_THROTTLE_LOGIN_ACCOUNT_ADDRESS", default.throttle_login_account_address
+        ),
+        throttle_table_pin=rate("ATU_THROTTLE_TABLE_PIN", default.throttle_table_pin),
         socket_rate=rate("ATU_SOCKET_RATE", default.socket_rate),
         sockets_per_session=cap("ATU_SOCKETS_PER_SESSION", default.sockets_per_session),
         sockets_per_address=cap("ATU_SOCKETS_PER_ADDRESS", default.sockets_per_address),
@@ -148,7 +162,8 @@ def _rate(name: str, value: str) -> str | None:
         return None
     if not RATE.fullmatch(rate):
         raise ImproperlyConfigured(
-            f"{name} is a rate such as 20/min (per s, min, hour or day) or {NO_RATE!r}, "
+            f"{name} is a rate such as 20/min or 10/15min (per s, min, hour or day) "
+            f"or {NO_RATE!r}, "
             f"not {value!r}."
         )
     return rate

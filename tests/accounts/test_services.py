@@ -18,6 +18,7 @@ from tests.accounts.factories import DEFAULT_PASSWORD, UserFactory
 pytestmark = pytest.mark.django_db
 
 STRONG_PASSWORD = "walnut-orbit-harbor"
+ADDRESS = "198.51.100.1"
 
 
 def test_creates_an_organizer_named_demo_who_is_no_admin_when_missing() -> None:
@@ -129,7 +130,7 @@ def test_registering_reports_every_refused_field_at_once() -> None:
 def test_credentials_of_an_active_user_authenticate_them() -> None:
     user = UserFactory.create(username="ana")
 
-    assert user_authenticate(username="ana", password=DEFAULT_PASSWORD) == user
+    assert user_authenticate(username="ana", password=DEFAULT_PASSWORD, address=ADDRESS) == user
 
 
 @pytest.mark.parametrize(("username", "password"), [("ana", "wrong"), ("bo", DEFAULT_PASSWORD)])
@@ -140,7 +141,7 @@ def test_wrong_credentials_or_an_inactive_user_do_not_authenticate(
     UserFactory.create(username="bo", is_active=False)
 
     with pytest.raises(InvalidCredentials) as refused:
-        user_authenticate(username=username, password=password)
+        user_authenticate(username=username, password=password, address=ADDRESS)
 
     assert refused.value.code == "invalid_credentials"
     assert refused.value.status == 400
@@ -158,7 +159,9 @@ def test_a_user_has_one_token_made_on_first_use() -> None:
 def test_a_token_for_credentials_is_the_users_token() -> None:
     user = UserFactory.create(username="ana")
 
-    found, token = user_token_for_credentials(username="ana", password=DEFAULT_PASSWORD)
+    found, token = user_token_for_credentials(
+        username="ana", password=DEFAULT_PASSWORD, address=ADDRESS
+    )
 
     assert found == user
     assert token == user_token(user=user)

@@ -329,6 +329,9 @@ def test_limits_default_to_generous_rates_and_a_megabyte(tmp_path: Path) -> None
         throttle_anon="1200/min",
         throttle_user="2400/min",
         throttle_login="20/min",
+        throttle_login_account="50/15min",
+        throttle_login_account_address="10/15min",
+        throttle_table_pin="10/5min",
         socket_rate="300/min",
         sockets_per_session=20,
         sockets_per_address=150,
@@ -343,6 +346,9 @@ def test_limits_are_read_from_their_variables(tmp_path: Path) -> None:
         "ATU_THROTTLE_ANON": "100/s",
         "ATU_THROTTLE_USER": "off",
         "ATU_THROTTLE_LOGIN": " 5/Hour ",
+        "ATU_THROTTLE_LOGIN_ACCOUNT": "30/2hour",
+        "ATU_THROTTLE_LOGIN_ACCOUNT_ADDRESS": "off",
+        "ATU_THROTTLE_TABLE_PIN": "5/10min",
         "ATU_SOCKET_RATE": "10/second",
         "ATU_SOCKETS_PER_SESSION": "off",
         "ATU_SOCKETS_PER_ADDRESS": "400",
@@ -357,6 +363,9 @@ def test_limits_are_read_from_their_variables(tmp_path: Path) -> None:
         throttle_anon="100/s",
         throttle_user=None,
         throttle_login="5/hour",
+        throttle_login_account="30/2hour",
+        throttle_login_account_address=None,
+        throttle_table_pin="5/10min",
         socket_rate="10/second",
         sockets_per_session=None,
         sockets_per_address=400,
@@ -371,7 +380,9 @@ def test_a_socket_cap_that_is_not_a_whole_number_from_1_or_off_is_rejected(
         read_environment({"ATU_SOCKETS_PER_ADDRESS": value}, base_dir=tmp_path)
 
 
-@pytest.mark.parametrize("value", ["20", "20/week", "0/min", "-1/min", "twenty/min", ""])
+@pytest.mark.parametrize(
+    "value", ["20", "20/week", "0/min", "-1/min", "twenty/min", "", "10/0min", "10/-5min"]
+)
 def test_a_rate_that_is_not_n_per_period_is_rejected(tmp_path: Path, value: str) -> None:
     with pytest.raises(ImproperlyConfigured, match="ATU_THROTTLE_LOGIN is a rate such as 20/min"):
         read_environment({"ATU_THROTTLE_LOGIN": value}, base_dir=tmp_path)

@@ -14,6 +14,7 @@ from accounts.errors import InvalidCredentials
 from games.errors import TableFull, VersionConflict
 from games.rules.errors import MustTrump
 from runtime.api_errors import api_exception_handler, not_found, server_error
+from runtime.errors import TooManyAttempts
 
 
 def handled(exc: Exception) -> tuple[int, dict[str, object]]:
@@ -37,6 +38,17 @@ def test_platform_errors_keep_their_status_code_and_message() -> None:
             "message": "the username and password do not match an active account",
         },
     )
+
+
+def test_too_many_attempts_is_a_429_that_says_when_to_try_again() -> None:
+    response = api_exception_handler(TooManyAttempts(42), {"view": None})
+
+    assert response.status_code == 429
+    assert response.data == {
+        "code": "too_many_attempts",
+        "message": "too many attempts; try again in 42 seconds",
+    }
+    assert response["Retry-After"] == "42"
 
 
 def test_rule_errors_are_400s_with_the_rules_code() -> None:

@@ -185,6 +185,8 @@ def test_a_rate_is_a_count_per_period_in_seconds() -> None:
     assert parse_rate("5/s") == (5, 1)
     assert parse_rate("100/hour") == (100, 3600)
     assert parse_rate("1000/day") == (1000, 86400)
+    assert parse_rate("10/15min") == (10, 900)
+    assert parse_rate("3/2hour") == (3, 7200)
     assert parse_rate(None) is None
 
 

@@ -1,5 +1,6 @@
 """The API's rates: per address for anonymous clients, per account for signed-in users,
-counted atomically in the throttle cache, answered 429 ``throttled`` with ``Retry-After``."""
+counted atomically in the throttle cache, answered 429 ``throttled`` with ``Retry-After``;
+budgets of failed attempts by key (a table's PIN, a sign-in), spent only by failures."""
 
 from __future__ import annotations
 
@@ -18,13 +19,16 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from accounts.services import user_token
 from runtime import throttling
+from runtime.errors import TooManyAttempts
 from runtime.throttling import (
     REDIS_CACHE,
     SOCKET_COUNTS,
     THROTTLE_CACHE,
+    AttemptKey,
     LoginThrottle,
     Opened,
     SocketClient,
+    take_attempt,
 )
 from tests.accounts.factories import UserFactory
 from tests.games.live.test_two_processes import free_port
@@ -132,6 +136,131 @@ def test_requests_are_let_through_uncounted_while_redis_does_not_answer(
 
     assert answers == [200, 200, 200]
     assert caplog.messages.count("request not counted: the throttle store is unavailable") == 3
+
+
+# --- Failed attempts: budgets by key, spent by failures only -----------------------------
+
+TABLE = AttemptKey("table-pin", "4f6c1f0e-table-one")
+OTHER_TABLE = AttemptKey("table-pin", "9a0d2b7c-table-two")
+CHECKED = "checked"
+
+
+def attempted(*keys: AttemptKey, succeeds: bool = False) -> str | int:
+    """One attempt: ``CHECKED`` if it was let through (and failed, unless it
+    ``succeeds``), else the seconds its refusal says to wait."""
+    try:
+        attempt = take_attempt(*keys)
+    except TooManyAttempts as refused:
+        assert refused.status == 429
+        assert refused.code == "too_many_attempts"
+        return refused.retry_after
+    if succeeds:
+        attempt.succeeded()
+    return CHECKED
+
+
+def test_failures_spend_a_keys_budget_and_past_it_nothing_is_checked(rates: Any) -> None:
+    rates(**{"table-pin": "3/5min"})
+
+    answers = [attempted(TABLE) for _ in range(5)]
+
+    assert answers[:3] == [CHECKED] * 3
+    assert answers[3] == answers[4]
+    assert 299 <= int(answers[3]) <= 300
+
+
+def test_a_success_gives_its_place_back(rates: Any) -> None:
+    rates(**{"table-pin": "2/min"})
+
+    successes = [attempted(TABLE, succeeds=True) for _ in range(10)]
+    failures = [attempted(TABLE) for _ in range(2)]
+    then = attempted(TABLE, succeeds=True)
+
+    assert successes == [CHECKED] * 10
+    assert failures == [CHECKED] * 2
+    assert isinstance(then, int)
+
+
+def test_a_tables_budget_is_its_own(rates: Any) -> None:
+    rates(**{"table-pin": "2/min"})
+
+    first = [attempted(TABLE) for _ in range(3)]
+    other = attempted(OTHER_TABLE)
+
+    assert first[:2] == [CHECKED, CHECKED]
+    assert isinstance(first[2], int)
+    assert other == CHECKED
+
+
+def test_an_attempt_refused_by_one_budget_spends_none_of_the_others(rates: Any) -> None:
+    rates(**{"login": "1/hour", "table-pin": "3/min"})
+    address = AttemptKey("login", "198.51.100.1")
+
+    together = [attempted(address, TABLE) for _ in range(3)]
+    table_alone = [attempted(TABLE) for _ in range(3)]
+
+    assert together[0] == CHECKED
+    assert 3599 <= int(together[1]) <= 3600
+    assert together[2] == together[1]
+    assert table_alone[:2] == [CHECKED, CHECKED]
+    assert isinstance(table_alone[2], int)
+
+
+def test_concurrent_attempts_each_take_a_place(rates: Any) -> None:
+    """Of 40 failing attempts at once, exactly the budget's 10 are checked."""
+    rates(**{"table-pin": "10/min"})
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(lambda _: attempted(TABLE), range(40)))
+
+    assert answers.count(CHECKED) == 10
+
+
+def test_a_window_opens_again_once_its_period_is_over(rates: Any) -> None:
+    rates(**{"table-pin": "1/s"})
+
+    first = [attempted(TABLE) for _ in range(2)]
+    time.sleep(1.1)
+    second = [attempted(TABLE) for _ in range(2)]
+
+    assert first == [CHECKED, 1]
+    assert second == [CHECKED, 1]
+
+
+def test_a_success_whose_window_closed_meanwhile_gives_nothing_back(rates: Any) -> None:
+    rates(**{"table-pin": "1/s"})
+    slow = take_attempt(TABLE)
+
+    time.sleep(1.1)
+    slow.succeeded()
+    answers = [attempted(TABLE) for _ in range(2)]
+
+    assert answers == [CHECKED, 1]
+
+
+def test_without_a_rate_or_a_key_nothing_is_counted(rates: Any) -> None:
+    rates()
+    unrated = [attempted(TABLE) for _ in range(20)]
+    rates(**{"table-pin": "1/min"})
+    keyless = [attempted(AttemptKey("table-pin", None)) for _ in range(20)]
+
+    assert unrated == [CHECKED] * 20
+    assert keyless == [CHECKED] * 20
+
+
+def test_attempts_are_let_through_uncounted_while_redis_does_not_answer(
+    rates: Any, settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    rates(**{"table-pin": "1/min"})
+    settings.CACHES = {
+        **settings.CACHES,
+        THROTTLE_CACHE: {"BACKEND": REDIS_CACHE, "LOCATION": f"redis://127.0.0.1:{free_port()}/0"},
+    }
+
+    answers = [attempted(TABLE, succeeds=True), attempted(TABLE), attempted(TABLE)]
+
+    assert answers == [CHECKED] * 3
+    assert caplog.messages == ["attempt not counted: the throttle store is unavailable"] * 3
 
 
 # --- Sockets: the counts behind the caps and budgets, in Redis or this process ---------
