@@ -37,6 +37,7 @@ from games.web.api import (
 )
 from games.write.path import CommandResult
 from runtime.api_docs import errors
+from runtime.throttling import AttemptKey, take_attempt
 
 
 class PinSerializer(serializers.Serializer):
@@ -52,11 +53,6 @@ class PinSerializer(serializers.Serializer):
 class PinAnswerSerializer(serializers.Serializer):
     game = serializers.CharField(help_text="The table's share code.")
     seat = serializers.IntegerField()
-
-
-# A table's PIN is 6 digits: this many wrong guesses per table in a window stop the
-# guessing long before it could succeed, and a table's few phones never reach it.
-PIN_FAILURES = "20/10m"
 
 
 class ScorerView(APIView):
@@ -76,9 +72,12 @@ class ScorerView(APIView):
         SessionAuthentication().enforce_csrf(request)
         data = parse_input(PinSerializer, request.data)
         game = room_game(ref)
+        # Wrong PINs are counted per table, wherever they come from (a room's phones
+        # share one address): the budget stops guessing long before it could succeed.
+        attempt = take_attempt(AttemptKey("table-pin", str(game.id)))
         if not pin_matches(game.id, data["pin"]):
-            pass  # PIN-THROTTLE
             raise WrongPin()
+        attempt.succeeded()
         if data["seat"] >= game.player_count:
             raise serializers.ValidationError(
                 {"seat": [f"this table has seats 0 to {game.player_count - 1}"]}

@@ -322,3 +322,26 @@ def test_no_bot_sits_at_a_table_in_the_room() -> None:
 
     with pytest.raises(NoBotsInTheRoom):
         game_fill_with_bots(game_id=game.id, actor=creator)
+
+
+def test_guessing_a_tables_pin_is_stopped_and_other_tables_are_not() -> None:
+    # Given a table in the room, and a second one
+    game_id, _ = room_table()
+    other_id, _ = room_table()
+    code = code_of(game_id)
+    wrong = str((int(table_pin(game_id)) + 1) % 10**6).zfill(6)
+
+    # When ten wrong PINs are given at the first, from phones of one room
+    answers = [
+        post(Client(), code, "scorer", {"pin": wrong, "seat": 0}).json()["code"] for _ in range(10)
+    ]
+
+    # Then each is told so, and the eleventh try is refused even with the right PIN
+    assert answers == ["wrong_pin"] * 10
+    stopped = post(Client(), code, "scorer", {"pin": table_pin(game_id), "seat": 0})
+    assert (stopped.status_code, stopped.json()["code"]) == (429, "too_many_attempts")
+    assert int(stopped["Retry-After"]) > 0
+
+    # And the other table's scorers give its PIN as before
+    other = post(Client(), code_of(other_id), "scorer", {"pin": table_pin(other_id), "seat": 0})
+    assert other.status_code == 200
