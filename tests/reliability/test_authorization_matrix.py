@@ -273,6 +273,16 @@ HTTP_ROWS = [
         *ORGANIZER_ONLY, FOUND, FOUND, MISSING),
     row("POST", "events/<str:code>/withdraw/", "private", None,
         FOUND, FOUND, FOUND, FOUND, "409", "409", MISSING),
+    # The organizer's printouts of round 1 (the private event's tables play online: no
+    # card or sheet to print, and no table of it to print alone).
+    row("GET", f"{MANAGE}rounds/<int:number>/seating/", "private", None,
+        *ORGANIZER_ONLY, OK, OK, MISSING),
+    row("GET", f"{MANAGE}rounds/<int:number>/cards/", "private", None,
+        *ORGANIZER_ONLY, OK, OK, MISSING),
+    row("GET", f"{MANAGE}rounds/<int:number>/sheets/", "private", None,
+        *ORGANIZER_ONLY, OK, OK, MISSING),
+    row("GET", f"{MANAGE}tables/<str:game_code>/print/", "private", None,
+        *ORGANIZER_ONLY, MISSING, MISSING, MISSING),
 ]
 
 SOCKET_ROWS = [
@@ -366,6 +376,7 @@ class Scene:
             .replace("<str:code>", self.event.code)
             .replace("<uuid:season_id>", str(self.season_id))
             .replace("<int:player_id>", str(self.entrant_id))
+            .replace("<int:number>", "1")
         )
 
     def body(self, body: dict[str, Any] | None, target: str) -> dict[str, Any] | None:
