@@ -120,3 +120,12 @@ class TooFewInPlace(EventError):
             f"{present} checked-in player(s) play {where}, and a table needs at least 3: "
             "check them in on the other side, or withdraw them"
         )
+
+
+class RoundNotFound(EventError):
+    code = "round_not_found"
+    text = gettext_noop("That round of the event has not started.")
+    status = 404
+
+    def __init__(self, number: object) -> None:
+        super().__init__(f"round {number} has not started")

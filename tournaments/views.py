@@ -1,9 +1,11 @@
 """The championship pages: the events list, creating an event, its public page, the
-organizer's page, a player's "my table", results (printable and CSV) and seasons.
+organizer's page and printouts, a player's "my table", results (printable and CSV) and
+seasons.
 
 Views parse a form and call one service each (reads go through
-``tournaments.selectors``); a refused command comes back as the page it was sent
-from, with the reason and the error's 4xx status. The live parts are drawn in the
+``tournaments.selectors``, the organizer's printouts through ``tournaments.paper``); a
+refused command comes back as the page it was sent from, with the reason and the
+error's 4xx status. The live parts are drawn in the
 browser from the event's WebSocket (tournaments/static/tournaments/event.js).
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import csv
 import uuid
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -31,7 +34,7 @@ from coded import CodedError
 from games.commands import actions as games
 from games.web.forms import PRESET_LABELS
 from runtime.error_text import refusal
-from tournaments import selectors, services
+from tournaments import paper, selectors, services
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.forms import (
     POINTS_LABELS,
@@ -424,6 +427,7 @@ def _manage_page(
         "correction_form": forms.get("correction_form")
         or CorrectionForm(players=_players(event), initial={"round": event.rounds_started or 1}),
         "start_form": StartRoundForm(initial={"expected_version": event.version}),
+        "room_tables": paper.room_tables(event),
         "page": _page_config(request, event, live, "manage"),
     }
     return render(request, "tournaments/manage.html", context, status=status)
@@ -639,6 +643,76 @@ def move_table(request: AuthenticatedHttpRequest, code: str, number: int) -> Htt
         return _("Table %(number)s now plays online.") % {"number": number}
 
     return _organizer_action(request, code, run)
+
+
+# --- What the organizer prints ------------------------------------------------------
+
+
+def scorer_url(request: HttpRequest, game_code: str, pin: str) -> str:
+    """The absolute address of a table's scorer page, opened with its PIN ("": without)."""
+    # Spelled out until the scorer page's route (games:score) is in this tree; then
+    # reverse("games:score", args=[game_code]) makes the path.
+    query = f"?pin={pin}" if pin else ""
+    return request.build_absolute_uri(f"/games/{game_code}/score/{query}")
+
+
+def _printout(
+    request: HttpRequest, code: str, template: str, read: Callable[[Event], dict[str, Any]]
+) -> HttpResponse:
+    """An organizer's printable page of the event: what ``read`` finds, or the refusal."""
+    try:
+        event = _managed(request, code)
+        context = read(event)
+    except CodedError as error:
+        return _refused(request, error)
+    return render(request, template, {**_event_context(event), **context})
+
+
+@login_required
+@require_GET
+def print_seating(request: AuthenticatedHttpRequest, code: str, number: int) -> HttpResponse:
+    return _printout(
+        request,
+        code,
+        "tournaments/paper_seating.html",
+        lambda event: {"seating": paper.seating(event, number)},
+    )
+
+
+def _round_papers(
+    request: HttpRequest, code: str, number: int, *, cards: bool, sheets: bool
+) -> HttpResponse:
+    def read(event: Event) -> dict[str, Any]:
+        papers = paper.round_papers(event, number, partial(scorer_url, request))
+        return {
+            "papers": papers,
+            "cards": papers.cards if cards else (),
+            "sheets": papers.sheets if sheets else (),
+        }
+
+    return _printout(request, code, "tournaments/paper_tables.html", read)
+
+
+@login_required
+@require_GET
+def print_cards(request: AuthenticatedHttpRequest, code: str, number: int) -> HttpResponse:
+    return _round_papers(request, code, number, cards=True, sheets=False)
+
+
+@login_required
+@require_GET
+def print_sheets(request: AuthenticatedHttpRequest, code: str, number: int) -> HttpResponse:
+    return _round_papers(request, code, number, cards=False, sheets=True)
+
+
+@login_required
+@require_GET
+def print_table(request: AuthenticatedHttpRequest, code: str, game_code: str) -> HttpResponse:
+    def read(event: Event) -> dict[str, Any]:
+        papers = paper.table_papers(event, game_code, partial(scorer_url, request))
+        return {"papers": papers, "cards": papers.cards, "sheets": papers.sheets}
+
+    return _printout(request, code, "tournaments/paper_tables.html", read)
 
 
 # --- Results ------------------------------------------------------------------------

@@ -298,6 +298,16 @@ HTTP_ROWS = [
         *ORGANIZER_ONLY, FOUND, FOUND, MISSING),
     row("POST", "events/<str:code>/withdraw/", "private", None,
         FOUND, FOUND, FOUND, FOUND, "409", "409", MISSING),
+    # The organizer's printouts of round 1 (the private event's tables play online: no
+    # card or sheet to print, and no table of it to print alone).
+    row("GET", f"{MANAGE}rounds/<int:number>/seating/", "private", None,
+        *ORGANIZER_ONLY, OK, OK, MISSING),
+    row("GET", f"{MANAGE}rounds/<int:number>/cards/", "private", None,
+        *ORGANIZER_ONLY, OK, OK, MISSING),
+    row("GET", f"{MANAGE}rounds/<int:number>/sheets/", "private", None,
+        *ORGANIZER_ONLY, OK, OK, MISSING),
+    row("GET", f"{MANAGE}tables/<str:game_code>/print/", "private", None,
+        *ORGANIZER_ONLY, MISSING, MISSING, MISSING),
 ]
 
 SOCKET_ROWS = [

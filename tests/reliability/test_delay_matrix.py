@@ -314,6 +314,11 @@ NO_PROGRESS = {
     "events/<str:code>/manage/tables/<str:game_code>/pause/": "a command",
     "events/<str:code>/manage/round-tables/<int:number>/move/": "a command",
     "events/<str:code>/manage/tables/<str:game_code>/resume/": "a command",
+    # Printouts: who sits where, and blank score sheets; for who directs the event only.
+    "events/<str:code>/manage/rounds/<int:number>/seating/": "the organizer's printouts",
+    "events/<str:code>/manage/rounds/<int:number>/cards/": "the organizer's printouts",
+    "events/<str:code>/manage/rounds/<int:number>/sheets/": "the organizer's printouts",
+    "events/<str:code>/manage/tables/<str:game_code>/print/": "the organizer's printouts",
 }
 
 GAME_SOCKET = "ws/games/<str:ref>/"
