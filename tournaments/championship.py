@@ -231,7 +231,7 @@ class Championship:
         return None
 
 
-def _entry(championship: Championship, player_id: int, **changes: bool) -> None:
+def _entry(championship: Championship, player_id: int, **changes: Any) -> None:
     championship.entries[player_id] = replace(championship.entries[player_id], **changes)
 
 

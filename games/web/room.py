@@ -92,7 +92,7 @@ class DealCommandView(CommandView):
 
     permission_classes = [AllowAny]
 
-    def post(self, request: Request, ref: str) -> Response:  # type: ignore[override]
+    def post(self, request: Request, ref: str) -> Response:
         header = request.headers.get("Idempotency-Key")
         data = parse_input(self.serializer_class, request.data, idempotency_header=header)
         user_id = request.user.pk if request.user.is_authenticated else None

@@ -178,6 +178,7 @@ async def test_starting_a_round_sends_its_tables_and_each_player_their_seat(
         "entered": True,
         "checked_in": True,
         "withdrawn": False,
+        "in_room": False,
         "seat": None,
     }
 
