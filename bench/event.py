@@ -698,6 +698,8 @@ class Figures:
 def ratio(atu: float | None, baseline: float | None) -> str:
     if atu is None or baseline is None or baseline <= 0 or baseline != baseline:
         return "n/a"
+    if atu == float("inf"):
+        return "infinitely (deals late at some socket)"
     return f"{atu / baseline:.2f}x"
 
 
