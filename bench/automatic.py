@@ -156,35 +156,23 @@ def run_worker_setting(
     empty_broker(args.redis_url)
     settings.ATU_BOT_DELAY_SECONDS = delay
     games = seed_bot_tables(tables, label)
-    log = logs / f"worker-{label}.log"
-    env = {
-        **os.environ,
-        **site_environment(args.database_url, args.redis_url),
-        "ATU_BOT_DELAY_SECONDS": str(delay),
-    }
-    with log.open("wb") as output:
-        worker = subprocess.Popen(
-            [
-                *(str(CELERY), "-A", "config", "worker", "--loglevel", args.worker_loglevel),
-                *("--concurrency", str(args.concurrency)),
-                *(("--pool", args.pool) if args.pool else ()),
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    worker = start_worker(
+        {
+            **site_environment(args.database_url, args.redis_url),
+            "ATU_BOT_DELAY_SECONDS": str(delay),
+        },
+        logs / f"worker-{label}.log",
+        loglevel=args.worker_loglevel,
+        options=[
+            *("--concurrency", str(args.concurrency)),
+            *(("--pool", args.pool) if args.pool else ()),
+        ],
+    )
     try:
         started = first_move_time(games)
         time.sleep(max(0.0, started + args.warmup + args.seconds + 0.5 - time.time()))
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, 9)
-            worker.wait()
+        stop_worker(worker)
     window = (started + args.warmup, started + args.warmup + args.seconds)
     lateness = moves_in_window(games, delay, window)
     return Setting(
@@ -194,6 +182,33 @@ def run_worker_setting(
         offered=tables / delay if delay else None,
         lateness=lateness,
     )
+
+
+def start_worker(
+    environ: dict[str, str], log: Path, *, loglevel: str, options: Sequence[str] = ()
+) -> subprocess.Popen[bytes]:
+    """One Celery worker as production runs it (``celery -A config worker``), with
+    ``options``, in a session of its own (its pool's processes stop with it), logging
+    to ``log``."""
+    with log.open("wb") as output:
+        return subprocess.Popen(
+            [str(CELERY), "-A", "config", "worker", "--loglevel", loglevel, *options],
+            cwd=ROOT,
+            env={**os.environ, **environ},
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def stop_worker(worker: subprocess.Popen[bytes]) -> None:
+    """Stop the worker and its pool: warm (its tasks finish), then cold after 30 s."""
+    worker.terminate()
+    try:
+        worker.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(worker.pid, 9)
+        worker.wait()
 
 
 def first_move_time(games: Sequence[str], timeout: float = 120.0) -> float:

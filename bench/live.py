@@ -86,7 +86,7 @@ from collections import Counter
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import orjson
@@ -113,6 +113,7 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 BACKEND = re.compile(r"\(\d+\)|\[local\]")
 # How long after a window closes its last moves may still arrive.
 GRACE_SECONDS = 5.0
+Result = TypeVar("Result")
 
 
 def verdict(met: bool) -> str:
@@ -197,8 +198,9 @@ class SeededTable:
     sessions: tuple[str, ...]
 
 
-def seed_tables(count: int) -> list[SeededTable]:
-    """``count`` Championship tables whose 4 seats are taken (the game has started)."""
+def signed_in_users(count: int, prefix: str) -> list[tuple[Any, str]]:
+    """``count`` new users, each with a session signed in: (user, session key), the key
+    a client sends as its ``sessionid`` cookie."""
     from datetime import timedelta
 
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -209,11 +211,10 @@ def seed_tables(count: int) -> list[SeededTable]:
     from django.utils.crypto import get_random_string
 
     from accounts.models import User
-    from games.commands import actions
 
     password = make_password(None)
     users = User.objects.bulk_create(
-        User(username=f"live-{number}", password=password) for number in range(count * SEATS)
+        User(username=f"{prefix}-{number}", password=password) for number in range(count)
     )
     store = SessionStore()
     expires = timezone.now() + timedelta(days=1)
@@ -232,14 +233,22 @@ def seed_tables(count: int) -> list[SeededTable]:
         for user in users
     ]
     Session.objects.bulk_create(sessions)
+    return [(user, session.session_key) for user, session in zip(users, sessions, strict=True)]
+
+
+def seed_tables(count: int) -> list[SeededTable]:
+    """``count`` Championship tables whose 4 seats are taken (the game has started)."""
+    from games.commands import actions
+
+    users = signed_in_users(count * SEATS, "live")
     tables = []
     for number in range(count):
-        players = users[number * SEATS : (number + 1) * SEATS]
+        seated = users[number * SEATS : (number + 1) * SEATS]
+        players = [user for user, _ in seated]
         game = actions.game_create(creator=players[0], player_count=SEATS, preset=PRESET)
         for seat, player in enumerate(players):
             actions.game_join(game_id=game.id, user=player, alias=f"P{seat}")
-        keys = tuple(s.session_key for s in sessions[number * SEATS : (number + 1) * SEATS])
-        tables.append(SeededTable(str(game.id), keys))
+        tables.append(SeededTable(str(game.id), tuple(key for _, key in seated)))
     return tables
 
 
@@ -1094,7 +1103,7 @@ def raise_open_files_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def run_async(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
+def run_async(main: Callable[[], Coroutine[Any, Any, Result]]) -> Result:
     """Run on uvloop when it is there, as uvicorn does."""
     try:
         import uvloop
@@ -1207,7 +1216,7 @@ def report_server_errors(servers: Sequence[Server], logs: Path) -> None:
         shutil.rmtree(logs, ignore_errors=True)
 
 
-async def paced_collector(work: Coroutine[Any, Any, int], lag_log: Path) -> int:
+async def paced_collector(work: Coroutine[Any, Any, Result], lag_log: Path) -> Result:
     """Run ``work`` with this process's collector paced as the servers' is: this one
     process holds the clients of all the tables, and a pause of its collector would
     delay all their receipts at once. Its own loop's holds are recorded to
