@@ -35,7 +35,7 @@ from channels.db import database_sync_to_async
 
 from runtime.lifespan import in_background
 from runtime.limits import INVALID_INPUT, BudgetedJsonConsumer, Refusal
-from tournaments import selectors, services, watchdog
+from tournaments import pictures, selectors, services, watchdog
 from tournaments.errors import EventNotFound
 
 logger = logging.getLogger("atu.websocket")
@@ -47,6 +47,8 @@ REFRESH_ONLY = 'the messages are {"type": "refresh"} and {"type": "ping"}'
 class EventConsumer(BudgetedJsonConsumer):
     event_id: uuid.UUID | None = None
     viewer_id: int | None = None
+    # Whether the viewer directs the event: sees it live, and whose turn it is.
+    directs: bool = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -74,6 +76,7 @@ class EventConsumer(BudgetedJsonConsumer):
         self.groups.append(group)
         await self.channel_layer.group_add(group, self.channel_name)
         self.event_id = event.id
+        self.directs = selectors.directs_event(event, self.viewer_id)
         watchdog.watch(event.id, self)
         await self._send_event()
 
@@ -131,17 +134,15 @@ class EventConsumer(BudgetedJsonConsumer):
         await asyncio.sleep(after)
         async with self._sending:
             try:
-                live = await database_sync_to_async(selectors.event_live)(
-                    self.event_id, self.viewer_id
-                )
+                shown = await pictures.picture(self.event_id, directs=self.directs)
+                text = shown.seen_by(self.viewer_id)
             except Exception:  # A bug must not cost the spectator their socket.
                 logger.exception("event %s could not be read", self.event_id)
                 await self._error("server_error", "something went wrong on our side")
                 return 0
-            self.version = live["version"]
-            await self.send_json({"type": "event", "version": live["version"], "event": live})
-        delay: int = live["delay"]
-        return delay
+            self.version = shown.version
+            await self.send(text_data=text)
+        return shown.delay
 
     async def _error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})

@@ -328,14 +328,16 @@ def _line(
     }
 
 
-def _me(user_id: int, entries: dict[int, Entry], current: list[dict[str, Any]]) -> dict[str, Any]:
-    entry = entries.get(user_id)
+def _me(
+    user_id: int, entries: list[dict[str, Any]], current: list[dict[str, Any]]
+) -> dict[str, Any]:
+    entry = next((entry for entry in entries if entry["player_id"] == user_id), None)
     me: dict[str, Any] = {
         "player_id": user_id,
         "entered": entry is not None,
-        "checked_in": bool(entry and entry.checked_in and not entry.withdrawn),
-        "withdrawn": bool(entry and entry.withdrawn),
-        "in_room": bool(entry and entry.in_room),
+        "checked_in": bool(entry and entry["checked_in"]),
+        "withdrawn": bool(entry and entry["withdrawn"]),
+        "in_room": bool(entry and entry["in_room"]),
         "seat": None,
     }
     for table in current:
@@ -368,7 +370,21 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
     progress and scores and the leaderboard are shown as the games' logs stood
     ``delay`` seconds ago, as a table's own page shows its play."""
     event = Event.objects.get(pk=event_id)
-    organizer = directs_event(event, viewer_id)
+    return seen_by(event_picture(event, directs=directs_event(event, viewer_id)), viewer_id)
+
+
+def seen_by(picture: dict[str, Any], viewer_id: int | None) -> dict[str, Any]:
+    """:func:`event_picture` with where the viewer ``viewer_id`` sits (``me``)."""
+    if viewer_id is None:
+        return picture
+    return {**picture, "me": _me(viewer_id, picture["entries"], picture["tables"])}
+
+
+def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
+    """:func:`event_live` as every viewer who directs the event (``directs``), or every
+    other viewer, sees it at this moment, but for where each sits (``me``: None)."""
+    event_id = event.id
+    organizer = directs
     entries = {entry.player_id: entry for entry in Entry.objects.filter(event_id=event_id)}
     names = {player: entry.name for player, entry in entries.items()}
     now = timezone.now()
@@ -394,7 +410,7 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
     current_tables = by_round.get(event.rounds_started, [])
     round_playing = any(not table["finished"] for table in current_tables)
     screened = event.duplicate and round_playing and not organizer
-    status = seen_status(event, viewer_id, now)
+    status = seen_status(event, event.organizer_id if directs else None, now)
     for table in current_tables:
         table["record"] = table["record"] and record_public(
             finished=table["finished"], deal_set_playing=event.duplicate and round_playing
@@ -437,10 +453,9 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
         ],
         "tables": current_tables,
         "rounds": [{"number": number, "tables": by_round[number]} for number in sorted(by_round)],
+        # Last: a socket adds each viewer's to the picture's text (tournaments.consumers).
         "me": None,
     }
-    if viewer_id is not None:
-        live["me"] = _me(viewer_id, entries, current_tables)
     return live
 
 

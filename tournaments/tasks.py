@@ -28,10 +28,16 @@ def _due_key(event_id: uuid.UUID | str) -> str:
     return f"atu:standings-due:{event_id}"
 
 
+def _recent_key(event_id: uuid.UUID | str) -> str:
+    return f"atu:standings-recent:{event_id}"
+
+
 def schedule_standings(event_id: uuid.UUID) -> None:
-    """Ask for the event's standings to be brought up to date soon. Many hands ending
-    together make one update: a key marks an update already on its way. Call it after
-    the commit of what changed."""
+    """Ask for the event's standings to be brought up to date. The first hand scored
+    after a quiet spell asks at once (a leaderboard in the room moves as the deal is
+    written down); hands scored within ``ATU_STANDINGS_DEBOUNCE_SECONDS`` of it make one
+    more update at the end of that spell, however many they are. Call it after the
+    commit of what changed."""
     delay = float(settings.ATU_STANDINGS_DEBOUNCE_SECONDS)
     if settings.CELERY_TASK_ALWAYS_EAGER:
         update_standings(str(event_id))
@@ -40,12 +46,14 @@ def schedule_standings(event_id: uuid.UUID) -> None:
 
 
 def _ask_for_standings(event_id: uuid.UUID, delay: float) -> None:
-    # The key outlives the delay a little, in case the worker is slow to start it, but
-    # not much: a process killed between the key and the message leaves a key with no
-    # update on its way, and the updates asked for meanwhile are dropped (an update
-    # asked for twice is only made twice).
+    # The keys outlive the delay a little, in case the worker is slow to start it, but
+    # not much: a process killed between a key and its message leaves a key with no
+    # update on its way, and the updates asked for meanwhile are dropped until it goes
+    # (an update asked for twice is only made twice).
     try:
-        if cache.add(_due_key(event_id), True, timeout=delay + DUE_SLACK_SECONDS):
+        if cache.add(_recent_key(event_id), True, timeout=delay):
+            update_standings.apply_async((str(event_id),), retry=False)
+        elif cache.add(_due_key(event_id), True, timeout=delay + DUE_SLACK_SECONDS):
             update_standings.apply_async((str(event_id),), countdown=delay, retry=False)
     except Exception as error:
         # Redis, the cache and the broker, does not answer: this process brings the

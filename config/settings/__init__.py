@@ -115,8 +115,9 @@ CELERY_BEAT_SCHEDULE = {
     "resume-automatic-moves": {"task": "games.tasks.resume_automatic_moves", "schedule": 60.0},
     "check-standings": {"task": "tournaments.tasks.check_standings", "schedule": 60.0},
 }
-# Standings are recomputed at most this often per event while its tables play.
-ATU_STANDINGS_DEBOUNCE_SECONDS = 1.0
+# Standings are recomputed at once after a quiet spell, then at most once more per this
+# many seconds per event while its tables play (tournaments.tasks.schedule_standings).
+ATU_STANDINGS_DEBOUNCE_SECONDS = 0.5
 
 # Shared by the server processes and the workers in production (the standings'
 # debounce keys); embedded, one process needs no more than its own memory.
