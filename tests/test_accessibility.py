@@ -76,6 +76,7 @@ def every_page() -> list[tuple[str, str, str | None]]:
         ("event", f"/events/{event.code}/", session_of(entrants[0])),
         ("manage", f"/events/{event.code}/manage/", host),
         ("results", f"/events/{event.code}/results/", None),
+        ("room screen", f"/events/{event.code}/screen/", None),
     ]
 
 

@@ -10,8 +10,13 @@ from the log. Its stored names say "event" (the ``event:`` prefix, ``EventCreate
 from __future__ import annotations
 
 import typing
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # A pure fold: the log's record is only a type here.
+    from eventlog.store import Recorded
 
 CHAMPIONSHIP_STREAM_PREFIX = "event:"
 SEASON_STREAM_PREFIX = "season:"
@@ -137,6 +142,19 @@ class ResultsPublished:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class Announced:
+    """The director's word to the room: shown on the room's screen and the event's
+    page until withdrawn. Announcements are numbered 1, 2, ... in the order made."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AnnouncementWithdrawn:
+    number: int
+
+
 ChampionshipEvent = (
     SeasonCreated
     | EventCreated
@@ -148,6 +166,8 @@ ChampionshipEvent = (
     | ResultCorrected
     | EventFinished
     | ResultsPublished
+    | Announced
+    | AnnouncementWithdrawn
 )
 EVENT_TYPES: dict[str, type[ChampionshipEvent]] = {
     cls.__name__: cls for cls in typing.get_args(ChampionshipEvent)
@@ -187,9 +207,19 @@ class Round:
     tables: tuple[tuple[int, ...], ...]
     games: tuple[str, ...]
     places: tuple[str, ...] = ()
+    # When its RoundStarted was recorded (None when folded from events alone).
+    started_at: datetime | None = None
 
     def place_of(self, table: int) -> str:
         return self.places[table] if self.places else "online"
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    number: int
+    text: str
+    # When it was recorded (None when folded from events alone).
+    at: datetime | None = None
 
 
 @dataclass
@@ -202,6 +232,9 @@ class Championship:
     corrections: list[ResultCorrected] = field(default_factory=list)
     finished: bool = False
     published: bool = False
+    # The announcements not withdrawn, newest first; and how many were ever made.
+    announcements: list[Announcement] = field(default_factory=list)
+    announced: int = 0
     version: int = 0
 
     @property
@@ -246,8 +279,10 @@ def _move(championship: Championship, event: TableMoved) -> None:
         _entry(championship, player, in_room=event.place == "room")
 
 
-def fold(championship: Championship, events: list[ChampionshipEvent]) -> Championship:
-    """``championship`` after ``events``, changed in place."""
+def fold(
+    championship: Championship, events: list[ChampionshipEvent], at: datetime | None = None
+) -> Championship:
+    """``championship`` after ``events`` (recorded ``at``, if known), changed in place."""
     for event in events:
         if isinstance(event, EventCreated):
             championship.created = event
@@ -264,7 +299,9 @@ def fold(championship: Championship, events: list[ChampionshipEvent]) -> Champio
         elif isinstance(event, PlayerWithdrew):
             _entry(championship, event.player_id, withdrawn=True)
         elif isinstance(event, RoundStarted):
-            championship.rounds.append(Round(event.number, event.tables, event.games, event.places))
+            championship.rounds.append(
+                Round(event.number, event.tables, event.games, event.places, at)
+            )
         elif isinstance(event, TableMoved):
             _move(championship, event)
         elif isinstance(event, ResultCorrected):
@@ -273,5 +310,21 @@ def fold(championship: Championship, events: list[ChampionshipEvent]) -> Champio
             championship.finished = True
         elif isinstance(event, ResultsPublished):
             championship.published = True
+        elif isinstance(event, Announced):
+            championship.announced += 1
+            made = Announcement(championship.announced, event.text, at)
+            championship.announcements.insert(0, made)
+        elif isinstance(event, AnnouncementWithdrawn):
+            championship.announcements = [
+                made for made in championship.announcements if made.number != event.number
+            ]
         championship.version += 1
+    return championship
+
+
+def fold_records(championship: Championship, records: Iterable[Recorded]) -> Championship:
+    """``championship`` after ``records``, each folded with when it was recorded (a
+    round's start, an announcement's time), changed in place."""
+    for record in records:
+        fold(championship, [record.event], record.recorded_at)
     return championship

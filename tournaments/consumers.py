@@ -6,10 +6,11 @@ organizer and entrants) sends on connecting, and again whenever the event change
     {"type": "event", "version": <the event's version>, "event": {...}}
 
 where ``event`` is :func:`tournaments.selectors.event_live` as this viewer sees it:
-status, round, the leaderboard, entries, every round's tables with their progress
-and, for a signed-in viewer, their seat (``me``). The services and the standings
-task send ``{"type": "event.changed", "version": N}`` to the event's group
-(:func:`tournaments.services.event_group`) when entries, rounds or standings change;
+status, round, the leaderboard, entries, the director's announcements, every round's
+tables with their progress and, for a signed-in viewer, their seat (``me``). The
+services and the standings task send ``{"type": "event.changed", "version": N}`` to
+the event's group (:func:`tournaments.services.event_group`) when entries, rounds,
+announcements or standings change;
 a standings update keeps the event's version, so every ``event.changed`` is answered
 with a fresh picture. A viewer held back by the event's spectator delay gets the
 picture again when the delay has passed since a change, as that change comes into

@@ -129,3 +129,21 @@ class RoundNotFound(EventError):
 
     def __init__(self, number: object) -> None:
         super().__init__(f"round {number} has not started")
+
+
+class AnnouncementNotFound(EventError):
+    code = "announcement_not_found"
+    text = gettext_noop("There is no such announcement: it may have been withdrawn already.")
+    status = 404
+
+    def __init__(self, number: object) -> None:
+        super().__init__(f"there is no current announcement {number}")
+
+
+class TooManyAnnouncements(EventError):
+    code = "too_many_announcements"
+    text = gettext_noop("Too many announcements are shown: withdraw one first.")
+    status = 409
+
+    def __init__(self, shown: int) -> None:
+        super().__init__(f"{shown} announcements are shown, the most there may be")

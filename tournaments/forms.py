@@ -18,6 +18,7 @@ from tournaments.models import Season
 from tournaments.points import PointsMethod
 from tournaments.services import (
     DEFAULT_TIE_BREAKS,
+    MAX_ANNOUNCEMENT_LENGTH,
     MAX_NAME_LENGTH,
     MAX_ROUNDS,
     MAX_SPECTATOR_DELAY,
@@ -290,3 +291,12 @@ class CorrectionForm(forms.Form):
 
 class PauseForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
+
+
+class AnnouncementForm(forms.Form):
+    text = forms.CharField(
+        label=_("Announcement"),
+        max_length=MAX_ANNOUNCEMENT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Shown on the room's screen and the event's page until you withdraw it."),
+    )

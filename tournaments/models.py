@@ -48,6 +48,11 @@ class Event(models.Model):
     public = models.BooleanField()
     duplicate = models.BooleanField()
     spectator_delay = models.PositiveIntegerField()
+    # When the latest round started (its RoundStarted recorded); none before round 1.
+    round_started_at = models.DateTimeField(null=True)
+    # The director's announcements not withdrawn, newest first:
+    # [{"number": 2, "text": "...", "at": "<ISO time>"}, ...].
+    announcements = models.JSONField(default=list)
     version = models.PositiveIntegerField()
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()

@@ -245,6 +245,7 @@ def _table(
         "number": row.number,
         "game_id": str(row.game_id),
         "game_code": game.code if game is not None else "",
+        # "online", or "room": played with real cards, its deals recorded by hand.
         "place": game.place if game is not None else ONLINE,
         "status": status,
         "paused": bool(getattr(game, "paused", False)),
@@ -357,9 +358,10 @@ def _me(
 
 
 def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, Any]:
-    """The event as its page shows it: status, leaderboard, entries, the tables of
-    every round so far (the current one's with their progress) and, for a signed-in
-    viewer, where they sit. JSON-ready.
+    """The event as its page and the room's screen show it: status, when the round
+    started, leaderboard, entries, the director's announcements, the tables of every
+    round so far (the current one's with their progress, online or in the room) and,
+    for a signed-in viewer, where they sit. JSON-ready.
 
     Only the organizer sees whose turn it is at each table (the slow seats). In a
     duplicate event, while the current round plays, everyone else sees neither the
@@ -429,6 +431,10 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         "points": event.points,
         "round": event.rounds_started,
         "rounds_total": event.rounds_total,
+        # When the current round's RoundStarted was recorded (ISO), if one has.
+        "round_started_at": (
+            event.round_started_at.isoformat() if event.round_started_at else None
+        ),
         "provisional": status in (Event.Status.REGISTRATION, Event.Status.RUNNING),
         "round_playing": round_playing,
         "screened": screened,
@@ -451,6 +457,8 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
             }
             for entry in entries.values()
         ],
+        # The director's word to the room, newest first: no play in it, so no delay.
+        "announcements": event.announcements,
         "tables": current_tables,
         "rounds": [{"number": number, "tables": by_round[number]} for number in sorted(by_round)],
         # Last: a socket adds each viewer's to the picture's text (tournaments.consumers).

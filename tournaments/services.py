@@ -34,6 +34,8 @@ from runtime.transactions import after_commit
 from tournaments import seating
 from tournaments.championship import (
     CHAMPIONSHIP_STREAM_PREFIX,
+    Announced,
+    AnnouncementWithdrawn,
     Championship,
     ChampionshipEvent,
     EventCreated,
@@ -48,11 +50,12 @@ from tournaments.championship import (
     SeasonCreated,
     TableMoved,
     championship_stream,
-    fold,
+    fold_records,
     season_stream,
 )
 from tournaments.errors import (
     AlreadyEntered,
+    AnnouncementNotFound,
     EventNotFound,
     EventOver,
     InvalidEventInput,
@@ -63,6 +66,7 @@ from tournaments.errors import (
     RoundInProgress,
     SeasonNotFound,
     TooFewInPlace,
+    TooManyAnnouncements,
 )
 from tournaments.models import Event, Season, SeasonStanding
 from tournaments.points import PointsMethod
@@ -99,7 +103,7 @@ def load_championship(event_id: uuid.UUID) -> Championship:
     records = store.read(championship_stream(event_id))
     if not records:
         raise EventNotFound(event_id)
-    return fold(Championship(), [r.event for r in records])
+    return fold_records(Championship(), records)
 
 
 def _season(season_id: uuid.UUID) -> Season:
@@ -621,7 +625,7 @@ def _execute(
         if not events:
             return EventResult(event_id, base)
         recorded = store.append(championship_stream(event_id), base, events, actor)
-        fold(championship, events)
+        fold_records(championship, recorded)
         project_event(event_id, championship, updated_at=recorded[-1].recorded_at)
         after_commit(publish_event, event_id, championship.version)
         after_commit(
@@ -774,3 +778,43 @@ def _name(name: str) -> str:
     if not 1 <= len(name) <= MAX_NAME_LENGTH:
         raise InvalidEventInput(f"a name is 1 to {MAX_NAME_LENGTH} characters")
     return name
+
+
+# --- Announcements --------------------------------------------------------------------
+
+MAX_ANNOUNCEMENT_LENGTH = 280
+# How many announcements may be shown at once: a screen has room for a few, and the
+# picture every viewer gets stays small.
+MAX_ANNOUNCEMENTS = 20
+
+
+def event_announce(
+    *, event_id: uuid.UUID, actor: User, text: str, expected_version: int | None = None
+) -> EventResult:
+    """The director's word to the room ("Round 3 starts at 15:00"): shown on the
+    room's screen and the event's page, newest first, until withdrawn."""
+    text = text.strip() if isinstance(text, str) else ""
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_organizer(championship, actor)
+        if not 1 <= len(text) <= MAX_ANNOUNCEMENT_LENGTH:
+            raise InvalidEventInput(f"an announcement is 1 to {MAX_ANNOUNCEMENT_LENGTH} characters")
+        if len(championship.announcements) >= MAX_ANNOUNCEMENTS:
+            raise TooManyAnnouncements(len(championship.announcements))
+        return [Announced(text)]
+
+    return _execute(event_id, actor, expected_version, decide)
+
+
+def event_withdraw_announcement(
+    *, event_id: uuid.UUID, actor: User, number: int, expected_version: int | None = None
+) -> EventResult:
+    """Take announcement ``number`` off the screen and the event's page."""
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_organizer(championship, actor)
+        if not any(made.number == number for made in championship.announcements):
+            raise AnnouncementNotFound(number)
+        return [AnnouncementWithdrawn(number)]
+
+    return _execute(event_id, actor, expected_version, decide)

@@ -19,6 +19,7 @@ urlpatterns = [
     path("events/<str:code>/withdraw/", views.withdraw_self, name="withdraw"),
     path("events/<str:code>/standings.csv", views.standings_csv, name="csv"),
     path("events/<str:code>/results/", views.results, name="results"),
+    path("events/<str:code>/screen/", views.screen, name="screen"),
     path(manage, views.manage, name="manage"),
     path(f"{manage}players/", views.register_player, name="register-player"),
     path(
@@ -35,6 +36,12 @@ urlpatterns = [
     path(f"{manage}rounds/", views.start_round, name="start-round"),
     path(f"{manage}corrections/", views.correct_result, name="correct"),
     path(f"{manage}publish/", views.publish_results, name="publish"),
+    path(f"{manage}announcements/", views.announce, name="announce"),
+    path(
+        f"{manage}announcements/<int:number>/withdraw/",
+        views.unannounce,
+        name="unannounce",
+    ),
     path(f"{manage}tables/<str:game_code>/pause/", views.pause_table, name="pause"),
     path(f"{manage}round-tables/<int:number>/move/", views.move_table, name="move-table"),
     path(f"{manage}tables/<str:game_code>/resume/", views.resume_table, name="resume"),

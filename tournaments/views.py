@@ -17,6 +17,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -24,6 +26,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
@@ -38,6 +41,7 @@ from tournaments import paper, selectors, services
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.forms import (
     POINTS_LABELS,
+    AnnouncementForm,
     BotsForm,
     CorrectionForm,
     EventForm,
@@ -171,6 +175,7 @@ def _page_config(
         config["check_in_url"] = reverse("tournaments:check-in-player", args=[event.code, 0])
         config["withdraw_url"] = reverse("tournaments:withdraw-player", args=[event.code, 0])
         config["move_url"] = reverse("tournaments:move-table", args=[event.code, 0])
+        config["unannounce_url"] = reverse("tournaments:unannounce", args=[event.code, 0])
         if CAN_PAUSE:
             config["pause_url"] = reverse("tournaments:pause", args=[event.code, "CODE"])
             config["resume_url"] = reverse("tournaments:resume", args=[event.code, "CODE"])
@@ -424,6 +429,7 @@ def _manage_page(
         "tables_playing": any(not table["finished"] for table in live["tables"]),
         "bots_form": forms.get("bots_form") or BotsForm(),
         "register_form": forms.get("register_form") or RegisterPlayerForm(),
+        "announcement_form": forms.get("announcement_form") or AnnouncementForm(),
         "correction_form": forms.get("correction_form")
         or CorrectionForm(players=_players(event), initial={"round": event.rounds_started or 1}),
         "start_form": StartRoundForm(initial={"expected_version": event.version}),
@@ -786,3 +792,100 @@ def season_page(request: HttpRequest, season_id: uuid.UUID) -> HttpResponse:
         "is_organizer": season.organizer_id == _user_id(request),
     }
     return render(request, "tournaments/season.html", context)
+
+
+# --- Announcements --------------------------------------------------------------------
+
+
+@require_POST
+@login_required
+def announce(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
+    def run(event: Event) -> str:
+        form = AnnouncementForm(request.POST)
+        if not form.is_valid():
+            raise InvalidForm(announcement_form=form)
+        services.event_announce(
+            event_id=event.id, actor=request.user, text=form.cleaned_data["text"]
+        )
+        return _("Announced: the room's screen and the event's page show it.")
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def unannounce(request: AuthenticatedHttpRequest, code: str, number: int) -> HttpResponse:
+    def run(event: Event) -> str:
+        services.event_withdraw_announcement(event_id=event.id, actor=request.user, number=number)
+        return _("Announcement withdrawn.")
+
+    return _organizer_action(request, code, run)
+
+
+# --- The room's screen ----------------------------------------------------------------
+
+
+def screen_text() -> dict[str, Any]:
+    """What screen.js writes, in the reader's language."""
+    return {
+        "status": status_labels(),
+        "round_of": _("Round %(round)s of %(total)s"),
+        "no_round": _("No round has started yet."),
+        "round_time": _("Round %(round)s: time played"),
+        "round_over": _("Round %(round)s is over."),
+        "provisional": _("Provisional: tables are still playing."),
+        "final": _("Final standings."),
+        "no_standings": _("No hand has been scored yet."),
+        "screened": _(
+            "Duplicate deals: the standings show once every table of the round has finished."
+        ),
+        "standings": _("Standings"),
+        "find_your_table": _("Round %(round)s: find your table"),
+        "page_of": _("Page %(page)s of %(pages)s"),
+        "table": _("Table %(number)s"),
+        "deal_of": _("Deal %(hand)s of %(total)s"),
+        "waiting_start": _("Starting"),
+        "finished": _("Finished"),
+        "paused": _("Paused"),
+        "room": _("In the room"),
+        "online": _("Online"),
+        "no_tables": _("No table is playing."),
+        "reconnecting": _("Connection lost; reconnecting…"),
+        "too_many_sockets": _(
+            "Too many connections at once: close another tab of the site, then reload."
+        ),
+    }
+
+
+def qr_svg(url: str) -> SafeString:
+    """``url`` as a QR code, inline SVG markup (no script, no style: the page's
+    content security policy allows it)."""
+    code = segno.make(url, error="m")
+    # The markup is segno's own: the URL is in it as modules, never as text.
+    return mark_safe(
+        code.svg_inline(scale=1, border=2, svgclass="qr", lineclass=None, omitsize=True)
+    )
+
+
+@require_GET
+def screen(request: HttpRequest, code: str) -> HttpResponse:
+    """The room's screen: a full-screen page for a projector that runs by itself."""
+    event = _viewable(request, code)
+    live = selectors.event_live(event.id, _user_id(request))
+    url = request.build_absolute_uri(reverse("tournaments:event", args=[event.code]))
+    context = {
+        **_event_context(event),
+        "event_url": url,
+        "qr": qr_svg(url),
+        "page": {
+            "socket": f"/ws/events/{event.code}/",
+            "live": live,
+            "text": screen_text(),
+            # The screen's clock counts from the server's time, whatever the
+            # projector's computer thinks the time is.
+            "server_now": timezone.now().isoformat(),
+            "find_seconds": settings.ATU_SCREEN_SEATING_SECONDS,
+            "page_seconds": settings.ATU_SCREEN_PAGE_SECONDS,
+        },
+    }
+    return render(request, "tournaments/screen.html", context)

@@ -118,6 +118,11 @@ CELERY_BEAT_SCHEDULE = {
 # Standings are recomputed at once after a quiet spell, then at most once more per this
 # many seconds per event while its tables play (tournaments.tasks.schedule_standings).
 ATU_STANDINGS_DEBOUNCE_SECONDS = 0.5
+# The room's screen (tournaments.views.screen): for this long after a round starts it
+# shows who sits where instead of the standings; a list too long for it turns a page
+# this often.
+ATU_SCREEN_SEATING_SECONDS = 300
+ATU_SCREEN_PAGE_SECONDS = 12
 
 # Shared by the server processes and the workers in production (the standings'
 # debounce keys); embedded, one process needs no more than its own memory.

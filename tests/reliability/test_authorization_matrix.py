@@ -271,6 +271,7 @@ HTTP_ROWS = [
     row("GET", "events/<str:code>/my-table/", "private", None, FOUND, *PRIVATE_READ[1:]),
     row("GET", "events/<str:code>/standings.csv", "private", None, *PRIVATE_READ),
     row("GET", "events/<str:code>/results/", "private", None, *PRIVATE_READ),
+    row("GET", "events/<str:code>/screen/", "private", None, *PRIVATE_READ),
     # Entries closed when the last round started; the entrants are checked in; the
     # organizer entered nothing (409 not_entered).
     row("POST", "events/<str:code>/register/", "private", None,
@@ -289,6 +290,10 @@ HTTP_ROWS = [
         *ORGANIZER_ONLY, "400", "400", MISSING),
     # A round in play: the organizer is told so (409).
     row("POST", f"{MANAGE}publish/", "private", None, *ORGANIZER_ONLY, "409", "409", MISSING),
+    # No text to announce (400); no announcement 1 to withdraw (404).
+    row("POST", f"{MANAGE}announcements/", "private", {}, *ORGANIZER_ONLY, "400", "400", MISSING),
+    row("POST", f"{MANAGE}announcements/<int:number>/withdraw/", "private", None,
+        *ORGANIZER_ONLY, "404", "404", MISSING),
     # Last: each changes the event or its table, and the next row puts it back.
     row("POST", f"{MANAGE}tables/<str:game_code>/pause/", "private", None,
         *ORGANIZER_ONLY, FOUND, FOUND, MISSING),

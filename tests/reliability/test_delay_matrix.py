@@ -185,13 +185,22 @@ def _picture(scene: Scene, live: dict[str, Any]) -> str:
     return LIVE if figures == ("finished", "finished", 9, 8) else str(figures)
 
 
-def event_page(scene: Scene, response: Any) -> str:
+def _embedded(scene: Scene, response: Any, script: str) -> str:
+    """What the picture a page gives its script (``script``: the JSON's id) shows."""
     if response.status_code != 200:
         return NONE
     content = response.content.decode()
-    found = re.search(r'<script id="atu-event" type="application/json">(.*?)</script>', content)
+    found = re.search(rf'<script id="{script}" type="application/json">(.*?)</script>', content)
     assert found is not None
     return _picture(scene, json.loads(found.group(1))["live"])
+
+
+def event_page(scene: Scene, response: Any) -> str:
+    return _embedded(scene, response, "atu-event")
+
+
+def screen(scene: Scene, response: Any) -> str:
+    return _embedded(scene, response, "atu-screen")
 
 
 def live_json(scene: Scene, response: Any) -> str:
@@ -250,6 +259,7 @@ HTTP_ROWS = [
     Row("events/<str:code>/my-table/", "", event_page, (NONE, *EVENT[1:])),
     Row("events/<str:code>/standings.csv", "", standings_csv, EVENT),
     Row("events/<str:code>/results/", "", results, EVENT),
+    Row("events/<str:code>/screen/", "", screen, EVENT),
     Row("events/<str:code>/manage/", "", event_page, (NONE, NONE, NONE, NONE, LIVE)),
     Row("seasons/<uuid:season_id>/", "", season_page, EVENT),
 ]
@@ -311,6 +321,8 @@ NO_PROGRESS = {
     "events/<str:code>/manage/rounds/": "a command",
     "events/<str:code>/manage/corrections/": "a command",
     "events/<str:code>/manage/publish/": "a command",
+    "events/<str:code>/manage/announcements/": "a command",
+    "events/<str:code>/manage/announcements/<int:number>/withdraw/": "a command",
     "events/<str:code>/manage/tables/<str:game_code>/pause/": "a command",
     "events/<str:code>/manage/round-tables/<int:number>/move/": "a command",
     "events/<str:code>/manage/tables/<str:game_code>/resume/": "a command",

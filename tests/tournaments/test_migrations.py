@@ -6,10 +6,12 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from eventlog import store
 from tests.migrations import as_the_migrations_run
-from tests.tournaments.drivers import SHORT_RULES, organizer
+from tests.tournaments.drivers import SHORT_RULES, event_round, organizer
 from tests.tournaments.test_drive import DRIVE_RULES
 from tournaments import services
+from tournaments.championship import championship_stream
 from tournaments.models import Event
 
 
@@ -34,4 +36,26 @@ def test_events_from_before_the_kind_column_take_their_kind_from_their_log() -> 
     assert dict(Event.objects.values_list("id", "kind")) == {
         drive.id: "classic",
         cup.id: "romanian",
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_events_from_before_the_rounds_start_time_take_it_from_their_log() -> None:
+    # Given an event whose round has started, and one still in registration, then the
+    # schema as it was before events kept when their round started
+    event, creator, _, _ = event_round(4, public=True)
+    waiting = services.event_create(organizer=creator, name="Cupa", options=SHORT_RULES)
+    started = store.read(championship_stream(event.id), types=["RoundStarted"])[-1]
+    with as_the_migrations_run():
+        executor = MigrationExecutor(connection)
+        executor.migrate([("tournaments", "0003_model_names")])
+
+        # When the migration adds the column
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+    # Then the started event's round started when its RoundStarted was recorded
+    assert dict(Event.objects.values_list("id", "round_started_at")) == {
+        event.id: started.recorded_at,
+        waiting.id: None,
     }

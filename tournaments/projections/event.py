@@ -38,6 +38,15 @@ def project_event(
         "public": settings.public,
         "duplicate": settings.duplicate,
         "spectator_delay": settings.spectator_delay,
+        "round_started_at": championship.rounds[-1].started_at if championship.rounds else None,
+        "announcements": [
+            {
+                "number": made.number,
+                "text": made.text,
+                "at": made.at.isoformat() if made.at else None,
+            }
+            for made in championship.announcements
+        ],
         "version": championship.version,
         "updated_at": updated_at,
     }

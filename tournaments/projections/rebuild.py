@@ -14,7 +14,7 @@ from tournaments.championship import (
     SEASON_STREAM_PREFIX,
     Championship,
     SeasonCreated,
-    fold,
+    fold_records,
 )
 from tournaments.models import (
     Entry,
@@ -54,7 +54,7 @@ def rebuild_standings() -> tuple[int, int]:
             records = store.read(stream)
             project_event(
                 championship_id,
-                fold(Championship(), [record.event for record in records]),
+                fold_records(Championship(), records),
                 updated_at=records[-1].recorded_at,
                 created_at=records[0].recorded_at,
             )

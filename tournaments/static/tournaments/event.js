@@ -113,6 +113,7 @@
     document.body.dataset.eventVersion = String(data.version);
     document.body.dataset.eventStatus = data.status;
     drawStatus();
+    drawAnnouncements();
     drawLeaderboard(before);
     drawTables();
     drawRounds();
@@ -141,6 +142,23 @@
       : T.no_round;
     element.textContent = `${T.status[live.status] || live.status} · ${round}`;
     element.dataset.status = live.status;
+  }
+
+  // The director's announcements, newest first; the organizer's page withdraws them.
+  function drawAnnouncements() {
+    const list = $("announcements");
+    if (!list) return;
+    list.replaceChildren(
+      ...live.announcements.map((made) => {
+        const item = node("li", { "data-number": made.number }, [node("span", { class: "text", text: made.text })]);
+        if (manage) {
+          const action = page.unannounce_url.replace("/announcements/0/", `/announcements/${made.number}/`);
+          item.append(" ", postForm(action, T.withdraw, "unannounce"));
+        }
+        return item;
+      }),
+    );
+    if (!manage) $("announcements-panel").hidden = !live.announcements.length;
   }
 
   function drawLeaderboard(before) {
