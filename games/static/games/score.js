@@ -267,6 +267,10 @@
     return taken && taken.alias ? taken.alias : fmt(T.seat, { seat: seat + 1 });
   }
 
+  // The seat this phone writes for: as the table's view says, or as the page was told
+  // (the PIN given, the player signed in) while no view has said it.
+  const mySeat = () => (state.you === null || state.you === undefined ? page.seat : state.you);
+
   const queuedRecords = () => queue.filter((entry) => entry.action === "deals");
 
   // The deal to write down next: after those recorded and those waiting to be sent.
@@ -369,12 +373,8 @@
   }
 
   function drawWho() {
-    const you = state.you;
-    $("who").textContent = page.director
-      ? T.directing
-      : you === null || you === undefined
-        ? ""
-        : fmt(T.scoring_for, { alias: alias(you), seat: you + 1 });
+    const you = mySeat();
+    $("who").textContent = page.director ? T.directing : you === null ? "" : fmt(T.scoring_for, { alias: alias(you), seat: you + 1 });
   }
 
   function drawQueued() {
@@ -533,7 +533,7 @@
 
   function drawSheet() {
     const n = players();
-    const you = state.you;
+    const you = mySeat();
     $("sheet").hidden = false;
     const head = node("tr", {}, [node("th", { scope: "col", text: T.deal })]);
     for (let seat = 0; seat < n; seat++) {
@@ -567,7 +567,7 @@
       ];
       const busy = (waiting(hand, "confirm") && !written.confirmed) || waiting(hand, "correct");
       if (busy) status.push(node("span", { class: "state pending", text: T.waiting_to_send }));
-      const mayConfirm = !written.confirmed && (page.director || (you !== null && you !== undefined && written.by !== you));
+      const mayConfirm = !written.confirmed && (page.director || (you !== null && written.by !== you));
       const actions = node("span", { class: "actions" });
       if (mayConfirm && !busy) {
         actions.append(
@@ -608,7 +608,7 @@
 
   function seatCell(seat, bid, made, points, total) {
     const kept = bid === made ? "made" : "missed";
-    return node("td", { class: seat === state.you ? "mine" : null }, [
+    return node("td", { class: seat === mySeat() ? "mine" : null }, [
       node("span", { class: `bm ${kept}`, text: `${bid}/${made}` }),
       points === null ? null : node("span", { class: "pts", text: signed(points) }),
       total === null ? null : node("span", { class: "tot", text: String(total) }),

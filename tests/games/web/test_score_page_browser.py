@@ -20,7 +20,8 @@ from games.read.pins import table_pin
 from games.table import stream_of
 from games.write.tables import load_table
 from tests.browser import chromium, live_server, screenshot_path
-from tests.games.web.test_room import room_table
+from tests.games.drivers import seated_game
+from tests.games.web.test_room import SHORT
 from tests.games.web.test_table_layout import session_of
 from tests.test_accessibility import VIEWPORTS, violations
 
@@ -39,12 +40,12 @@ class RoomTable:
 
 
 @sync_to_async
-def a_room_table() -> RoomTable:
-    """Four players at a table in the room, deals of 1, 3, 5, 7, 8, 7, 5, 3, 1 cards."""
-    game_id, players = room_table()
+def a_room_table(players: int = 4) -> RoomTable:
+    """Players at a table in the room, deals of 1, 3, 5, 7, 8, 7, 5, 3, 1 cards (at four)."""
+    game_id, seated = seated_game(players, options=SHORT, place="room")
     table = load_table(game_id)
     dealer = table.romanian_game.first_dealer
-    return RoomTable(game_id, table.code, table_pin(game_id), dealer, players)
+    return RoomTable(game_id, table.code, table_pin(game_id), dealer, seated)
 
 
 @sync_to_async
@@ -253,9 +254,50 @@ async def test_a_deal_entered_without_a_connection_is_sent_when_it_returns_and_a
             assert stored is None
 
 
-async def test_the_scorer_page_has_no_serious_accessibility_violation() -> None:
-    # Given a table in the room whose first deal seat 1 wrote down, and seat 0's session
+async def test_a_deal_another_phone_wrote_first_is_refused_with_the_servers_words() -> None:
+    # Given a phone without a connection that entered deal 1, the trick to the dealer's left
     table = await a_room_table()
+    dealer = table.first_dealer
+    with live_server() as base:
+        async with chromium() as browser:
+            url = f"{base}/games/{table.code}/score/?pin={table.pin}"
+            phone = await phone_with_pin(browser, url, 2)
+            await expect(phone.locator("#entry-title")).to_have_text("Deal 1 of 9")
+            await phone.context.set_offline(True)
+            for value in (0, 0, 0, 0, 1, 0, 0, 0):
+                await tap(phone, value)
+            await phone.click("#send")
+            await expect_state(phone, 0, "waiting to send")
+
+            # When another player writes deal 1 down first, the trick to the dealer
+            taker = dealer
+            await sync_to_async(game_record_deal)(
+                game_id=table.game_id,
+                actor=table.players[3],
+                hand=0,
+                bids=[0] * 4,
+                tricks=[1 if seat == taker else 0 for seat in range(4)],
+            )
+            # and the connection returns
+            await phone.context.set_offline(False)
+
+            # Then the phone says why its entry was refused, drops it, and shows the deal
+            # as the other phone wrote it
+            await expect(phone.locator("#notice")).to_have_text(
+                "That is not the deal to record next.", timeout=15_000
+            )
+            await expect_state(phone, 0, "awaiting confirmation")
+            await expect(phone.locator(f"{deal(0)} .by")).to_have_text("written down by Player 4")
+            await expect_totals(phone, 0, [-1 if seat == taker else 5 for seat in range(4)])
+            await expect(phone.locator("#queued")).to_have_text("")
+            await expect(phone.locator("#entry-title")).to_have_text("Deal 2 of 9")
+            assert (await recorded(table.game_id))[1] == ["DealRecorded"]
+
+
+@pytest.mark.parametrize("players", [3, 6])
+async def test_the_scorer_page_has_no_serious_accessibility_violation(players: int) -> None:
+    # Given a table in the room whose first deal seat 1 wrote down, and seat 0's session
+    table = await a_room_table(players)
     session = await sync_to_async(_first_deal_written)(table)
 
     # When axe checks seat 0's scorer page at a phone's size and a laptop's
@@ -271,8 +313,9 @@ async def test_the_scorer_page_has_no_serious_accessibility_violation() -> None:
 
 
 def _first_deal_written(table: RoomTable) -> str:
-    tricks = [1 if seat == (table.first_dealer + 1) % 4 else 0 for seat in range(4)]
+    players = len(table.players)
+    tricks = [1 if seat == (table.first_dealer + 1) % players else 0 for seat in range(players)]
     game_record_deal(
-        game_id=table.game_id, actor=table.players[1], hand=0, bids=[0] * 4, tricks=tricks
+        game_id=table.game_id, actor=table.players[1], hand=0, bids=[0] * players, tricks=tricks
     )
     return session_of(table.players[0])
