@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.errors import GameNotFound
 from games.models import Game
 from games.read.pins import granted_seat
-from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule
+from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule, options_from_dict
 from games.rules.cards import MAX_PLAYERS, MIN_PLAYERS
 from games.table import ROOM
 from games.visibility import may_see_game, seen_games, seen_status, visible_games
@@ -93,6 +93,35 @@ def scored_game(
             raise
         return game, scorer
     return game, granted_seat(session, game.id) if game.place == ROOM else None
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """Who writes the deals of a table in the room down from a session: a seat (a
+    player's own, or the one its PIN was given for), the director (the organizer who
+    opened the table, not sitting at it), or nobody until the PIN is given."""
+
+    seat: int | None
+    director: bool = False
+
+
+def scorer_of(game: Game, *, user_id: int | None, session: Mapping[str, Any] | None) -> Scorer:
+    """As the API's commands take them: a signed-in player or the director first, else
+    the seat the session gave the PIN for."""
+    if user_id is not None:
+        own = next((seat["seat"] for seat in game.seats if seat.get("user_id") == user_id), None)
+        if own is not None:
+            return Scorer(own)
+        if game.creator_id == user_id:
+            return Scorer(None, director=True)
+    return Scorer(granted_seat(session, game.id))
+
+
+def set_bids(game: Game) -> list[int | None]:
+    """Each deal's set bid (everyone bids it: the closing zero and eight bid deals),
+    None where the bids are free."""
+    options = options_from_dict(game.options)
+    return [spec.forced_bid for spec in build_schedule(options, game.player_count)]
 
 
 def rematch_game(game_id: uuid.UUID) -> Game | None:

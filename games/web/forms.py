@@ -313,3 +313,12 @@ class JoinForm(forms.Form):
         label=_("Game code or id"), max_length=36, help_text=_("Like K7MX2Q, from the organizer.")
     )
     alias = forms.CharField(label=_("Your alias at the table"), max_length=MAX_ALIAS_LENGTH)
+
+
+class ScoreTableForm(forms.Form):
+    """The code of a table in the room, typed from its table card: its scorer page asks
+    for the PIN."""
+
+    code = forms.CharField(
+        label=_("Table code"), max_length=36, help_text=_("Printed on the table card, like K7MX2Q.")
+    )

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.errors import SocketError
+from games.read.pins import PIN_DIGITS
 from games.rules import OneCardMode, RuleOptions, Schedule, Scoring, build_schedule
 from games.rules.classic import ClassicOptions, TrumpMethod
 from games.web.forms import LEVEL_LABELS
@@ -99,6 +100,64 @@ def table_text() -> dict[str, Any]:
                 "the bids would add up to the %(cards)s cards dealt."
             ),
         },
+    }
+
+
+def score_text() -> dict[str, Any]:
+    """The words of the scorer page of a table in the room (games/static/games/score.js)."""
+    return {
+        "hand_of": _("Deal %(hand)s of %(total)s"),
+        "cards_dealt": _("%(cards)s cards"),
+        "one_card": _("1 card"),
+        "dealer_is": _("dealer: %(alias)s"),
+        "seat": _("Seat %(seat)s"),
+        "scoring_for": _("You write the deals down for %(alias)s (seat %(seat)s)."),
+        "directing": _("You direct this table: the deals you write down stand confirmed."),
+        "bids": _("Bids, starting left of the dealer"),
+        "tricks": _("Tricks made"),
+        "bid_of": _("%(alias)s bids"),
+        "made_by": _("%(alias)s made"),
+        "tricks_sum": _("Tricks made: %(sum)s of %(cards)s"),
+        "forbidden": _(
+            "%(alias)s, the dealer, may not bid %(bid)s: the bids may not add up to %(cards)s."
+        ),
+        "set_bid": _("In this deal everyone bids %(bid)s."),
+        "send": _("Send"),
+        "cancel": _("Cancel"),
+        "correcting": _("Correcting deal %(hand)s"),
+        "reason": _("Why it is corrected"),
+        "reason_needed": _("This deal is confirmed: say why it is corrected."),
+        "rescored": _("The deals after it will be scored again."),
+        "deal": _("Deal"),
+        "bid_made": _("bid / made"),
+        "points": _("points"),
+        "total": _("total"),
+        "awaiting": _("awaiting confirmation"),
+        "confirmed": _("confirmed"),
+        "waiting_to_send": _("waiting to send"),
+        "written_by": _("written down by %(alias)s"),
+        "the_director": _("the director"),
+        "confirm": _("Confirm"),
+        "correct": _("Correct"),
+        "confirm_label": _("Confirm deal %(hand)s"),
+        "correct_label": _("Correct deal %(hand)s"),
+        "game_over": _("Game over"),
+        "all_written": _("Every deal is written down."),
+        "deal_taken": _("Deal %(hand)s was written down on another phone."),
+        "sent": _("Deal %(hand)s is written down."),
+        "offline": _(
+            "No connection: what you enter waits on this phone and is sent when it returns."
+        ),
+        "queued": _("Waiting to send: %(count)s"),
+        "connecting": _("Connecting…"),
+        "reconnecting": _("Connection lost; reconnecting…"),
+        "too_many_sockets": _(
+            "Too many connections at once: close another tab of the site, then reload."
+        ),
+        "pin_digits": _("The PIN is the %(digits)s digits on the table card.")
+        % {"digits": PIN_DIGITS},
+        "choose_seat": _("Choose the seat you sit in."),
+        "errors": error_texts(),
     }
 
 

@@ -1,11 +1,14 @@
-"""The pages: the lobby, a table (for its players and spectators alike) and the rules.
+"""The pages: the lobby, a table (for its players and spectators alike), the scorer
+page of a table in the room, and the rules.
 
 Views parse the forms and call one service each; the table itself is drawn in the
-browser from what the table's WebSocket sends (games/static/games/table.js).
+browser from what the table's WebSocket sends (games/static/games/table.js), and so is
+the scorer page (games/static/games/score.js), which writes deals down through the API.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 
 from accounts.http import AuthenticatedHttpRequest
@@ -30,27 +34,32 @@ from games.commands import actions
 from games.commands.aliases import fitting_alias
 from games.errors import GameNotFound
 from games.models import Game
+from games.read.pins import PIN_DIGITS
 from games.read.selectors import (
     find_game,
     game_summaries,
     games_list,
     rematch_game,
+    room_game,
     rule_presets,
+    scorer_of,
+    set_bids,
     table_home,
 )
 from games.rules import classic, options_from_dict
-from games.table import CLASSIC, ROMANIAN
-from games.visibility import deal_set_over
+from games.table import CLASSIC, ROMANIAN, ROOM
+from games.visibility import deal_set_over, may_see_game
 from games.web.forms import (
     KIND_LABELS,
     TABLE_FORMS,
     BotLevelForm,
     JoinForm,
     PlayNowForm,
+    ScoreTableForm,
     TableForm,
     preset_label,
 )
-from games.web.script_texts import rules_summary, table_text
+from games.web.script_texts import rules_summary, score_text, table_text
 from games.write.tables import load_table
 from runtime.error_text import refusal
 from runtime.throttling import login_wait
@@ -236,7 +245,86 @@ def _visible_game(request: HttpRequest, ref: str) -> Game:
 
 
 def table(request: HttpRequest, ref: str) -> HttpResponse:
-    return _table_page(request, _visible_game(request, ref))
+    game = _visible_game(request, ref)
+    if game.place == ROOM:
+        # Its cards are dealt in the room: nothing to play here, its deals are written
+        # down on the scorer page.
+        return render(request, "games/room_table.html", {"game": game, "home": table_home(game.id)})
+    return _table_page(request, game)
+
+
+def score_table(request: HttpRequest) -> HttpResponse:
+    """The code typed from a table card leads to that table's scorer page."""
+    form = ScoreTableForm(request.GET or None)
+    if form.is_valid():
+        try:
+            game = room_game(form.cleaned_data["code"].strip())
+        except GameNotFound as error:
+            words = {"game_not_found": _("No table in the room has that code.")}
+            form.add_error("code", refusal(error, words))
+        else:
+            return redirect("games:score", game.code)
+    return render(request, "games/score_table.html", {"form": form})
+
+
+# The PIN a table card's QR code puts in the address: its digits prefill the PIN form.
+QR_PIN = re.compile(rf"\d{{{PIN_DIGITS}}}")
+
+
+@ensure_csrf_cookie  # The page's script sends the PIN and the deals with its token.
+def score(request: HttpRequest, ref: str) -> HttpResponse:
+    """The scorer page of a table in the room, for whoever may write its deals down (a
+    player at it, its director, a session that gave its PIN), else its PIN form."""
+    try:
+        game = room_game(ref)
+    except GameNotFound as error:
+        raise Http404(error.message) from None
+    user_id = _user_id(request)
+    scorer = scorer_of(game, user_id=user_id, session=request.session)
+    pin = request.GET.get("pin", "").strip()
+    page = {
+        "game": str(game.id),
+        "code": game.code,
+        "socket": f"/ws/games/{game.id}/",
+        "api": {
+            "state": reverse("api-game", args=[game.code]),
+            "scorer": reverse("api-game-scorer", args=[game.code]),
+            "deals": reverse("api-game-deals", args=[game.code]),
+            "confirm": reverse("api-game-deals-confirm", args=[game.code]),
+            "correct": reverse("api-game-deals-correct", args=[game.code]),
+        },
+        "seat": scorer.seat,
+        "director": scorer.director,
+        "set_bids": set_bids(game),
+        "pin_digits": PIN_DIGITS,
+        "text": score_text(),
+    }
+    context = {
+        "game": game,
+        "page": page,
+        "needs_pin": scorer.seat is None and not scorer.director,
+        "seats": _seat_choices(game, user_id),
+        "pin": pin if QR_PIN.fullmatch(pin) else "",
+        "pin_digits": PIN_DIGITS,
+        "home": table_home(game.id),
+    }
+    return render(request, "games/score.html", context)
+
+
+def _seat_choices(game: Game, user_id: int | None) -> list[tuple[int, str]]:
+    """The seats a scorer chooses from, by number; by name too for whoever may see the
+    table (a private event's players are not named to a phone before its PIN)."""
+    named = may_see_game(game, user_id)
+    aliases = {seat["seat"]: seat.get("alias", "") for seat in game.seats} if named else {}
+    return [
+        (
+            number,
+            _("Seat %(seat)s: %(alias)s") % {"seat": number + 1, "alias": aliases[number]}
+            if aliases.get(number)
+            else _("Seat %(seat)s") % {"seat": number + 1},
+        )
+        for number in range(game.player_count)
+    ]
 
 
 def _table_page(

@@ -161,6 +161,10 @@ HTTP_ROWS = [
     row("POST", "games/join/", "private", JOIN_FORM, FOUND, "409", "409", *("409",) * 3, MISSING),
     row("GET", "games/<str:ref>/", "public", None, *EVERYONE),
     row("GET", "games/<str:ref>/", "private", None, *PRIVATE_READ),
+    # The scorer page is a table in the room's only: these tables are played here.
+    row("GET", "games/<str:ref>/score/", "public", None, *(MISSING,) * 7),
+    row("GET", "games/<str:ref>/score/", "private", None, *(MISSING,) * 7),
+    row("GET", "games/score/", "public", None, *EVERYONE),
     # A game in play has no rematch yet: back to the table (anonymous: to sign in).
     row("POST", "games/<str:ref>/rematch/", "public", None, *EVERYONE_FOUND),
     row("POST", "games/<str:ref>/rematch/", "private", None, *(FOUND,) * 6, MISSING),

@@ -285,6 +285,9 @@ NO_PROGRESS = {
     "rules/": "the rules",
     "games/new/": "opens a table of no event: no delay",
     "games/join/": "a seat at an open table: nothing is played yet",
+    "games/score/": "a form",
+    "games/<str:ref>/score/": "a table in the room's scorer page: its deals come from the "
+    "API's state and the socket, whose rows are above",
     "games/play-now/": "a table against bots of no event: no delay",
     "api/games/play-now/": "a table against bots of no event: no delay",
     # Commands: only a seat (or the table's creator) may give them, who sees it live;
