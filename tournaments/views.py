@@ -106,6 +106,7 @@ def event_text() -> dict[str, Any]:
         "in_room": _("In the room"),
         "move_to_room": _("Move to the room"),
         "move_online": _("Move online"),
+        "score": _("Write deals down"),
         "checked_in_online": _("checked in, online"),
         "check_in_room": _("Check in: in the room"),
         "check_in_online": _("Check in: online"),
@@ -175,6 +176,7 @@ def _page_config(
         config["check_in_url"] = reverse("tournaments:check-in-player", args=[event.code, 0])
         config["withdraw_url"] = reverse("tournaments:withdraw-player", args=[event.code, 0])
         config["move_url"] = reverse("tournaments:move-table", args=[event.code, 0])
+        config["score_url"] = reverse("games:score", args=["CODE"])
         config["unannounce_url"] = reverse("tournaments:unannounce", args=[event.code, 0])
         if CAN_PAUSE:
             config["pause_url"] = reverse("tournaments:pause", args=[event.code, "CODE"])
@@ -656,10 +658,8 @@ def move_table(request: AuthenticatedHttpRequest, code: str, number: int) -> Htt
 
 def scorer_url(request: HttpRequest, game_code: str, pin: str) -> str:
     """The absolute address of a table's scorer page, opened with its PIN ("": without)."""
-    # Spelled out until the scorer page's route (games:score) is in this tree; then
-    # reverse("games:score", args=[game_code]) makes the path.
     query = f"?pin={pin}" if pin else ""
-    return request.build_absolute_uri(f"/games/{game_code}/score/{query}")
+    return request.build_absolute_uri(reverse("games:score", args=[game_code]) + query)
 
 
 def _printout(

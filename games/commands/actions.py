@@ -575,7 +575,7 @@ def move_record_deal(
     """Write down deal ``hand`` of a table in the room: each seat's bid and tricks made,
     by seat. ``actor``: a player at the table (for their seat), the table's organizer
     (the director, for nobody's seat), or None: a scorer who gave the table's PIN,
-    for ``seat`` (:mod:`games.web.scorer` checks the PIN before calling)."""
+    for ``seat`` (:mod:`games.web.room` checks the PIN before calling)."""
     return _recording_move(
         game_id=game_id,
         actor=actor,

@@ -103,6 +103,8 @@ class Scorer:
 
     seat: int | None
     director: bool = False
+    # Whether the seat is the one its PIN was given for (not a signed-in player's own).
+    by_pin: bool = False
 
 
 def scorer_of(game: Game, *, user_id: int | None, session: Mapping[str, Any] | None) -> Scorer:
@@ -114,7 +116,8 @@ def scorer_of(game: Game, *, user_id: int | None, session: Mapping[str, Any] | N
             return Scorer(own)
         if game.creator_id == user_id:
             return Scorer(None, director=True)
-    return Scorer(granted_seat(session, game.id))
+    seat = granted_seat(session, game.id)
+    return Scorer(seat, by_pin=seat is not None)
 
 
 def set_bids(game: Game) -> list[int | None]:

@@ -26,7 +26,7 @@ from games.commands.inputs import ConfirmationSerializer, CorrectionSerializer, 
 from games.errors import ScorerOnly, WrongPin
 from games.models import Game
 from games.read.pins import PIN_DIGITS, grant_seat, pin_matches
-from games.read.selectors import room_game, scored_game
+from games.read.selectors import room_game, scored_game, scorer_of
 from games.web.api import (
     REF_PARAMETER,
     TAGS,
@@ -107,16 +107,15 @@ class DealCommandView(CommandView):
 def _scoring(request: Request, ref: str, user_id: int | None) -> tuple[Game, int | None]:
     """The table, and the seat this request scores from by the table's PIN (None: it
     acts as the signed-in user, a player at the table or its director)."""
-    game, scorer = scored_game(ref, viewer_id=user_id, session=request.session)
-    if user_id is not None and (
-        game.creator_id == user_id or any(seat.get("user_id") == user_id for seat in game.seats)
-    ):
+    game, _ = scored_game(ref, viewer_id=user_id, session=request.session)
+    scorer = scorer_of(game, user_id=user_id, session=request.session)
+    if not scorer.by_pin:
+        if scorer.seat is None and not scorer.director:
+            raise ScorerOnly()
         return game, None
-    if scorer is None:
-        raise ScorerOnly()
     # Sent with the session's cookie alone: as forgeable as any signed-in request.
     SessionAuthentication().enforce_csrf(request)
-    return game, scorer
+    return game, scorer.seat
 
 
 def _deal_view(

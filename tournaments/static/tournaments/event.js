@@ -217,6 +217,9 @@
     if (table.record) {
       links.append(" · ", node("a", { href: withCode(page.record_url, table.game_code), text: T.record }));
     }
+    if (manage && page.score_url && table.place === "room") {
+      links.append(" · ", node("a", { href: withCode(page.score_url, table.game_code), text: T.score }));
+    }
     return links;
   }
 
