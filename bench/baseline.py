@@ -90,9 +90,8 @@ def padded(message: dict[str, Any]) -> str:
     return f'{text[:-2]},"pad":"{"x" * missing}"}}}}'
 
 
-async def startup() -> None:
-    import psycopg
-    import redis.asyncio as redis
+async def open_pool() -> Any:
+    """The process's pool of connections to the baseline's database, open."""
     from psycopg_pool import AsyncConnectionPool
 
     pool = AsyncConnectionPool(
@@ -103,6 +102,14 @@ async def startup() -> None:
         open=False,
     )
     await pool.open(wait=True)
+    return pool
+
+
+async def startup() -> None:
+    import psycopg
+    import redis.asyncio as redis
+
+    pool = await open_pool()
     async with pool.connection() as connection:
         # Another process may create it at the same moment: IF NOT EXISTS races.
         with contextlib.suppress(psycopg.errors.UniqueViolation):

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.baseline import padded
+from bench.baseline import open_pool, padded
 from runtime import looplag
 
 CHANNEL = "baseline-event"
@@ -133,17 +133,8 @@ PROCESS = Process()
 
 async def startup() -> None:
     import redis.asyncio as redis
-    from psycopg_pool import AsyncConnectionPool
 
-    pool = AsyncConnectionPool(
-        os.environ["BASELINE_DATABASE_URL"],
-        min_size=2,
-        max_size=10,
-        kwargs={"autocommit": True},
-        open=False,
-    )
-    await pool.open(wait=True)
-    PROCESS.pool = pool
+    PROCESS.pool = await open_pool()
     PROCESS.redis = redis.Redis.from_url(os.environ["REDIS_URL"])
     PROCESS.pubsub = PROCESS.redis.pubsub(ignore_subscribe_messages=True)
     await PROCESS.pubsub.subscribe(CHANNEL)

@@ -313,20 +313,12 @@ def game_cancel(
 ) -> CommandResult:
     """Call off a table before it starts: only its creator may. Nobody may sit at it
     or play it from then on; it leaves the lobby's lists."""
-
-    def decide(table: Table) -> list[AnyEvent]:
-        _require_waiting(table, actor)
-        return fold_all(table, [TableCancelled()])
-
-    return execute(
-        Move(
-            game_id=game_id,
-            actor=actor,
-            expected_version=None,
-            idempotency_key=idempotency_key,
-            command={"cancel": True},
-            decide=decide,
-        )
+    return _called_off(
+        game_id,
+        actor,
+        idempotency_key,
+        {"cancel": True},
+        lambda table: _require_waiting(table, actor),
     )
 
 
@@ -337,11 +329,24 @@ def game_call_off(
     down yet: only its creator may (a championship moving the table between the room
     and online opens it again there). Nobody plays it from then on."""
 
-    def decide(table: Table) -> list[AnyEvent]:
+    def require_unbegun(table: Table) -> None:
         if actor.pk != table.creator_id:
             raise NotTheCreator("only the table's creator may do that")
         if table.begun:
             raise TableBegun()
+
+    return _called_off(game_id, actor, idempotency_key, {"call_off": True}, require_unbegun)
+
+
+def _called_off(
+    game_id: uuid.UUID,
+    actor: User,
+    idempotency_key: str | None,
+    command: dict[str, Any],
+    require: Callable[[Table], None],
+) -> CommandResult:
+    def decide(table: Table) -> list[AnyEvent]:
+        require(table)
         return fold_all(table, [TableCancelled()])
 
     return execute(
@@ -350,7 +355,7 @@ def game_call_off(
             actor=actor,
             expected_version=None,
             idempotency_key=idempotency_key,
-            command={"call_off": True},
+            command=command,
             decide=decide,
         )
     )
