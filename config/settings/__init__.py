@@ -117,7 +117,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Standings are recomputed at once after a quiet spell, then at most once more per this
 # many seconds per event while its tables play (tournaments.tasks.schedule_standings).
-ATU_STANDINGS_DEBOUNCE_SECONDS = 0.5
+# Whole seconds: the cache's keys expire by the second.
+ATU_STANDINGS_DEBOUNCE_SECONDS = 1
 # The room's screen (tournaments.views.screen): for this long after a round starts it
 # shows who sits where instead of the standings; a list too long for it turns a page
 # this often.

@@ -208,6 +208,7 @@ def recomputed_with_corrections(event_id: uuid.UUID) -> dict[int, tuple[float, i
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("tasks_run")
 def test_a_mixed_event_ranks_its_tables_in_the_room_and_online_as_the_log_says() -> None:
     # Given an event played both ways: eight bots online and four people in the room
     event, creator = room_event("both")
