@@ -88,10 +88,14 @@ def directs_event(event: Event, user_id: int | None) -> bool:
 def seen_status(event: Event, user_id: int | None, now: datetime) -> str:
     """The event's status as the viewer ``user_id`` sees it at ``now``: an event whose
     last table's finish its spectator delay still holds back from them is running."""
+    return _status_seen(event, directs=directs_event(event, user_id), now=now)
+
+
+def _status_seen(event: Event, *, directs: bool, now: datetime) -> str:
     if (
         event.status == Event.Status.FINISHED
         and event.spectator_delay
-        and not directs_event(event, user_id)
+        and not directs
         and now < event.updated_at + timedelta(seconds=event.spectator_delay)
     ):
         return Event.Status.RUNNING
@@ -412,7 +416,7 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
     current_tables = by_round.get(event.rounds_started, [])
     round_playing = any(not table["finished"] for table in current_tables)
     screened = event.duplicate and round_playing and not organizer
-    status = seen_status(event, event.organizer_id if directs else None, now)
+    status = _status_seen(event, directs=directs, now=now)
     for table in current_tables:
         table["record"] = table["record"] and record_public(
             finished=table["finished"], deal_set_playing=event.duplicate and round_playing
