@@ -19,7 +19,7 @@ from tests.browser import chromium, live_server, screenshot_path
 from tests.games.drivers import play_to_end
 from tests.tournaments.drivers import SHORT_RULES, organizer, round_games, wait_until
 from tournaments import selectors, services
-from tournaments.models import Event, Standing
+from tournaments.models import Event, Standing, TableResult
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tasks_run")]
 
@@ -59,8 +59,13 @@ def round_two_in_play() -> tuple[Event, User, str]:
     services.event_start_round(event_id=event.id, actor=creator)
     for seed, game in enumerate(round_games(event.id, 1)):
         play_to_end(game.id, people, seed)
+    # Every player has a game in the standings from a table's first hand on: the round
+    # is in them once each of its tables' results is final.
     wait_until(
-        lambda: Standing.objects.filter(event_id=event.id, games=1).count() == len(NAMES),
+        lambda: (
+            not TableResult.objects.filter(event_id=event.id, finished=False).exists()
+            and TableResult.objects.filter(event_id=event.id).count() == len(NAMES) // 4
+        ),
         what="round 1's standings",
     )
     services.event_start_round(event_id=event.id, actor=creator)
