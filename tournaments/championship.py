@@ -155,6 +155,37 @@ class AnnouncementWithdrawn:
     number: int
 
 
+@dataclass(frozen=True, slots=True)
+class DirectorCalled:
+    """A player at a table of the event calls the director, with a reason (one of
+    tournaments.services.CALL_REASONS) and what they add. Calls are numbered 1, 2, ...
+    in the order made."""
+
+    round: int
+    # The table's index in its round, its game (id) and the caller's seat there.
+    table: int
+    game: str
+    seat: int
+    player_id: int
+    reason: str
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CallAnswered:
+    """The director is on the way to call ``number``'s table."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class CallClosed:
+    """Call ``number`` dealt with, with the director's note of what was decided."""
+
+    number: int
+    note: str = ""
+
+
 ChampionshipEvent = (
     SeasonCreated
     | EventCreated
@@ -168,6 +199,9 @@ ChampionshipEvent = (
     | ResultsPublished
     | Announced
     | AnnouncementWithdrawn
+    | DirectorCalled
+    | CallAnswered
+    | CallClosed
 )
 EVENT_TYPES: dict[str, type[ChampionshipEvent]] = {
     cls.__name__: cls for cls in typing.get_args(ChampionshipEvent)
@@ -222,6 +256,28 @@ class Announcement:
     at: datetime | None = None
 
 
+# A call's states, in order.
+WAITING = "waiting"
+ANSWERED = "answered"
+CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    number: int
+    called: DirectorCalled
+    state: str = WAITING
+    note: str = ""
+    # When it was made, answered and closed (None when folded from events alone).
+    at: datetime | None = None
+    answered_at: datetime | None = None
+    closed_at: datetime | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.state != CLOSED
+
+
 @dataclass
 class Championship:
     """A championship's stream, folded."""
@@ -235,6 +291,8 @@ class Championship:
     # The announcements not withdrawn, newest first; and how many were ever made.
     announcements: list[Announcement] = field(default_factory=list)
     announced: int = 0
+    # Every call to the director, in the order made (call n is calls[n - 1]).
+    calls: list[Call] = field(default_factory=list)
     version: int = 0
 
     @property
@@ -318,8 +376,19 @@ def fold(
             championship.announcements = [
                 made for made in championship.announcements if made.number != event.number
             ]
+        elif isinstance(event, DirectorCalled):
+            number = len(championship.calls) + 1
+            championship.calls.append(Call(number, event, at=at))
+        elif isinstance(event, CallAnswered):
+            _call(championship, event.number, state=ANSWERED, answered_at=at)
+        elif isinstance(event, CallClosed):
+            _call(championship, event.number, state=CLOSED, note=event.note, closed_at=at)
         championship.version += 1
     return championship
+
+
+def _call(championship: Championship, number: int, **changes: Any) -> None:
+    championship.calls[number - 1] = replace(championship.calls[number - 1], **changes)
 
 
 def fold_records(championship: Championship, records: Iterable[Recorded]) -> Championship:

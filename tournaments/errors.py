@@ -147,3 +147,41 @@ class TooManyAnnouncements(EventError):
 
     def __init__(self, shown: int) -> None:
         super().__init__(f"{shown} announcements are shown, the most there may be")
+
+
+class NotAtTable(EventError):
+    code = "not_at_table"
+    text = gettext_noop("Only a player seated at this table may call the director from it.")
+    status = 403
+
+    def __init__(self, player_id: int) -> None:
+        super().__init__(f"player {player_id} is not seated at this table")
+
+
+class CallStillOpen(EventError):
+    """One call at a time from a seat: the director has not closed the last one."""
+
+    code = "call_open"
+    text = gettext_noop("You have already called the director: the call is still open.")
+    status = 409
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"call {number} from this seat is still open")
+
+
+class CallNotFound(EventError):
+    code = "call_not_found"
+    text = gettext_noop("There is no such call to the director.")
+    status = 404
+
+    def __init__(self, number: object) -> None:
+        super().__init__(f"there is no call {number}")
+
+
+class CallOver(EventError):
+    code = "call_closed"
+    text = gettext_noop("That call to the director is closed already.")
+    status = 409
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"call {number} is closed already")

@@ -53,6 +53,10 @@ class Event(models.Model):
     # The director's announcements not withdrawn, newest first:
     # [{"number": 2, "text": "...", "at": "<ISO time>"}, ...].
     announcements = models.JSONField(default=list)
+    # The calls to the director still open, and the last from each seat of the current
+    # round (tournaments.projections.event._calls), oldest first: only who directs the
+    # event sees them all, a player only their own.
+    calls = models.JSONField(default=list)
     version = models.PositiveIntegerField()
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()

@@ -27,6 +27,7 @@ from games.table import CLASSIC, ONLINE
 from games.visibility import record_public
 from games.write.tables import load_table
 from tournaments import points
+from tournaments.championship import CLOSED
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.models import (
     Entry,
@@ -463,12 +464,91 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         ],
         # The director's word to the room, newest first: no play in it, so no delay.
         "announcements": event.announcements,
+        # The calls to the director waiting for them, oldest first: for who directs it.
+        **({"calls": _open_calls(event, games, names, now)} if directs else {}),
         "tables": current_tables,
         "rounds": [{"number": number, "tables": by_round[number]} for number in sorted(by_round)],
         # Last: a socket adds each viewer's to the picture's text (tournaments.consumers).
         "me": None,
     }
     return live
+
+
+def _open_calls(
+    event: Event, games: dict[Any, Game], names: dict[int, str], now: datetime
+) -> list[dict[str, Any]]:
+    calls = []
+    for call in event.calls:
+        if call["state"] == CLOSED:
+            continue
+        game = games.get(uuid.UUID(call["game_id"]))
+        calls.append(
+            {
+                key: call[key]
+                for key in ("number", "round", "table", "seat", "player_id", "reason", "text")
+            }
+            | {
+                "state": call["state"],
+                "name": names.get(call["player_id"], str(call["player_id"])),
+                "game_code": game.code if game is not None else "",
+                "place": game.place if game is not None else ONLINE,
+                "at": call["at"],
+                # Counted up by the page from here.
+                "waited_seconds": _since(call["at"], now),
+            }
+        )
+    return calls
+
+
+def _since(at: str | None, now: datetime) -> int:
+    if at is None:
+        return 0
+    return max(0, int((now - datetime.fromisoformat(at)).total_seconds()))
+
+
+# --- A table's desk: what its players hear of their event ----------------------------
+
+
+def desk_source(event_id: uuid.UUID) -> dict[str, Any]:
+    """What every table of the event is told, read once for all of them: the event's
+    announcements and calls (:func:`desk_seen_by` picks each viewer's)."""
+    read = Event.objects.filter(pk=event_id).values("version", "status", "announcements", "calls")
+    return dict(read.get())
+
+
+def desk_seen_by(
+    source: dict[str, Any], game_id: uuid.UUID, players: Sequence[int], viewer_id: int | None
+) -> dict[str, Any]:
+    """What the viewer ``viewer_id`` at the event's table ``game_id`` (played by
+    ``players``, by seat) hears of the event: its announcements, newest first, and, for
+    a player seated there, whether they may call the director and their last call from
+    this seat. Nothing else of the event: no standings, no other table, no one else's
+    call."""
+    seated = viewer_id is not None and viewer_id in players
+    call = None
+    if viewer_id is not None and seated:
+        seat = list(players).index(viewer_id)
+        mine = [
+            made
+            for made in source["calls"]
+            if made["game_id"] == str(game_id) and made["seat"] == seat
+        ]
+        if mine:
+            last = mine[-1]
+            call = {key: last[key] for key in ("number", "reason", "text", "state", "note", "at")}
+    return {
+        "type": "desk",
+        "announcements": source["announcements"],
+        "may_call": seated and source["status"] != Event.Status.PUBLISHED,
+        "call": call,
+    }
+
+
+def table_players(event: Event, game_code: str) -> tuple[uuid.UUID, list[int]]:
+    """The game (id) of the event's table ``game_code`` and its players by seat."""
+    game = event_game(event, game_code)
+    row = TableResult.objects.get(game_id=game.id)
+    return game.id, [int(player) for player in row.players]
 
 
 # --- Results ----------------------------------------------------------------------

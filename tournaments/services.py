@@ -24,7 +24,7 @@ from eventlog import store
 from games.commands import actions as games
 from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES
 from games.commands.aliases import fitting_alias
-from games.errors import UnknownBot, VersionConflict
+from games.errors import GameNotFound, UnknownBot, VersionConflict
 from games.models import Game
 from games.rules import RuleOptions, build_schedule, classic, options_from_dict, preset
 from games.rules.errors import RuleError
@@ -33,11 +33,16 @@ from runtime import outbox
 from runtime.transactions import after_commit
 from tournaments import seating
 from tournaments.championship import (
+    ANSWERED,
     CHAMPIONSHIP_STREAM_PREFIX,
     Announced,
     AnnouncementWithdrawn,
+    Call,
+    CallAnswered,
+    CallClosed,
     Championship,
     ChampionshipEvent,
+    DirectorCalled,
     EventCreated,
     EventFinished,
     PlayerCheckedIn,
@@ -56,9 +61,13 @@ from tournaments.championship import (
 from tournaments.errors import (
     AlreadyEntered,
     AnnouncementNotFound,
+    CallNotFound,
+    CallOver,
+    CallStillOpen,
     EventNotFound,
     EventOver,
     InvalidEventInput,
+    NotAtTable,
     NotEnoughPlayers,
     NotEntered,
     NotOrganizer,
@@ -818,3 +827,101 @@ def event_withdraw_announcement(
         return [AnnouncementWithdrawn(number)]
 
     return _execute(event_id, actor, expected_version, decide)
+
+
+# --- Calls to the director -------------------------------------------------------------
+
+# Why a player calls the director; the page names each in the reader's language.
+CALL_REASONS = ("irregularity", "score", "technical", "conduct", "other")
+MAX_CALL_TEXT_LENGTH = 200
+MAX_CALL_NOTE_LENGTH = 500
+
+
+@dataclass(frozen=True)
+class CallMade(EventResult):
+    # The call's number in the event.
+    number: int
+
+
+def event_call_director(
+    *, event_id: uuid.UUID, actor: User, game_id: uuid.UUID, reason: str, text: str = ""
+) -> CallMade:
+    """A player seated at one of the event's tables calls the director to it, with a
+    reason and what they add. One call at a time from a seat: a second is refused
+    until the director closes the first."""
+    text = text.strip() if isinstance(text, str) else ""
+    made: list[int] = []
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        if reason not in CALL_REASONS:
+            raise InvalidEventInput(f"a call's reason is one of {', '.join(CALL_REASONS)}")
+        if len(text) > MAX_CALL_TEXT_LENGTH:
+            raise InvalidEventInput(f"a call says at most {MAX_CALL_TEXT_LENGTH} characters")
+        if championship.published:
+            raise EventOver("the results are published: the director takes no more calls")
+        number, table, seat = _seat_at(championship, str(game_id), actor.pk)
+        waiting = next(
+            (
+                call.number
+                for call in championship.calls
+                if call.open and call.called.game == str(game_id) and call.called.seat == seat
+            ),
+            None,
+        )
+        if waiting is not None:
+            raise CallStillOpen(waiting)
+        made[:] = [len(championship.calls) + 1]
+        return [DirectorCalled(number, table, str(game_id), seat, actor.pk, reason, text)]
+
+    result = _execute(event_id, actor, None, decide)
+    return CallMade(result.event_id, result.version, made[0])
+
+
+def event_answer_call(*, event_id: uuid.UUID, actor: User, number: int) -> EventResult:
+    """The director is on the way: the caller's table sees it. Answered again, nothing
+    changes."""
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_organizer(championship, actor)
+        call = _open_call(championship, number)
+        return [] if call.state == ANSWERED else [CallAnswered(number)]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def event_close_call(
+    *, event_id: uuid.UUID, actor: User, number: int, note: str = ""
+) -> EventResult:
+    """The director closes a call (answered or not), with a note of what was decided."""
+    note = note.strip() if isinstance(note, str) else ""
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_organizer(championship, actor)
+        if len(note) > MAX_CALL_NOTE_LENGTH:
+            raise InvalidEventInput(f"a call's note is at most {MAX_CALL_NOTE_LENGTH} characters")
+        _open_call(championship, number)
+        return [CallClosed(number, note)]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def _seat_at(championship: Championship, game: str, player_id: int) -> tuple[int, int, int]:
+    """The round, table index and seat of ``player_id`` at the event's table ``game``."""
+    for played in championship.rounds:
+        if game in played.games:
+            players = played.tables[played.games.index(game)]
+            if player_id not in players:
+                raise NotAtTable(player_id)
+            return played.number, played.games.index(game), players.index(player_id)
+    raise GameNotFound(game)
+
+
+def _open_call(championship: Championship, number: int) -> Call:
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise CallNotFound(number)
+    if not 1 <= number <= len(championship.calls):
+        raise CallNotFound(number)
+    call = championship.calls[number - 1]
+    if not call.open:
+        raise CallOver(number)
+    return call

@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from tournaments.championship import Championship
+from tournaments.championship import Call, Championship
 from tournaments.models import Entry, Event, TableResult
 
 
@@ -47,6 +47,7 @@ def project_event(
             }
             for made in championship.announcements
         ],
+        "calls": _calls(championship),
         "version": championship.version,
         "updated_at": updated_at,
     }
@@ -91,3 +92,42 @@ def _status(championship: Championship) -> str:
     if not championship.rounds:
         return Event.Status.REGISTRATION
     return Event.Status.RUNNING
+
+
+def _calls(championship: Championship) -> list[dict[str, Any]]:
+    """The calls to the director the pages show: every open one, and the last call
+    from each seat of the current round, closed, so its player sees how it ended."""
+    current = championship.rounds[-1].number if championship.rounds else 0
+    last = {_seat(call): call.number for call in championship.calls}
+    return [
+        _call(call)
+        for call in championship.calls
+        if call.open or (call.called.round == current and last[_seat(call)] == call.number)
+    ]
+
+
+def _seat(call: Call) -> tuple[str, int]:
+    return call.called.game, call.called.seat
+
+
+def _call(call: Call) -> dict[str, Any]:
+    called = call.called
+    return {
+        "number": call.number,
+        "round": called.round,
+        "table": called.table + 1,
+        "game_id": called.game,
+        "seat": called.seat,
+        "player_id": called.player_id,
+        "reason": called.reason,
+        "text": called.text,
+        "state": call.state,
+        "note": call.note,
+        "at": _iso(call.at),
+        "answered_at": _iso(call.answered_at),
+        "closed_at": _iso(call.closed_at),
+    }
+
+
+def _iso(at: Any) -> str | None:
+    return at.isoformat() if at else None
