@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from accounts.http import AuthenticatedRequest
 from runtime.api_docs import errors
 from tournaments import selectors, services
+from tournaments.championship import CALL_REASONS, MAX_CALL_NOTE_LENGTH, MAX_CALL_TEXT_LENGTH
 from tournaments.services import EventResult
 
 TAGS = ["events"]
@@ -28,9 +29,9 @@ NUMBER = OpenApiParameter(
 
 
 class CallSerializer(serializers.Serializer):
-    reason = serializers.ChoiceField(choices=services.CALL_REASONS)
+    reason = serializers.ChoiceField(choices=CALL_REASONS)
     text = serializers.CharField(
-        max_length=services.MAX_CALL_TEXT_LENGTH,
+        max_length=MAX_CALL_TEXT_LENGTH,
         required=False,
         allow_blank=True,
         default="",
@@ -40,7 +41,7 @@ class CallSerializer(serializers.Serializer):
 
 class CloseSerializer(serializers.Serializer):
     note = serializers.CharField(
-        max_length=services.MAX_CALL_NOTE_LENGTH,
+        max_length=MAX_CALL_NOTE_LENGTH,
         required=False,
         allow_blank=True,
         default="",

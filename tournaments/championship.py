@@ -158,7 +158,7 @@ class AnnouncementWithdrawn:
 @dataclass(frozen=True, slots=True)
 class DirectorCalled:
     """A player at a table of the event calls the director, with a reason (one of
-    tournaments.services.CALL_REASONS) and what they add. Calls are numbered 1, 2, ...
+    CALL_REASONS) and what they add. Calls are numbered 1, 2, ...
     in the order made."""
 
     round: int
@@ -256,6 +256,11 @@ class Announcement:
     at: datetime | None = None
 
 
+# Why a player calls the director (the pages name each in the reader's language), and
+# how much the caller and the director's note may say.
+CALL_REASONS = ("irregularity", "score", "technical", "conduct", "other")
+MAX_CALL_TEXT_LENGTH = 200
+MAX_CALL_NOTE_LENGTH = 500
 # A call's states, in order.
 WAITING = "waiting"
 ANSWERED = "answered"

@@ -14,6 +14,7 @@ from accounts.models import User
 from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES
 from games.rules import PRESETS
 from games.web.forms import PRESET_LABELS, NewGameForm, rule_changes
+from tournaments.championship import MAX_CALL_NOTE_LENGTH
 from tournaments.models import Season
 from tournaments.points import PointsMethod
 from tournaments.services import (
@@ -300,3 +301,7 @@ class AnnouncementForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("Shown on the room's screen and the event's page until you withdraw it."),
     )
+
+
+class CloseCallForm(forms.Form):
+    note = forms.CharField(label=_("Note"), max_length=MAX_CALL_NOTE_LENGTH, required=False)

@@ -26,8 +26,8 @@ from games.read.selectors import TableHome
 from games.table import CLASSIC, ONLINE
 from games.visibility import record_public
 from games.write.tables import load_table
-from tournaments import points
-from tournaments.championship import CLOSED
+from tournaments import desk, points
+from tournaments.championship import ANSWERED, CLOSED
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.models import (
     Entry,
@@ -168,7 +168,14 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
     event = Event.objects.get(pk=event_id)
     game = Game.objects.get(pk=game_id)
     url = reverse("tournaments:event", args=[event.code])
-    return TableHome(event.name, row.round, row.number, f"{url}#table-{game.code}")
+    return TableHome(
+        event.name,
+        row.round,
+        row.number,
+        f"{url}#table-{game.code}",
+        desk_template=desk.TEMPLATE,
+        desk=desk.config(event.code, game.code),
+    )
 
 
 def hidden_tables(user_id: int | None) -> QuerySet[TableResult, uuid.UUID]:
@@ -493,8 +500,10 @@ def _open_calls(
                 "game_code": game.code if game is not None else "",
                 "place": game.place if game is not None else ONLINE,
                 "at": call["at"],
-                # Counted up by the page from here.
-                "waited_seconds": _since(call["at"], now),
+                # Since the call (or, answered, since the answer): the page counts on.
+                "waited_seconds": _since(
+                    call["answered_at"] if call["state"] == ANSWERED else call["at"], now
+                ),
             }
         )
     return calls

@@ -34,7 +34,10 @@ from runtime.transactions import after_commit
 from tournaments import seating
 from tournaments.championship import (
     ANSWERED,
+    CALL_REASONS,
     CHAMPIONSHIP_STREAM_PREFIX,
+    MAX_CALL_NOTE_LENGTH,
+    MAX_CALL_TEXT_LENGTH,
     Announced,
     AnnouncementWithdrawn,
     Call,
@@ -830,11 +833,6 @@ def event_withdraw_announcement(
 
 
 # --- Calls to the director -------------------------------------------------------------
-
-# Why a player calls the director; the page names each in the reader's language.
-CALL_REASONS = ("irregularity", "score", "technical", "conduct", "other")
-MAX_CALL_TEXT_LENGTH = 200
-MAX_CALL_NOTE_LENGTH = 500
 
 
 @dataclass(frozen=True)

@@ -37,12 +37,14 @@ from coded import CodedError
 from games.commands import actions as games
 from games.web.forms import PRESET_LABELS
 from runtime.error_text import refusal
-from tournaments import paper, selectors, services
+from tournaments import desk, paper, selectors, services
+from tournaments.championship import MAX_CALL_NOTE_LENGTH
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.forms import (
     POINTS_LABELS,
     AnnouncementForm,
     BotsForm,
+    CloseCallForm,
     CorrectionForm,
     EventForm,
     PauseForm,
@@ -130,6 +132,16 @@ def event_text() -> dict[str, Any]:
         "go_to_table": _("Go to your table"),
         "seated_banner": _("Round %(round)s has started: you sit at table %(table)s."),
         "notify_title": _("Your table is ready"),
+        # The calls to the director, on the organizer's page.
+        "reasons": desk.call_reasons(),
+        "call_from": _("%(name)s, table %(table)s, seat %(seat)s"),
+        "call_waiting": _("Waiting %(time)s"),
+        "call_answered": _("Answered %(time)s ago: on the way"),
+        "answer_call": _("Answer: I am coming"),
+        "close_call": _("Close"),
+        "call_note": _("Note (what was decided)"),
+        "open_table": _("Open the table"),
+        "no_calls": _("No call is waiting."),
     }
 
 
@@ -178,6 +190,9 @@ def _page_config(
         config["move_url"] = reverse("tournaments:move-table", args=[event.code, 0])
         config["score_url"] = reverse("games:score", args=["CODE"])
         config["unannounce_url"] = reverse("tournaments:unannounce", args=[event.code, 0])
+        config["answer_call_url"] = reverse("tournaments:answer-call", args=[event.code, 0])
+        config["close_call_url"] = reverse("tournaments:close-call", args=[event.code, 0])
+        config["max_note"] = MAX_CALL_NOTE_LENGTH
         if CAN_PAUSE:
             config["pause_url"] = reverse("tournaments:pause", args=[event.code, "CODE"])
             config["resume_url"] = reverse("tournaments:resume", args=[event.code, "CODE"])
@@ -818,6 +833,35 @@ def unannounce(request: AuthenticatedHttpRequest, code: str, number: int) -> Htt
     def run(event: Event) -> str:
         services.event_withdraw_announcement(event_id=event.id, actor=request.user, number=number)
         return _("Announcement withdrawn.")
+
+    return _organizer_action(request, code, run)
+
+
+# --- Calls to the director ------------------------------------------------------------
+
+
+@require_POST
+@login_required
+def answer_call(request: AuthenticatedHttpRequest, code: str, number: int) -> HttpResponse:
+    def run(event: Event) -> str:
+        services.event_answer_call(event_id=event.id, actor=request.user, number=number)
+        return _("Call answered: the player sees that you are coming.")
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def close_call(request: AuthenticatedHttpRequest, code: str, number: int) -> HttpResponse:
+    def run(event: Event) -> str:
+        form = CloseCallForm(request.POST)
+        if not form.is_valid():
+            limit = {"count": MAX_CALL_NOTE_LENGTH}
+            raise InvalidForm(_("A note is at most %(count)s characters.") % limit)
+        services.event_close_call(
+            event_id=event.id, actor=request.user, number=number, note=form.cleaned_data["note"]
+        )
+        return _("Call closed.")
 
     return _organizer_action(request, code, run)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
@@ -141,6 +141,12 @@ class TableHome:
     round: int
     table: int
     url: str
+    # What the table's pages show of its home beside the play (the event's desk: its
+    # announcements and the call to its director): a template of the home's app,
+    # included with ``home`` and ``seated`` (whether the viewer sits at the table), and
+    # what its script is given. Empty: nothing.
+    desk_template: str = ""
+    desk: Mapping[str, Any] = field(default_factory=dict)
 
 
 # Registered by the apps that seat games (see :func:`add_table_home`): the games app

@@ -307,6 +307,7 @@ def score(request: HttpRequest, ref: str) -> HttpResponse:
         "pin": pin if QR_PIN.fullmatch(pin) else "",
         "pin_digits": PIN_DIGITS,
         "home": table_home(game.id),
+        "seated": _seated(game, user_id),
     }
     return render(request, "games/score.html", context)
 
