@@ -17,7 +17,7 @@ from eventlog import store
 from games.models import Game
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import seated_game
-from tests.tournaments.drivers import event_round
+from tests.tournaments.drivers import SHORT_RULES, event_round, organizer, round_games
 from tournaments import services
 from tournaments.championship import CallAnswered, CallClosed, DirectorCalled, championship_stream
 from tournaments.models import Event
@@ -225,3 +225,29 @@ def test_a_table_of_no_event_has_no_desk() -> None:
     content = page_client(players[0]).get(f"/games/{game.code}/").content.decode()
 
     assert "table-desk" not in content
+
+
+def test_the_scorer_page_of_a_table_in_the_room_offers_its_players_the_call() -> None:
+    # Given a round of an event played in the room, and a player at its table
+    creator = organizer()
+    event = services.event_create(
+        organizer=creator, name="Etapa X", rounds=1, options=SHORT_RULES, place="room"
+    )
+    players: list[User] = UserFactory.create_batch(4)
+    for player in players:
+        services.event_register(event_id=event.id, actor=player)
+        services.event_check_in(event_id=event.id, actor=player)
+    services.event_start_round(event_id=event.id, actor=creator)
+    (game,) = round_games(event.id, 1)
+    event = Event.objects.get(pk=event.id)
+
+    # Then its scorer page holds the desk, with the call for the player seated there
+    seen = page_client(seated(event, game, 0)).get(f"/games/{game.code}/score/")
+    content = seen.content.decode()
+    assert seen.status_code == 200
+    assert f"/ws/events/{event.code}/tables/{game.code}/" in content
+    assert '<summary class="button">Call the director</summary>' in content
+    # And the director's own scorer page the desk, without the call
+    directing = page_client(creator).get(f"/games/{game.code}/score/").content.decode()
+    assert '<section id="table-desk"' in directing
+    assert "Call the director" not in directing
