@@ -2,7 +2,8 @@
 
 The games a championship seats keep their own streams; a championship's stream records
 what the organizer and the players decided about the championship itself (entries,
-check-in, the seating of each round, corrections), so the standings can be replayed
+check-in, the seating of each round, corrections, announcements, calls to the
+director), so the standings can be replayed
 from the log. Its stored names say "event" (the ``event:`` prefix, ``EventCreated``,
 ``EventFinished``): the log is append-only, so they stay (decision 3201).
 """

@@ -375,7 +375,8 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
     round so far (the current one's with their progress, online or in the room) and,
     for a signed-in viewer, where they sit. JSON-ready.
 
-    Only the organizer sees whose turn it is at each table (the slow seats). In a
+    Only the organizer sees whose turn it is at each table (the slow seats) and the
+    calls to the director waiting (``calls``; no other picture has the key). In a
     duplicate event, while the current round plays, everyone else sees neither the
     tables' scores nor the standings: they would tell the tables still playing how
     the same deals went elsewhere (``screened``).
