@@ -34,6 +34,7 @@ from typing import Any
 
 import orjson
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
 from coded import CodedError
 from runtime.lifespan import in_background
@@ -155,7 +156,8 @@ class TableDeskConsumer(BudgetedJsonConsumer):
     """What a table of an event hears of it: ``/ws/events/<code>/tables/<game code>/``
     sends on connecting, and again whenever that changes,
 
-        {"type": "desk", "announcements": [...], "may_call": bool, "call": {...} | null}
+        {"type": "desk", "announcements": [...], "may_call": bool, "call": {...} | null,
+         "now": "<the server's time, ISO>"}
 
     (:func:`tournaments.selectors.desk_seen_by`): the event's announcements, newest
     first, and, for a player seated there, their last call to the director and its
@@ -245,7 +247,9 @@ class TableDeskConsumer(BudgetedJsonConsumer):
             text = orjson.dumps(seen).decode()
             if text != self._last:
                 self._last = text
-                await self.send(text_data=text)
+                # The server's time, so the page counts a call's wait on its clock.
+                now = timezone.now().isoformat()
+                await self.send(text_data=orjson.dumps({**seen, "now": now}).decode())
 
     async def _error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})

@@ -10,7 +10,8 @@
   let socket = null;
   let retries = 0;
   let call = null;
-  let receivedAt = Date.now();
+  // How far this device's clock is ahead of the server's.
+  let skew = 0;
   const silence = window.atuSilence((dead) => {
     dead.close();
     connect();
@@ -48,7 +49,7 @@
     );
     list.hidden = !data.announcements.length;
     call = data.call;
-    receivedAt = Date.now();
+    skew = Date.now() - Date.parse(data.now);
     const details = $("call-director");
     if (details) {
       // One call at a time: the button comes back once the director closed the last.
@@ -59,8 +60,8 @@
   }
 
   function waited() {
-    const since = call && call.at ? Date.parse(call.at) : receivedAt;
-    return Math.max(0, Math.floor((Date.now() - since) / 1000));
+    if (!call || !call.at) return 0;
+    return Math.max(0, Math.floor((Date.now() - skew - Date.parse(call.at)) / 1000));
   }
 
   function drawCall() {
