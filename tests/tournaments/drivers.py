@@ -11,7 +11,7 @@ from accounts.models import User
 from eventlog import store
 from games.models import Game
 from tests.accounts.factories import UserFactory
-from tournaments import services
+from tournaments import patches, services
 from tournaments.championship import championship_stream
 from tournaments.models import Event
 
@@ -102,3 +102,31 @@ def finished_events(event: Event) -> int:
     return [record.type for record in store.read(championship_stream(event.id))].count(
         "EventFinished"
     )
+
+
+class Pictures:
+    """An event socket's pictures as the pages hold them: each patch applied to the
+    picture it was made from (tournaments.patches) and given back as the whole
+    picture it makes, ``{"type": "event", "patched": True, ...}``."""
+
+    def __init__(self) -> None:
+        self.digest: str | None = None
+        self.live: dict[str, Any] | None = None
+
+    def take(self, message: dict[str, Any]) -> dict[str, Any]:
+        if message["type"] == "event":
+            self.digest, self.live = message["digest"], message["event"]
+        elif message["type"] == "event.patch":
+            assert self.live is not None and message["from"] == self.digest, (
+                "a patch of a picture the socket does not hold"
+            )
+            self.live = {**patches.patched(self.live, message["patch"]), "me": message["me"]}
+            self.digest = message["digest"]
+            return {
+                "type": "event",
+                "version": message["version"],
+                "digest": self.digest,
+                "event": self.live,
+                "patched": True,
+            }
+        return message
