@@ -1057,8 +1057,9 @@ def test_publish_waits_while_a_table_plays_and_then_asks_before_it_publishes() -
     assert '<p id="publish-wait" hidden>' in over
     assert '<div id="publish-ready">' in over
     publish = over[over.index('<details class="confirm" id="publish">') :]
-    assert '<summary class="button publish">Publish the final results</summary>' in publish
-    assert "Publish the final results? The standings become final." in publish
+    assert '<summary class="button publish">Publish the results</summary>' in publish
+    assert "Publish the results? After the protest window they are final." in publish
+    assert 'name="protest_minutes" value="0"' in publish
     assert f'action="/events/{event.code}/manage/publish/"' in publish
 
 
