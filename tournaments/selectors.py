@@ -1,8 +1,9 @@
 """Reads of championship events and seasons for the pages and the event socket.
 
 Everything here reads the read models (and, for whose turn it is at a table, the
-games' cached tables); nothing writes. :func:`event_live` is the one picture of an
-event that the event page, its socket and ``live.json`` all show.
+games' cached tables; for the audit trail, the event's own log); nothing writes.
+:func:`event_live` is the one picture of an event that the event page, its socket and
+``live.json`` all show.
 """
 
 from __future__ import annotations
@@ -590,10 +591,11 @@ def event_audit(event_id: uuid.UUID, kinds: Iterable[type] | None = None) -> lis
     lists, read from the log itself rather than a read model."""
     describers = AUDITED if kinds is None else {kind: AUDITED[kind] for kind in kinds}
     names = dict(Entry.objects.filter(event_id=event_id).values_list("player_id", "name"))
-    said: list[tuple[Any, _Said]] = []
+    said: list[tuple[store.Recorded, _Said]] = []
     for record in store.read(championship_stream(event_id)):
-        describe = describers.get(type(record.event))
-        line = describe(record.event, record.actor_id, names) if describe else None
+        event = record.event
+        describe = describers.get(type(event))
+        line = describe(event, record.actor_id, names) if describe else None
         if line is not None:
             said.append((record, line))
     actors = User.objects.in_bulk({record.actor_id for record, _said in said} - {None})
