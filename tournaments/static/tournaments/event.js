@@ -196,8 +196,24 @@
       rows.push(node("tr", { class: "empty" }, [node("td", { colspan: live.kind === "classic" ? 4 : 5, text: empty })]));
     }
     body.replaceChildren(...rows);
+    drawNote();
+  }
+
+  // Published results are provisional until their protest window ends, then final:
+  // told again at that moment, as no change of the event may come to say so.
+  let noteTimer = null;
+  function drawNote() {
     const note = $("standings-note");
-    if (note) note.textContent = live.provisional ? T.provisional : T.final;
+    if (!note) return;
+    clearTimeout(noteTimer);
+    const left = live.final_at ? Date.parse(live.final_at) - Date.now() : 0;
+    if (left > 0) {
+      const time = new Date(live.final_at).toLocaleString();
+      note.textContent = fmt(T.provisional_until, { time });
+      noteTimer = setTimeout(drawNote, Math.min(left + 500, 2 ** 31 - 1));
+    } else {
+      note.textContent = live.provisional && !live.final_at ? T.provisional : T.final;
+    }
   }
 
   function tableState(table) {
