@@ -185,3 +185,14 @@ class CallOver(EventError):
 
     def __init__(self, number: int) -> None:
         super().__init__(f"call {number} is closed already")
+
+
+class ResultsFinal(EventError):
+    """A correction after the published results' protest window closed."""
+
+    code = "results_final"
+    text = gettext_noop("The results are final: they may no longer be corrected.")
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("the results are final: their protest window is over")

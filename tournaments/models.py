@@ -57,6 +57,9 @@ class Event(models.Model):
     # round (tournaments.projections.event._calls), oldest first: only who directs the
     # event sees them all, a player only their own.
     calls = models.JSONField(default=list)
+    # When the published results become final (their protest window's end); none:
+    # final once published, or not published yet.
+    results_final_at = models.DateTimeField(null=True)
     version = models.PositiveIntegerField()
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()

@@ -48,6 +48,7 @@ def project_event(
             for made in championship.announcements
         ],
         "calls": _calls(championship),
+        "results_final_at": championship.final_at,
         "version": championship.version,
         "updated_at": updated_at,
     }

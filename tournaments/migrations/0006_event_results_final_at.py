@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddField(
             model_name='event',
-            name='calls',
-            field=models.JSONField(default=list),
+            name='results_final_at',
+            field=models.DateTimeField(null=True),
         ),
     ]
