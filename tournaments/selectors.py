@@ -36,6 +36,8 @@ from tournaments.championship import (
     CLOSED,
     Announced,
     AnnouncementWithdrawn,
+    CallClosed,
+    DirectorCalled,
     EventFinished,
     PlayerWithdrew,
     ResultCorrected,
@@ -44,6 +46,7 @@ from tournaments.championship import (
     TableMoved,
     championship_stream,
 )
+from tournaments.desk import call_reasons
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.models import (
     Entry,
@@ -658,6 +661,25 @@ def _published(event: ResultsPublished, actor: int | None, names: dict[int, str]
     )
 
 
+def _called(event: DirectorCalled, actor: int | None, names: dict[int, str]) -> _Said:
+    player = names.get(event.player_id, str(event.player_id))
+    reason = call_reasons().get(event.reason, event.reason)
+    return _Said(
+        _("%(player)s called the director to table %(table)s")
+        % {
+            "player": player,
+            "table": event.table + 1,
+        },
+        f"{reason}: {event.text}" if event.text else reason,
+        event.round,
+        player,
+    )
+
+
+def _call_closed(event: CallClosed, actor: int | None, names: dict[int, str]) -> _Said:
+    return _Said(_("Closed call %(number)s") % {"number": event.number}, event.note)
+
+
 # Each director's action the event's stream records, and how the audit trail says it:
 # a new kind of action is one more describer here.
 AUDITED: dict[type, Describer] = {
@@ -673,6 +695,9 @@ AUDITED: dict[type, Describer] = {
     ),
     EventFinished: lambda event, actor, names: _Said(_("Recorded the last table's finish")),
     ResultsPublished: _published,
+    # The calls: the day's record of what the director was asked and decided.
+    DirectorCalled: _called,
+    CallClosed: _call_closed,
 }
 
 
