@@ -155,6 +155,22 @@ class AnnouncementWithdrawn:
     number: int
 
 
+@dataclass(frozen=True, slots=True)
+class DeputyNamed:
+    """The organizer named a co-director: they may run the event as the organizer
+    does, but not name deputies (nor, were there such commands, delete the event or
+    change its rules)."""
+
+    user_id: int
+    # The account's name when named, for the organizer's list.
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeputyRemoved:
+    user_id: int
+
+
 ChampionshipEvent = (
     SeasonCreated
     | EventCreated
@@ -168,6 +184,8 @@ ChampionshipEvent = (
     | ResultsPublished
     | Announced
     | AnnouncementWithdrawn
+    | DeputyNamed
+    | DeputyRemoved
 )
 EVENT_TYPES: dict[str, type[ChampionshipEvent]] = {
     cls.__name__: cls for cls in typing.get_args(ChampionshipEvent)
@@ -235,6 +253,8 @@ class Championship:
     # The announcements not withdrawn, newest first; and how many were ever made.
     announcements: list[Announcement] = field(default_factory=list)
     announced: int = 0
+    # The organizer's deputies: user id -> name, in the order named.
+    deputies: dict[int, str] = field(default_factory=dict)
     version: int = 0
 
     @property
@@ -243,6 +263,13 @@ class Championship:
             "the championship's stream does not start with EventCreated"
         )
         return self.created
+
+    def directed_by(self, user_id: int | None) -> bool:
+        """Whether ``user_id`` directs the event: its organizer or one of their deputies
+        (the read model's twin of this rule: tournaments.selectors.directs_event)."""
+        return user_id is not None and (
+            user_id == self.settings.organizer_id or user_id in self.deputies
+        )
 
     @property
     def present(self) -> list[int]:
@@ -318,6 +345,10 @@ def fold(
             championship.announcements = [
                 made for made in championship.announcements if made.number != event.number
             ]
+        elif isinstance(event, DeputyNamed):
+            championship.deputies[event.user_id] = event.name
+        elif isinstance(event, DeputyRemoved):
+            championship.deputies.pop(event.user_id, None)
         championship.version += 1
     return championship
 

@@ -258,6 +258,14 @@ class RegisterPlayerForm(forms.Form):
         return player
 
 
+class DeputyForm(forms.Form):
+    who = forms.CharField(
+        label=_("Username or e-mail address"),
+        max_length=254,
+        help_text=_("A deputy runs the event as you do, but cannot name or remove deputies."),
+    )
+
+
 class StartRoundForm(forms.Form):
     # The event's version the organizer saw: a second click, or a change since, is
     # refused instead of starting two rounds.

@@ -42,6 +42,8 @@ urlpatterns = [
         views.unannounce,
         name="unannounce",
     ),
+    path(f"{manage}deputies/", views.name_deputy, name="name-deputy"),
+    path(f"{manage}deputies/<int:user_id>/remove/", views.remove_deputy, name="remove-deputy"),
     path(f"{manage}tables/<str:game_code>/pause/", views.pause_table, name="pause"),
     path(f"{manage}round-tables/<int:number>/move/", views.move_table, name="move-table"),
     path(f"{manage}tables/<str:game_code>/resume/", views.resume_table, name="resume"),

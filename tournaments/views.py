@@ -38,12 +38,21 @@ from games.commands import actions as games
 from games.web.forms import PRESET_LABELS
 from runtime.error_text import refusal
 from tournaments import paper, selectors, services
-from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
+from tournaments.errors import (
+    EventNotFound,
+    NotEnoughPlayers,
+    NotOrganizer,
+    PlayersNotInFours,
+    RoundInProgress,
+    SeasonNotFound,
+    TooFewInPlace,
+)
 from tournaments.forms import (
     POINTS_LABELS,
     AnnouncementForm,
     BotsForm,
     CorrectionForm,
+    DeputyForm,
     EventForm,
     PauseForm,
     RegisterPlayerForm,
@@ -129,6 +138,19 @@ def event_text() -> dict[str, Any]:
         "tablemates": _("At your table: %(names)s"),
         "go_to_table": _("Go to your table"),
         "seated_banner": _("Round %(round)s has started: you sit at table %(table)s."),
+        "tables_in_play": _("Tables in play"),
+        "tables_of_round": _("Tables of round %(round)s"),
+        "start_round": _("Start round %(round)s"),
+        # Why the next round may not start yet (tournaments.rounds), by the refusal's code.
+        "start_waits": {
+            code: _(text)
+            for code, text in (
+                (RoundInProgress.code, RoundInProgress.text),
+                (NotEnoughPlayers.code, NotEnoughPlayers.text),
+                (PlayersNotInFours.code, PlayersNotInFours.text),
+                (TooFewInPlace.code, TooFewInPlace.text),
+            )
+        },
         "notify_title": _("Your table is ready"),
     }
 
@@ -313,7 +335,7 @@ def _event_page(
         **_event_context(event),
         "live": live,
         "me": live["me"],
-        "is_organizer": event.organizer_id == user_id,
+        "directs": selectors.directs_event(event, user_id),
         "error": error,
         "page": _page_config(request, event, live, "public"),
     }
@@ -421,11 +443,18 @@ def _manage_page(
     **forms: Any,
 ) -> HttpResponse:
     live = selectors.event_live(event.id, _user_id(request))
+    is_organizer = event.organizer_id == _user_id(request)
     context = {
         **_event_context(event),
         "live": live,
         "entries": Entry.objects.filter(event_id=event.id),
+        # Check-in and withdrawal are for the rounds to come: none once it is over.
+        "over": event.status in (Event.Status.FINISHED, Event.Status.PUBLISHED),
         "error": error,
+        # Only the organizer names and removes deputies.
+        "is_organizer": is_organizer,
+        "deputies": selectors.deputies(event) if is_organizer else [],
+        "deputy_form": forms.get("deputy_form") or DeputyForm(),
         "can_pause": CAN_PAUSE,
         # No results are published while a table plays (the service refuses it too).
         "tables_playing": any(not table["finished"] for table in live["tables"]),
@@ -435,10 +464,17 @@ def _manage_page(
         "correction_form": forms.get("correction_form")
         or CorrectionForm(players=_players(event), initial={"round": event.rounds_started or 1}),
         "start_form": StartRoundForm(initial={"expected_version": event.version}),
+        "start_wait": _start_wait(live["next_round"]),
         "room_tables": paper.room_tables(event),
         "page": _page_config(request, event, live, "manage"),
     }
     return render(request, "tournaments/manage.html", context, status=status)
+
+
+def _start_wait(next_round: dict[str, Any] | None) -> str:
+    """Why the next round is not offered yet, as event.js says it too."""
+    refusal = next_round["refusal"] if next_round else None
+    return str(event_text()["start_waits"].get(refusal, "")) if refusal else ""
 
 
 def _organizer_action(
@@ -818,6 +854,33 @@ def unannounce(request: AuthenticatedHttpRequest, code: str, number: int) -> Htt
     def run(event: Event) -> str:
         services.event_withdraw_announcement(event_id=event.id, actor=request.user, number=number)
         return _("Announcement withdrawn.")
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def name_deputy(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
+    def run(event: Event) -> str:
+        form = DeputyForm(request.POST)
+        if not form.is_valid():
+            raise InvalidForm(deputy_form=form)
+        services.event_name_deputy(
+            event_id=event.id, actor=request.user, who=form.cleaned_data["who"]
+        )
+        return _("%(who)s is a deputy: they may run this event with you.") % {
+            "who": form.cleaned_data["who"].strip()
+        }
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def remove_deputy(request: AuthenticatedHttpRequest, code: str, user_id: int) -> HttpResponse:
+    def run(event: Event) -> str:
+        services.event_remove_deputy(event_id=event.id, actor=request.user, user_id=user_id)
+        return _("The deputy is removed.")
 
     return _organizer_action(request, code, run)
 
