@@ -156,6 +156,7 @@ class EventForm(forms.Form):
         choices=list(TIE_BREAK_ORDERS.items()),
         initial=",".join(DEFAULT_TIE_BREAKS),
         required=False,
+        widget=forms.RadioSelect,
         help_text=_("In this order; players still level share the place."),
     )
     auto_advance = forms.BooleanField(
