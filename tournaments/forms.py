@@ -4,8 +4,9 @@ services decide."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from itertools import permutations
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.text import format_lazy
@@ -213,7 +214,7 @@ class EventForm(forms.Form):
         for name, label in effects.items():
             rule = self.fields[name]
             assert isinstance(rule, forms.ChoiceField)
-            rule.choices = [("", label), *rule.choices[1:]]
+            rule.choices = [("", label), *_choices(rule)[1:]]
 
     def preset_effects(self) -> dict[str, dict[str, str]]:
         """For each preset, what each rule field's empty choice ("as the preset")
@@ -227,9 +228,7 @@ class EventForm(forms.Form):
                 value = options[field]
                 if field in RULE_FLAGS:
                     value = "yes" if value else "no"
-                rule = self.fields[field]
-                assert isinstance(rule, forms.ChoiceField)
-                words = dict(rule.choices).get(str(value))
+                words = dict(_choices(self.fields[field])).get(str(value))
                 if words is not None:
                     effects[name][field] = str(_("%(value)s (the preset's)") % {"value": words})
         return effects
@@ -288,6 +287,12 @@ class EventForm(forms.Form):
         if self.is_drive:
             return {"deals": self.cleaned_data["deals"] or DRIVE_DEALS}
         return rule_changes(self.cleaned_data)
+
+
+def _choices(field: forms.Field) -> list[tuple[str, Any]]:
+    """A rule field's choices: flat (value, words) pairs, as the lobby's form makes them."""
+    assert isinstance(field, forms.ChoiceField)
+    return list(cast(Iterable[tuple[str, Any]], field.choices))
 
 
 class SeasonForm(forms.Form):

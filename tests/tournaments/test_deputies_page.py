@@ -13,11 +13,13 @@ from django.test import Client
 from playwright.async_api import Browser, BrowserContext, expect
 
 from accounts.models import User
+from eventlog import store
 from games.models import Game
 from tests.accounts.factories import UserFactory
 from tests.browser import chromium, live_server, screenshot_path
 from tests.tournaments.drivers import SHORT_RULES, event_round, organizer
 from tournaments import services
+from tournaments.championship import championship_stream
 from tournaments.models import Event
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tasks_run")]
@@ -122,6 +124,12 @@ async def test_a_deputy_named_on_the_manage_page_announces_and_starts_a_round(wi
             # And the organizer's page, live, no longer offers it either
             await expect(owner.locator("#start-round")).to_be_hidden()
             assert errors == []
+    # And the log records both as the deputy's
+    recorded = await sync_to_async(store.read)(championship_stream(event.id))
+    assert [(r.type, r.actor_id) for r in recorded[-2:]] == [
+        ("Announced", deputy.pk),
+        ("RoundStarted", deputy.pk),
+    ]
 
 
 @pytest.mark.parametrize("width", WIDTHS)

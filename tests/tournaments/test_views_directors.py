@@ -136,7 +136,7 @@ def test_start_round_is_offered_only_when_the_service_would_start_it() -> None:
 
 @pytest.mark.django_db
 def test_a_finished_events_page_invites_no_entry_and_titles_its_last_tables_by_round() -> None:
-    event, creator, entrants = finished_event()
+    event, _, entrants = finished_event()
 
     anonymous = text(Client().get(f"/events/{event.code}/"))
     player = text(signed_in(entrants[0]).get(f"/events/{event.code}/"))
