@@ -95,6 +95,19 @@ def deputies(event: Event) -> list[Deputy]:
     return list(Deputy.objects.filter(event_id=event.id))
 
 
+def directed_events(events: Iterable[Event], user_id: int | None) -> set[uuid.UUID]:
+    """Which of ``events`` ``user_id`` directs (:func:`directs_event`), asked at once."""
+    events = list(events)
+    if user_id is None:
+        return set()
+    deputized = set(
+        Deputy.objects.filter(
+            user_id=user_id, event_id__in=[event.id for event in events]
+        ).values_list("event_id", flat=True)
+    )
+    return {event.id for event in events if event.organizer_id == user_id} | deputized
+
+
 def seen_status(event: Event, user_id: int | None, now: datetime) -> str:
     """The event's status as the viewer ``user_id`` sees it at ``now``: an event whose
     last table's finish its spectator delay still holds back from them is running."""

@@ -226,7 +226,9 @@ def events_list(request: HttpRequest) -> HttpResponse:
     events = [_as_seen(request, event) for event in selectors.events_list(_user_id(request))]
     names = selectors.season_names(event.season_id for event in events)
     labels = status_labels()
+    directed = selectors.directed_events(events, _user_id(request))
     for event in events:
+        event.directed = event.id in directed  # type: ignore[attr-defined]
         event.season_name = names.get(event.season_id, "")  # type: ignore[arg-type, attr-defined]
         event.status_label = labels.get(event.status, event.status)  # type: ignore[attr-defined]
     return render(

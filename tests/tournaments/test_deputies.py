@@ -13,6 +13,7 @@ from games.commands import actions as games
 from games.models import Game
 from games.read.selectors import scorer_of
 from games.visibility import directs_game, sees_live
+from games.write.tables import load_table
 from runtime.errors import DomainError
 from tests.accounts.factories import UserFactory
 from tests.tournaments.drivers import bot_event, organizer, private_event_round, round_games
@@ -208,6 +209,10 @@ def test_a_deputy_has_the_organizers_rights_at_the_events_tables_until_removed()
     assert Game.objects.get(pk=game.id).paused
     games.game_resume(game_id=game.id, actor=deputy)
     assert not directs_game(game.id, game.creator_id, entrants[0].pk)
+    # And sees the organizer's live picture: whose turn it is at each table
+    to_act = load_table(game.id).to_act
+    assert selectors.event_live(event.id, deputy.pk)["tables"][0]["turn"]["seat"] == to_act
+    assert selectors.event_live(event.id, entrants[0].pk)["tables"][0]["turn"] is None
     # And sees the private event, listed
     assert selectors.may_view(event, deputy.pk)
     assert event in selectors.events_list(deputy.pk)

@@ -83,7 +83,9 @@ def test_a_deputy_manages_the_event_without_the_deputies_panel_and_may_not_name_
     services.event_name_deputy(event_id=event.id, actor=creator, who=deputy.username)
     page = signed_in(deputy)
 
-    # Then the event's page links them to its manage page, which has no Deputies panel
+    # Then the list and the event's page link them to its manage page, which has no
+    # Deputies panel
+    assert f'<a href="/events/{event.code}/manage/">manage</a>' in text(page.get("/events/"))
     assert 'id="manage-link"' in text(page.get(f"/events/{event.code}/"))
     content = text(page.get(manage_url(event)))
     assert 'id="start-round"' in content
