@@ -79,6 +79,9 @@ class EventCreated:
     # Where its tables are played: "online", "room" (real cards, deals written down
     # here), or "both" (each player says at check-in whether they are in the room).
     place: str = "online"
+    # Minutes the published results stay provisional (open to protest and correction)
+    # before they are final; 0: final once published, as before there was a window.
+    protest_minutes: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +142,12 @@ class EventFinished:
 
 @dataclass(frozen=True, slots=True)
 class ResultsPublished:
-    pass
+    """The standings published: provisional until ``final_at`` (an ISO time), final
+    from then on; None (as every publication recorded before the window was): final
+    at once. A deadline, not a later event: the log and the clock say when the results
+    are final, with nothing left to record (decision 3401)."""
+
+    final_at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +258,8 @@ class Championship:
     corrections: list[ResultCorrected] = field(default_factory=list)
     finished: bool = False
     published: bool = False
+    # When the published results become final (None: final once published).
+    final_at: datetime | None = None
     # The announcements not withdrawn, newest first; and how many were ever made.
     announcements: list[Announcement] = field(default_factory=list)
     announced: int = 0
@@ -279,6 +289,11 @@ class Championship:
             for entry in self.entries.values()
             if entry.checked_in and not entry.withdrawn
         )
+
+    def results_final(self, now: datetime) -> bool:
+        """Whether the results are final at ``now``: published, and their protest
+        window (if any) over."""
+        return self.published and (self.final_at is None or now >= self.final_at)
 
     def seat_of(self, player_id: int) -> tuple[int, int, int] | None:
         """The round, table and seat of ``player_id`` in the latest round, if seated."""
@@ -337,6 +352,9 @@ def fold(
             championship.finished = True
         elif isinstance(event, ResultsPublished):
             championship.published = True
+            championship.final_at = (
+                datetime.fromisoformat(event.final_at) if event.final_at else None
+            )
         elif isinstance(event, Announced):
             championship.announced += 1
             made = Announcement(championship.announced, event.text, at)

@@ -197,3 +197,14 @@ class TooManyAnnouncements(EventError):
 
     def __init__(self, shown: int) -> None:
         super().__init__(f"{shown} announcements are shown, the most there may be")
+
+
+class ResultsFinal(EventError):
+    """A correction after the published results' protest window closed."""
+
+    code = "results_final"
+    text = gettext_noop("The results are final: they may no longer be corrected.")
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("the results are final: their protest window is over")

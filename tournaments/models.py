@@ -53,6 +53,9 @@ class Event(models.Model):
     # The director's announcements not withdrawn, newest first:
     # [{"number": 2, "text": "...", "at": "<ISO time>"}, ...].
     announcements = models.JSONField(default=list)
+    # When the published results become final (their protest window's end); none:
+    # final once published, or not published yet.
+    results_final_at = models.DateTimeField(null=True)
     version = models.PositiveIntegerField()
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()

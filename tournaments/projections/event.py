@@ -47,6 +47,7 @@ def project_event(
             }
             for made in championship.announcements
         ],
+        "results_final_at": championship.final_at,
         "version": championship.version,
         "updated_at": updated_at,
     }

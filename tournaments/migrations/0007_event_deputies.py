@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0005_event_screen'),
+        ('tournaments', '0006_event_results_final_at'),
     ]
 
     operations = [
