@@ -177,6 +177,8 @@ class DeputyNamed:
 @dataclass(frozen=True, slots=True)
 class DeputyRemoved:
     user_id: int
+    # Their name as named, for the audit trail.
+    name: str = ""
 
 
 ChampionshipEvent = (

@@ -34,6 +34,8 @@ from tournaments import points, rounds
 from tournaments.championship import (
     Announced,
     AnnouncementWithdrawn,
+    DeputyNamed,
+    DeputyRemoved,
     EventFinished,
     PlayerWithdrew,
     ResultCorrected,
@@ -631,6 +633,12 @@ AUDITED: dict[type, Describer] = {
         _("Withdrew announcement %(number)s") % {"number": event.number}
     ),
     EventFinished: lambda event, actor, names: _Said(_("Recorded the last table's finish")),
+    DeputyNamed: lambda event, actor, names: _Said(
+        _("Named %(name)s a deputy") % {"name": event.name}
+    ),
+    DeputyRemoved: lambda event, actor, names: _Said(
+        _("Removed %(name)s as a deputy") % {"name": event.name}
+    ),
     ResultsPublished: _published,
 }
 

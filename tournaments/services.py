@@ -875,7 +875,7 @@ def event_remove_deputy(*, event_id: uuid.UUID, actor: User, user_id: int) -> Ev
         _require_organizer(championship, actor)
         if user_id not in championship.deputies:
             raise NotDeputy(user_id)
-        return [DeputyRemoved(user_id)]
+        return [DeputyRemoved(user_id, championship.deputies[user_id])]
 
     return _execute(event_id, actor, None, decide)
 

@@ -62,6 +62,7 @@ def test_the_organizer_names_deputies_by_username_or_e_mail_and_removes_them() -
         ("DeputyRemoved", creator.pk),
     ]
     assert load_championship(event.id).deputies == {ion.pk: "Ion"}
+    assert selectors.event_audit(event.id)[-1].action == "Removed Anna as a deputy"
     assert [(d.user_id, d.name) for d in selectors.deputies(event)] == [(ion.pk, "Ion")]
     assert selectors.directs_event(event, ion.pk)
     assert not selectors.directs_event(event, anna.pk)
@@ -92,6 +93,18 @@ def test_a_deputy_starts_a_round_announces_and_corrects_and_each_record_is_their
     ]
     # And the round's tables are the event's organizer's, whoever opened them
     assert {game.creator_id for game in round_games(event.id, 1)} == {creator.pk}
+    # And the audit trail says who did what
+    trail = [(line.actor, line.action) for line in selectors.event_audit(event.id)]
+    assert trail == [
+        (creator.display, f"Named {deputy.display} a deputy"),
+        (deputy.display, "Started round 1"),
+        (deputy.display, "Announced: Round 2 at 15:00"),
+        (
+            deputy.display,
+            f"Corrected {load_championship(event.id).entries[player].name}'s round 1 by -5 points",
+        ),
+        (deputy.display, "Withdrew announcement 1"),
+    ]
 
 
 @pytest.mark.django_db
