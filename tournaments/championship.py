@@ -195,6 +195,24 @@ class CallClosed:
     note: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class DeputyNamed:
+    """The organizer named a co-director: they may run the event as the organizer
+    does, but not name deputies (nor, were there such commands, delete the event or
+    change its rules)."""
+
+    user_id: int
+    # The account's name when named, for the organizer's list.
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeputyRemoved:
+    user_id: int
+    # Their name as named, for the audit trail.
+    name: str = ""
+
+
 ChampionshipEvent = (
     SeasonCreated
     | EventCreated
@@ -211,6 +229,8 @@ ChampionshipEvent = (
     | DirectorCalled
     | CallAnswered
     | CallClosed
+    | DeputyNamed
+    | DeputyRemoved
 )
 EVENT_TYPES: dict[str, type[ChampionshipEvent]] = {
     cls.__name__: cls for cls in typing.get_args(ChampionshipEvent)
@@ -309,6 +329,8 @@ class Championship:
     announced: int = 0
     # Every call to the director, in the order made (call n is calls[n - 1]).
     calls: list[Call] = field(default_factory=list)
+    # The organizer's deputies: user id -> name, in the order named.
+    deputies: dict[int, str] = field(default_factory=dict)
     version: int = 0
 
     @property
@@ -317,6 +339,13 @@ class Championship:
             "the championship's stream does not start with EventCreated"
         )
         return self.created
+
+    def directed_by(self, user_id: int | None) -> bool:
+        """Whether ``user_id`` directs the event: its organizer or one of their deputies
+        (the read model's twin of this rule: tournaments.selectors.directs_event)."""
+        return user_id is not None and (
+            user_id == self.settings.organizer_id or user_id in self.deputies
+        )
 
     @property
     def present(self) -> list[int]:
@@ -407,6 +436,10 @@ def fold(
             _call(championship, event.number, state=ANSWERED, answered_at=at)
         elif isinstance(event, CallClosed):
             _call(championship, event.number, state=CLOSED, note=event.note, closed_at=at)
+        elif isinstance(event, DeputyNamed):
+            championship.deputies[event.user_id] = event.name
+        elif isinstance(event, DeputyRemoved):
+            championship.deputies.pop(event.user_id, None)
         championship.version += 1
     return championship
 

@@ -87,7 +87,8 @@ class EventConsumer(BudgetedJsonConsumer):
         self.groups.append(group)
         await self.channel_layer.group_add(group, self.channel_name)
         self.event_id = event.id
-        self.directs = selectors.directs_event(event, self.viewer_id)
+        # Asked once: a deputy named or removed meanwhile sees the change on connecting again.
+        self.directs = await database_sync_to_async(selectors.directs_event)(event, self.viewer_id)
         watchdog.watch(event.id, self)
         await self._send_event()
 

@@ -38,6 +38,56 @@ class NotOrganizer(EventError):
         super().__init__(message)
 
 
+class NotDirector(NotOrganizer):
+    """Someone who directs no part of the event (neither its organizer nor a deputy):
+    the organizer's refusal, as its callers know it, worded for deputies too."""
+
+    text = gettext_noop("Only the event's organizer or their deputies may do that.")
+
+    def __init__(
+        self, message: str = "only the event's organizer or their deputies may do that"
+    ) -> None:
+        super().__init__(message)
+
+
+class OrganizerOnly(EventError):
+    """A deputy asking what only the organizer may: naming or removing deputies."""
+
+    code = "organizer_only"
+    text = gettext_noop("Only the event's organizer may do that, not a deputy.")
+    status = 403
+
+    def __init__(self, message: str = "only the event's organizer may do that") -> None:
+        super().__init__(message)
+
+
+class NoSuchAccount(EventError):
+    code = "no_such_account"
+    text = gettext_noop("There is no account with that username or e-mail address.")
+    status = 404
+
+    def __init__(self, reference: object) -> None:
+        super().__init__(f"there is no account {reference!r}")
+
+
+class AlreadyDeputy(EventError):
+    code = "already_deputy"
+    text = gettext_noop("That account already directs this event.")
+    status = 409
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(f"user {user_id} already directs this event")
+
+
+class NotDeputy(EventError):
+    code = "not_deputy"
+    text = gettext_noop("That account is not a deputy of this event.")
+    status = 404
+
+    def __init__(self, user_id: object) -> None:
+        super().__init__(f"user {user_id} is not a deputy of this event")
+
+
 class NotEntered(EventError):
     code = "not_entered"
     text = gettext_noop("That player is not entered in this event.")

@@ -94,6 +94,25 @@ class Entry(models.Model):
         return self.name
 
 
+class Deputy(models.Model):
+    """A co-director the organizer named (tournaments.championship.DeputyNamed)."""
+
+    event_id = models.UUIDField()
+    user_id = models.BigIntegerField(db_index=True)
+    name = models.CharField(max_length=64)
+
+    class Meta:
+        verbose_name = _("deputy")
+        verbose_name_plural = _("deputies")
+        constraints = [
+            models.UniqueConstraint(fields=["event_id", "user_id"], name="one_deputy_per_user")
+        ]
+        ordering = ["name", "user_id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class TableResult(models.Model):
     """One table of one round and what its game's log says of it so far: only the
     scores, not the cards."""

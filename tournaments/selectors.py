@@ -30,13 +30,15 @@ from games.read.selectors import TableHome
 from games.table import CLASSIC, ONLINE
 from games.visibility import record_public
 from games.write.tables import load_table
-from tournaments import desk, points
+from tournaments import desk, points, rounds
 from tournaments.championship import (
     ANSWERED,
     CLOSED,
     Announced,
     AnnouncementWithdrawn,
     CallClosed,
+    DeputyNamed,
+    DeputyRemoved,
     DirectorCalled,
     EventFinished,
     PlayerWithdrew,
@@ -46,9 +48,9 @@ from tournaments.championship import (
     TableMoved,
     championship_stream,
 )
-from tournaments.desk import call_reasons
-from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
+from tournaments.errors import EventNotFound, NotDirector, SeasonNotFound
 from tournaments.models import (
+    Deputy,
     Entry,
     Event,
     RatingChange,
@@ -93,16 +95,38 @@ def is_entrant(event: Event, user_id: int | None) -> bool:
 
 
 def may_view(event: Event, user_id: int | None) -> bool:
-    """A public event: anyone; a private one: its organizer and its entrants."""
-    return event.public or event.organizer_id == user_id or is_entrant(event, user_id)
+    """A public event: anyone; a private one: who directs it and its entrants."""
+    return event.public or directs_event(event, user_id) or is_entrant(event, user_id)
 
 
 def directs_event(event: Event, user_id: int | None) -> bool:
-    """Whether ``user_id`` directs the event: its organizer (its deputies, once there
-    are any, are added here). Who directs an event sees its tables' play as it
-    happens, despite its spectator delay, everywhere (:func:`sees_table_live`), and
-    whose turn it is at each table."""
-    return user_id is not None and event.organizer_id == user_id
+    """Whether ``user_id`` directs the event: its organizer or one of their deputies
+    (the fold's twin of this rule: Championship.directed_by, which the services
+    decide by). Who directs an event manages it (:func:`managed_event`), sees its
+    tables' play as it happens, despite its spectator delay, everywhere, and has the
+    organizer's rights at its tables (:func:`directs_table`), and sees whose turn it
+    is at each table."""
+    return user_id is not None and (
+        event.organizer_id == user_id
+        or Deputy.objects.filter(event_id=event.id, user_id=user_id).exists()
+    )
+
+
+def deputies(event: Event) -> list[Deputy]:
+    return list(Deputy.objects.filter(event_id=event.id))
+
+
+def directed_events(events: Iterable[Event], user_id: int | None) -> set[uuid.UUID]:
+    """Which of ``events`` ``user_id`` directs (:func:`directs_event`), asked at once."""
+    events = list(events)
+    if user_id is None:
+        return set()
+    deputized = set(
+        Deputy.objects.filter(
+            user_id=user_id, event_id__in=[event.id for event in events]
+        ).values_list("event_id", flat=True)
+    )
+    return {event.id for event in events if event.organizer_id == user_id} | deputized
 
 
 def seen_status(event: Event, user_id: int | None, now: datetime) -> str:
@@ -122,10 +146,11 @@ def _status_seen(event: Event, *, directs: bool, now: datetime) -> str:
     return event.status
 
 
-def sees_table_live(game_id: uuid.UUID, user_id: int) -> bool:
-    """Whether ``user_id`` sees the game of an event's table live: who directs its
-    event (registered with games.visibility's Audience, which asks it for every
-    route that shows a table's play)."""
+def directs_table(game_id: uuid.UUID, user_id: int) -> bool:
+    """Whether ``user_id`` directs the game of an event's table: who directs its event
+    (registered with games.visibility's Audience: they see its play live on every
+    route that shows it, and have its creator's rights, to pause it, seat a bot or
+    write its deals down from the room)."""
     event_id = event_of_game(game_id)
     if event_id is None:
         return False
@@ -142,19 +167,20 @@ def viewable_event(code: str, user_id: int | None) -> Event:
 
 
 def managed_event(code: str, user_id: int | None) -> Event:
-    """The event, for its organizer only (404 to those who may not even see it)."""
+    """The event, for who directs it only (404 to those who may not even see it)."""
     event = viewable_event(code, user_id)
-    if event.organizer_id != user_id:
-        raise NotOrganizer()
+    if not directs_event(event, user_id):
+        raise NotDirector()
     return event
 
 
 def events_list(user_id: int | None) -> QuerySet[Event]:
-    """Public events, and the viewer's own (organized or entered)."""
+    """Public events, and the viewer's own (organized, deputized or entered)."""
     visible = Q(public=True)
     if user_id is not None:
         entered = Entry.objects.filter(player_id=user_id).values_list("event_id", flat=True)
-        visible |= Q(organizer_id=user_id) | Q(id__in=list(entered))
+        deputized = Deputy.objects.filter(user_id=user_id).values_list("event_id", flat=True)
+        visible |= Q(organizer_id=user_id) | Q(id__in=[*entered, *deputized])
     return Event.objects.filter(visible)
 
 
@@ -202,7 +228,10 @@ def hidden_tables(user_id: int | None) -> QuerySet[TableResult, uuid.UUID]:
     events = Event.objects.filter(public=False)
     if user_id is not None:
         entered = Entry.objects.filter(player_id=user_id).values("event_id")
-        events = events.exclude(organizer_id=user_id).exclude(pk__in=entered)
+        deputized = Deputy.objects.filter(user_id=user_id).values("event_id")
+        events = (
+            events.exclude(organizer_id=user_id).exclude(pk__in=entered).exclude(pk__in=deputized)
+        )
     tables = TableResult.objects.filter(event_id__in=events.values("pk"))
     return tables.values_list("game_id", flat=True)
 
@@ -474,6 +503,9 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         # When the published results become final, while they may still be corrected (ISO).
         "final_at": provisional_until.isoformat() if provisional_until else None,
         "round_playing": round_playing,
+        # For who directs it: the next round, and why it may not start now (an error's
+        # code; None: it may), by the rule its service decides by. None: none is left.
+        "next_round": _next_round(event, entries.values(), current_tables) if directs else None,
         "screened": screened,
         # Seconds this viewer is held behind the play (the organizer: none).
         "delay": delay,
@@ -538,6 +570,25 @@ def _since(at: str | None, now: datetime) -> int:
     if at is None:
         return 0
     return max(0, int((now - datetime.fromisoformat(at)).total_seconds()))
+
+
+def _next_round(
+    event: Event, entries: Iterable[Entry], current: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    if event.rounds_started >= event.rounds_total:
+        return None
+    present = [(e.player_id, e.in_room) for e in entries if e.checked_in and not e.withdrawn]
+    refusal = rounds.next_round_refusal(
+        kind=event.kind,
+        started=event.rounds_started,
+        total=event.rounds_total,
+        unfinished=sum(not table["finished"] for table in current),
+        seated=rounds.groups(event.place, present),
+    )
+    return {
+        "number": event.rounds_started + 1,
+        "refusal": None if refusal is None else refusal.code,
+    }
 
 
 # --- A table's desk: what its players hear of their event ----------------------------
@@ -663,7 +714,7 @@ def _published(event: ResultsPublished, actor: int | None, names: dict[int, str]
 
 def _called(event: DirectorCalled, actor: int | None, names: dict[int, str]) -> _Said:
     player = names.get(event.player_id, str(event.player_id))
-    reason = call_reasons().get(event.reason, event.reason)
+    reason = desk.call_reasons().get(event.reason, event.reason)
     return _Said(
         _("%(player)s called the director to table %(table)s")
         % {
@@ -694,6 +745,12 @@ AUDITED: dict[type, Describer] = {
         _("Withdrew announcement %(number)s") % {"number": event.number}
     ),
     EventFinished: lambda event, actor, names: _Said(_("Recorded the last table's finish")),
+    DeputyNamed: lambda event, actor, names: _Said(
+        _("Named %(name)s a deputy") % {"name": event.name}
+    ),
+    DeputyRemoved: lambda event, actor, names: _Said(
+        _("Removed %(name)s as a deputy") % {"name": event.name}
+    ),
     ResultsPublished: _published,
     # The calls: the day's record of what the director was asked and decided.
     DirectorCalled: _called,

@@ -34,7 +34,7 @@ from games.rules.errors import RuleError
 from games.table import CLASSIC, GAME_KINDS, ONLINE, ROMANIAN, ROOM
 from runtime import outbox
 from runtime.transactions import after_commit
-from tournaments import seating
+from tournaments import rounds, seating
 from tournaments.championship import (
     ANSWERED,
     CALL_REASONS,
@@ -48,6 +48,8 @@ from tournaments.championship import (
     CallClosed,
     Championship,
     ChampionshipEvent,
+    DeputyNamed,
+    DeputyRemoved,
     DirectorCalled,
     EventCreated,
     EventFinished,
@@ -65,23 +67,26 @@ from tournaments.championship import (
     season_stream,
 )
 from tournaments.errors import (
+    AlreadyDeputy,
     AlreadyEntered,
     AnnouncementNotFound,
     CallNotFound,
     CallOver,
     CallStillOpen,
+    EventError,
     EventNotFound,
     EventOver,
     InvalidEventInput,
+    NoSuchAccount,
     NotAtTable,
-    NotEnoughPlayers,
+    NotDeputy,
+    NotDirector,
     NotEntered,
     NotOrganizer,
-    PlayersNotInFours,
+    OrganizerOnly,
     ResultsFinal,
     RoundInProgress,
     SeasonNotFound,
-    TooFewInPlace,
     TooManyAnnouncements,
 )
 from tournaments.models import Event, Season, SeasonStanding
@@ -95,7 +100,7 @@ FIRST_ROUND_METHODS = ("random", "rating")
 # How a whist drive's players change tables between rounds (see EventCreated.movement).
 MOVEMENTS = ("progressive", "swiss")
 # Where an event's tables are played: each player says at check-in for BOTH.
-BOTH = "both"
+BOTH = rounds.BOTH
 EVENT_PLACES = (ONLINE, ROOM, BOTH)
 MAX_ROUNDS = 20
 MAX_SPECTATOR_DELAY = 3600
@@ -268,7 +273,7 @@ def event_register(
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
         if player.pk != actor.pk:
-            _require_organizer(championship, actor)
+            _require_director(championship, actor)
         if player.pk in championship.entries:
             raise AlreadyEntered(player.pk)
         _require_rounds_left(championship)
@@ -282,7 +287,7 @@ def event_add_bots(*, event_id: uuid.UUID, actor: User, count: int) -> EventResu
     _check_whole(count, "the number of bots", 1, 1000)
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         _require_rounds_left(championship)
         if championship.settings.place == ROOM:
             raise InvalidEventInput("bots play online: this event's tables are in the room")
@@ -328,10 +333,12 @@ def _entry_command(
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
         if target != actor.pk:
-            _require_organizer(championship, actor)
+            _require_director(championship, actor)
         entry = championship.entries.get(target)
         if entry is None:
             raise NotEntered(target)
+        if championship.finished:
+            raise EventOver("the event is over: there is no round to come")
         if make is PlayerWithdrew:
             return [] if entry.withdrawn else [PlayerWithdrew(target)]
         # Only an event played both ways asks where a player is.
@@ -351,15 +358,12 @@ def event_start_round(
     whist drive seats fours, and its later rounds follow the event's movement."""
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         settings = championship.settings
-        if len(championship.rounds) >= settings.rounds:
-            raise EventOver()
-        playing = _unfinished_tables(championship)
-        if playing:
-            raise RoundInProgress(championship.rounds[-1].number, playing)
         groups = _groups(championship)
-        _require_seatable(settings, groups)
+        refusal = _next_round_refusal(championship, groups)
+        if refusal is not None:
+            raise refusal
         number = len(championship.rounds) + 1
         rng = random.Random(f"{settings.seed}:{number}")
         tables: list[list[int]] = []
@@ -369,7 +373,7 @@ def event_start_round(
             tables += seated
             places += [place] * len(seated)
         game_ids = [
-            _open_table(event_id, championship, actor, number, players, place)
+            _open_table(event_id, championship, number, players, place)
             for players, place in zip(tables, places, strict=True)
         ]
         return [
@@ -423,15 +427,24 @@ def _seat(
     )
 
 
-def _groups(championship: Championship) -> list[tuple[str, list[int]]]:
-    """The players to seat in the next round, by where their tables are played: at an
-    event played both online and in the room, as each said at check-in."""
-    settings, present = championship.settings, championship.present
-    if settings.place != BOTH:
-        return [(settings.place, present)]
-    room = [player for player in present if championship.entries[player].in_room]
-    online = [player for player in present if not championship.entries[player].in_room]
-    return [(place, players) for place, players in ((ROOM, room), (ONLINE, online)) if players]
+def _groups(championship: Championship) -> rounds.Groups:
+    """The players to seat in the next round, by where their tables are played."""
+    present = championship.present
+    return rounds.groups(
+        championship.settings.place,
+        ((player, championship.entries[player].in_room) for player in present),
+    )
+
+
+def _next_round_refusal(championship: Championship, groups: rounds.Groups) -> EventError | None:
+    settings = championship.settings
+    return rounds.next_round_refusal(
+        kind=settings.kind,
+        started=len(championship.rounds),
+        total=settings.rounds,
+        unfinished=_unfinished_tables(championship),
+        seated=groups,
+    )
 
 
 def event_move_table(*, event_id: uuid.UUID, actor: User, table: int, place: str) -> EventResult:
@@ -444,7 +457,7 @@ def event_move_table(*, event_id: uuid.UUID, actor: User, table: int, place: str
         raise InvalidEventInput(f"a table is played {ONLINE} or {ROOM}, not {place!r}")
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         if championship.settings.place != BOTH:
             raise InvalidEventInput("only an event played both online and in the room moves tables")
         if not championship.rounds or isinstance(table, bool) or not isinstance(table, int):
@@ -457,7 +470,7 @@ def event_move_table(*, event_id: uuid.UUID, actor: User, table: int, place: str
             return []
         games.game_call_off(game_id=uuid.UUID(played.games[index]), actor=actor)
         players = list(played.tables[index])
-        moved = _open_table(event_id, championship, actor, played.number, players, place)
+        moved = _open_table(event_id, championship, played.number, players, place)
         return [TableMoved(played.number, index, place, str(moved))]
 
     return _execute(event_id, actor, None, decide)
@@ -471,10 +484,8 @@ def event_advance(*, event_id: uuid.UUID) -> EventResult | None:
     settings = championship.settings
     if (
         not settings.auto_advance
-        or len(championship.rounds) >= settings.rounds
         or not championship.rounds
-        or _unfinished_tables(championship)
-        or not _seatable(settings, _groups(championship))
+        or _next_round_refusal(championship, _groups(championship)) is not None
     ):
         return None
     organizer = User.objects.get(pk=settings.organizer_id)
@@ -500,7 +511,7 @@ def event_correct_result(
     reason = (reason or "").strip()
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         if championship.results_final(timezone.now()):
             raise ResultsFinal()
         if not reason:
@@ -526,7 +537,7 @@ def event_publish_results(
         _check_whole(protest_minutes, "the protest window", 0, MAX_PROTEST_MINUTES)
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         if championship.published:
             return []
         if len(championship.rounds) < championship.settings.rounds:
@@ -688,13 +699,16 @@ def publish_event(event_id: uuid.UUID, version: int) -> None:
 def _open_table(
     event_id: uuid.UUID,
     championship: Championship,
-    organizer: User,
     round_number: int,
     players: list[int],
     place: str,
 ) -> uuid.UUID:
-    """The game of one table, every seat taken (bots' seats played by bots)."""
+    """The game of one table, every seat taken (bots' seats played by bots). Its
+    creator is the event's organizer whoever starts the round: a table is the event's,
+    and who directs it is the event's word (tournaments.selectors.directs_table), so a
+    deputy removed later keeps no rights at the tables they opened."""
     settings = championship.settings
+    organizer = User.objects.get(pk=settings.organizer_id)
     game = games.game_create(
         creator=organizer,
         player_count=len(players),
@@ -745,8 +759,16 @@ def _require_organizer_account(user: User) -> None:
 
 
 def _require_organizer(championship: Championship, actor: User) -> None:
-    if actor.pk != championship.settings.organizer_id:
-        raise NotOrganizer()
+    """The organizer's own commands: a deputy may not name or remove deputies."""
+    if actor.pk == championship.settings.organizer_id:
+        return
+    raise OrganizerOnly() if championship.directed_by(actor.pk) else NotDirector()
+
+
+def _require_director(championship: Championship, actor: User) -> None:
+    """Whoever directs the event: its organizer or one of their deputies."""
+    if not championship.directed_by(actor.pk):
+        raise NotDirector()
 
 
 def _require_rounds_left(championship: Championship) -> None:
@@ -762,25 +784,6 @@ def _drive_rules(preset_name: str, options: Mapping[str, Any] | None) -> classic
     if not chosen.tournament:
         raise InvalidEventInput("a whist drive plays a fixed number of deals at each table")
     return chosen
-
-
-def _seatable(settings: EventCreated, groups: list[tuple[str, list[int]]]) -> bool:
-    if not groups:
-        return False
-    if settings.kind == CLASSIC:
-        return all(len(p) >= seating.PARTNERSHIP_TABLE and not len(p) % 4 for _, p in groups)
-    return all(len(present) >= seating.MIN_TABLE for _, present in groups)
-
-
-def _require_seatable(settings: EventCreated, groups: list[tuple[str, list[int]]]) -> None:
-    if _seatable(settings, groups):
-        return
-    if settings.kind == CLASSIC:
-        raise PlayersNotInFours(sum(len(present) for _, present in groups))
-    if len(groups) > 1:
-        place, few = min(groups, key=lambda group: len(group[1]))
-        raise TooFewInPlace(place, len(few))
-    raise NotEnoughPlayers(sum(len(present) for _, present in groups))
 
 
 def _winning_sides(played: Round, rng: random.Random) -> list[int]:
@@ -833,7 +836,7 @@ def event_announce(
     text = text.strip() if isinstance(text, str) else ""
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         if not 1 <= len(text) <= MAX_ANNOUNCEMENT_LENGTH:
             raise InvalidEventInput(f"an announcement is 1 to {MAX_ANNOUNCEMENT_LENGTH} characters")
         if len(championship.announcements) >= MAX_ANNOUNCEMENTS:
@@ -849,7 +852,7 @@ def event_withdraw_announcement(
     """Take announcement ``number`` off the screen and the event's page."""
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         if not any(made.number == number for made in championship.announcements):
             raise AnnouncementNotFound(number)
         return [AnnouncementWithdrawn(number)]
@@ -905,7 +908,7 @@ def event_answer_call(*, event_id: uuid.UUID, actor: User, number: int) -> Event
     changes."""
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         call = _open_call(championship, number)
         return [] if call.state == ANSWERED else [CallAnswered(number)]
 
@@ -919,7 +922,7 @@ def event_close_call(
     note = note.strip() if isinstance(note, str) else ""
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         if len(note) > MAX_CALL_NOTE_LENGTH:
             raise InvalidEventInput(f"a call's note is at most {MAX_CALL_NOTE_LENGTH} characters")
         _open_call(championship, number)
@@ -948,3 +951,47 @@ def _open_call(championship: Championship, number: int) -> Call:
     if not call.open:
         raise CallOver(number)
     return call
+
+
+# --- Deputies -------------------------------------------------------------------------
+
+
+def event_name_deputy(*, event_id: uuid.UUID, actor: User, who: str) -> EventResult:
+    """Name the account ``who`` (a username, or the e-mail address of one account) a
+    deputy: a co-director who may do all the organizer does to run the event (entries,
+    check-in, rounds, tables, corrections, announcements, publishing), each command
+    recorded as theirs, but not name or remove deputies. Only the organizer may."""
+    deputy = _account(who)
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_organizer(championship, actor)
+        if championship.directed_by(deputy.pk):
+            raise AlreadyDeputy(deputy.pk)
+        return [DeputyNamed(deputy.pk, deputy.display[:64])]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def event_remove_deputy(*, event_id: uuid.UUID, actor: User, user_id: int) -> EventResult:
+    """Take a deputy's rights back; what they did stays recorded as theirs. Only the
+    organizer may."""
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_organizer(championship, actor)
+        if user_id not in championship.deputies:
+            raise NotDeputy(user_id)
+        return [DeputyRemoved(user_id, championship.deputies[user_id])]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def _account(who: str) -> User:
+    """The person's account named by its username, or by an e-mail address that one
+    account has; a bot directs nothing."""
+    who = who.strip() if isinstance(who, str) else ""
+    found = list(User.objects.filter(username__iexact=who, is_active=True)[:1])
+    if not found and "@" in who:
+        found = list(User.objects.filter(email__iexact=who, is_active=True)[:2])
+    if len(found) != 1 or found[0].is_bot:
+        raise NoSuchAccount(who)
+    return found[0]

@@ -44,6 +44,8 @@ urlpatterns = [
     ),
     path(f"{manage}calls/<int:number>/answer/", views.answer_call, name="answer-call"),
     path(f"{manage}calls/<int:number>/close/", views.close_call, name="close-call"),
+    path(f"{manage}deputies/", views.name_deputy, name="name-deputy"),
+    path(f"{manage}deputies/<int:user_id>/remove/", views.remove_deputy, name="remove-deputy"),
     path(f"{manage}tables/<str:game_code>/pause/", views.pause_table, name="pause"),
     path(f"{manage}round-tables/<int:number>/move/", views.move_table, name="move-table"),
     path(f"{manage}tables/<str:game_code>/resume/", views.resume_table, name="resume"),

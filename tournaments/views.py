@@ -39,13 +39,22 @@ from games.web.forms import PRESET_LABELS
 from runtime.error_text import refusal
 from tournaments import desk, paper, selectors, services
 from tournaments.championship import MAX_CALL_NOTE_LENGTH
-from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
+from tournaments.errors import (
+    EventNotFound,
+    NotEnoughPlayers,
+    NotOrganizer,
+    PlayersNotInFours,
+    RoundInProgress,
+    SeasonNotFound,
+    TooFewInPlace,
+)
 from tournaments.forms import (
     POINTS_LABELS,
     AnnouncementForm,
     BotsForm,
     CloseCallForm,
     CorrectionForm,
+    DeputyForm,
     EventForm,
     PauseForm,
     PublishForm,
@@ -139,6 +148,19 @@ def event_text() -> dict[str, Any]:
         "tablemates": _("At your table: %(names)s"),
         "go_to_table": _("Go to your table"),
         "seated_banner": _("Round %(round)s has started: you sit at table %(table)s."),
+        "tables_in_play": _("Tables in play"),
+        "tables_of_round": _("Tables of round %(round)s"),
+        "start_round": _("Start round %(round)s"),
+        # Why the next round may not start yet (tournaments.rounds), by the refusal's code.
+        "start_waits": {
+            code: _(text)
+            for code, text in (
+                (RoundInProgress.code, RoundInProgress.text),
+                (NotEnoughPlayers.code, NotEnoughPlayers.text),
+                (PlayersNotInFours.code, PlayersNotInFours.text),
+                (TooFewInPlace.code, TooFewInPlace.text),
+            )
+        },
         "notify_title": _("Your table is ready"),
         # The calls to the director, on the organizer's page.
         "reasons": desk.call_reasons(),
@@ -229,7 +251,9 @@ def events_list(request: HttpRequest) -> HttpResponse:
     events = [_as_seen(request, event) for event in selectors.events_list(_user_id(request))]
     names = selectors.season_names(event.season_id for event in events)
     labels = status_labels()
+    directed = selectors.directed_events(events, _user_id(request))
     for event in events:
+        event.directed = event.id in directed  # type: ignore[attr-defined]
         event.season_name = names.get(event.season_id, "")  # type: ignore[arg-type, attr-defined]
         event.status_label = labels.get(event.status, event.status)  # type: ignore[attr-defined]
     return render(
@@ -339,7 +363,7 @@ def _event_page(
         **_event_context(event),
         "live": live,
         "me": live["me"],
-        "is_organizer": event.organizer_id == user_id,
+        "directs": selectors.directs_event(event, user_id),
         "error": error,
         "page": _page_config(request, event, live, "public"),
     }
@@ -447,11 +471,18 @@ def _manage_page(
     **forms: Any,
 ) -> HttpResponse:
     live = selectors.event_live(event.id, _user_id(request))
+    is_organizer = event.organizer_id == _user_id(request)
     context = {
         **_event_context(event),
         "live": live,
         "entries": Entry.objects.filter(event_id=event.id),
+        # Check-in and withdrawal are for the rounds to come: none once it is over.
+        "over": event.status in (Event.Status.FINISHED, Event.Status.PUBLISHED),
         "error": error,
+        # Only the organizer names and removes deputies.
+        "is_organizer": is_organizer,
+        "deputies": selectors.deputies(event) if is_organizer else [],
+        "deputy_form": forms.get("deputy_form") or DeputyForm(),
         "can_pause": CAN_PAUSE,
         # No results are published while a table plays (the service refuses it too).
         "tables_playing": any(not table["finished"] for table in live["tables"]),
@@ -461,6 +492,7 @@ def _manage_page(
         "correction_form": forms.get("correction_form")
         or CorrectionForm(players=_players(event), initial={"round": event.rounds_started or 1}),
         "start_form": StartRoundForm(initial={"expected_version": event.version}),
+        "start_wait": _start_wait(live["next_round"]),
         "publish_form": forms.get("publish_form")
         or PublishForm(initial={"protest_minutes": _protest_minutes(event)}),
         "audit": selectors.event_audit(event.id),
@@ -468,6 +500,12 @@ def _manage_page(
         "page": _page_config(request, event, live, "manage"),
     }
     return render(request, "tournaments/manage.html", context, status=status)
+
+
+def _start_wait(next_round: dict[str, Any] | None) -> str:
+    """Why the next round is not offered yet, as event.js says it too."""
+    refusal = next_round["refusal"] if next_round else None
+    return str(event_text()["start_waits"].get(refusal, "")) if refusal else ""
 
 
 def _protest_minutes(event: Event) -> int:
@@ -914,6 +952,33 @@ def close_call(request: AuthenticatedHttpRequest, code: str, number: int) -> Htt
             event_id=event.id, actor=request.user, number=number, note=form.cleaned_data["note"]
         )
         return _("Call closed.")
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def name_deputy(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
+    def run(event: Event) -> str:
+        form = DeputyForm(request.POST)
+        if not form.is_valid():
+            raise InvalidForm(deputy_form=form)
+        services.event_name_deputy(
+            event_id=event.id, actor=request.user, who=form.cleaned_data["who"]
+        )
+        return _("%(who)s is a deputy: they may run this event with you.") % {
+            "who": form.cleaned_data["who"].strip()
+        }
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def remove_deputy(request: AuthenticatedHttpRequest, code: str, user_id: int) -> HttpResponse:
+    def run(event: Event) -> str:
+        services.event_remove_deputy(event_id=event.id, actor=request.user, user_id=user_id)
+        return _("The deputy is removed.")
 
     return _organizer_action(request, code, run)
 

@@ -8,7 +8,7 @@ import uuid
 from typing import Any
 
 from tournaments.championship import Call, Championship
-from tournaments.models import Entry, Event, TableResult
+from tournaments.models import Deputy, Entry, Event, TableResult
 
 
 def project_event(
@@ -19,7 +19,7 @@ def project_event(
     created_at: Any | None = None,
 ) -> None:
     """Bring the championship's read models up to its stream: its ``Event`` row, its
-    entries and a row per table."""
+    entries, its deputies and a row per table."""
     settings = championship.settings
     values = {
         "code": settings.code,
@@ -67,6 +67,13 @@ def project_event(
             Entry.objects.create(event_id=event_id, player_id=entry.player_id, **fields)
         elif any(getattr(row, key) != value for key, value in fields.items()):
             Entry.objects.filter(pk=row.pk).update(**fields)
+    named = set(Deputy.objects.filter(event_id=event_id).values_list("user_id", flat=True))
+    Deputy.objects.filter(
+        event_id=event_id, user_id__in=named - set(championship.deputies)
+    ).delete()
+    for user_id, name in championship.deputies.items():
+        if user_id not in named:
+            Deputy.objects.create(event_id=event_id, user_id=user_id, name=name)
     tabled = set(TableResult.objects.filter(event_id=event_id).values_list("game_id", flat=True))
     playing = {uuid.UUID(game_id) for played in championship.rounds for game_id in played.games}
     # A table moved between the room and online: its called-off game is no table.

@@ -135,6 +135,7 @@
     drawEntries();
     drawMe();
     drawPublish();
+    drawStartRound();
     for (const input of document.querySelectorAll("input[name=expected_version]")) {
       input.value = String(data.version);
     }
@@ -148,6 +149,22 @@
     wait.hidden = !playing;
     $("publish-ready").hidden = playing;
   }
+
+  // The next round is offered exactly when its service would start it (the picture's
+  // next_round, by the same rule); otherwise the page says why not.
+  function drawStartRound() {
+    const form = $("start-round-form");
+    if (!form || !live.next_round) return;
+    const refusal = live.next_round.refusal;
+    form.hidden = Boolean(refusal);
+    $("start-round").textContent = fmt(T.start_round, { round: live.next_round.number });
+    const wait = $("start-round-wait");
+    wait.hidden = !refusal;
+    wait.textContent = refusal ? T.start_waits[refusal] || "" : "";
+  }
+
+  // Check-in and withdrawal are for the rounds to come: none once the event is over.
+  const over = () => live.status === "finished" || live.status === "published";
 
   function drawStatus() {
     const element = $("event-status");
@@ -391,6 +408,11 @@
   function drawTables() {
     const box = $("tables");
     if (!box) return;
+    const title = $("tables-title");
+    if (title) {
+      const playing = live.tables.some((table) => !table.finished);
+      title.textContent = playing || !live.round ? T.tables_in_play : fmt(T.tables_of_round, { round: live.round });
+    }
     const cards = live.tables.map(tableCard);
     box.replaceChildren(...(cards.length ? cards : [node("p", { class: "hint", text: T.no_tables })]));
   }
@@ -448,7 +470,9 @@
         const forms = node("td");
         const player = `/players/${entry.player_id}/`;
         const checkIn = page.check_in_url.replace("/players/0/", player);
-        if (live.place === "both") {
+        if (over()) {
+          // Nothing to check in or withdraw from.
+        } else if (live.place === "both") {
           // Checked in on one side: the other side's button moves them.
           if (entry.withdrawn || !entry.checked_in || !entry.in_room) {
             forms.append(postForm(checkIn, T.check_in_room, "check-in-room", { in_room: "1" }), " ");
@@ -459,7 +483,7 @@
         } else if (entry.withdrawn || !entry.checked_in) {
           forms.append(postForm(checkIn, T.check_in, "check-in"), " ");
         }
-        if (!entry.withdrawn) {
+        if (!entry.withdrawn && !over()) {
           const question = fmt(T.withdraw_question, { name: entry.name });
           forms.append(confirmForm(page.withdraw_url.replace("/players/0/", player), T.withdraw, question, T.withdraw_confirm, "withdraw"));
         }
