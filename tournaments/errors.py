@@ -147,3 +147,39 @@ class TooManyAnnouncements(EventError):
 
     def __init__(self, shown: int) -> None:
         super().__init__(f"{shown} announcements are shown, the most there may be")
+
+
+class EventFull(EventError):
+    code = "event_full"
+    text = gettext_noop("This event is full: it takes no more entries.")
+    status = 409
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"this event takes at most {limit} entries, and has them")
+
+
+class EntryDeadlinePassed(EventError):
+    code = "entry_deadline_passed"
+    text = gettext_noop("The entry deadline has passed: ask the organizer to enter you.")
+    status = 409
+
+    def __init__(self, deadline: object) -> None:
+        super().__init__(f"entries closed at {deadline}")
+
+
+class CheckInNotOpen(EventError):
+    code = "check_in_not_open"
+    text = gettext_noop("Check-in is not open yet.")
+    status = 409
+
+    def __init__(self, opens: object) -> None:
+        super().__init__(f"check-in opens at {opens}")
+
+
+class CheckInClosedError(EventError):
+    code = "check_in_closed"
+    text = gettext_noop("Check-in has closed: ask the organizer to check you in.")
+    status = 409
+
+    def __init__(self, closed: object) -> None:
+        super().__init__(f"check-in closed at {closed}")

@@ -53,6 +53,15 @@ class Event(models.Model):
     # The director's announcements not withdrawn, newest first:
     # [{"number": 2, "text": "...", "at": "<ISO time>"}, ...].
     announcements = models.JSONField(default=list)
+    # The schedule (tournaments.championship.EventCreated): none for an unscheduled event.
+    starts_at = models.DateTimeField(null=True, db_index=True)
+    time_zone = models.CharField(max_length=64, default="")
+    description = models.TextField(default="", blank=True)
+    entry_limit = models.PositiveIntegerField(null=True)
+    entry_deadline = models.DateTimeField(null=True)
+    check_in_opens_at = models.DateTimeField(null=True)
+    # Entries not withdrawn.
+    entered = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField()
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()

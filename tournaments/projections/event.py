@@ -47,6 +47,13 @@ def project_event(
             }
             for made in championship.announcements
         ],
+        "starts_at": settings.start,
+        "time_zone": settings.time_zone,
+        "description": settings.description,
+        "entry_limit": settings.entry_limit,
+        "entry_deadline": settings.deadline,
+        "check_in_opens_at": settings.check_in_opens,
+        "entered": championship.entered,
         "version": championship.version,
         "updated_at": updated_at,
     }
