@@ -89,8 +89,8 @@ class EventCreated:
     entry_limit: int | None = None
     # Players enter themselves until then (ISO 8601 in UTC; None: until the last round).
     entry_deadline: str | None = None
-    # Players check themselves in from this many minutes before the start until it.
-    check_in_minutes: int = 0
+    # Players check themselves in from this many seconds before the start until it.
+    check_in_seconds: int = 0
     # What becomes of an entrant not checked in at the start: "withdraw", or "bot" (a
     # bot plays their seat until they take it).
     no_shows: str = "withdraw"
@@ -106,7 +106,7 @@ class EventCreated:
     @property
     def check_in_opens(self) -> datetime | None:
         start = self.start
-        return None if start is None else start - timedelta(minutes=self.check_in_minutes)
+        return None if start is None else start - timedelta(seconds=self.check_in_seconds)
 
 
 @dataclass(frozen=True, slots=True)

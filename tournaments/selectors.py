@@ -138,6 +138,16 @@ def events_list(user_id: int | None) -> QuerySet[Event]:
     return Event.objects.filter(visible)
 
 
+def schedule_group(event: Event) -> str:
+    """Where the event list puts ``event``: "upcoming" (no round started), "running",
+    or "finished" (published too)."""
+    if event.status == Event.Status.REGISTRATION:
+        return "upcoming"
+    if event.status == Event.Status.RUNNING:
+        return "running"
+    return "finished"
+
+
 # Which event a game is played in never changes, and is known from its first event on:
 # an event's table row commits with its game's first events (event_start_round), and
 # a rebuild replaces the rows in one transaction. So it is read once per game, not

@@ -97,8 +97,8 @@ MAX_NAME_LENGTH = 120
 # The schedule (decision 3404).
 MAX_DESCRIPTION_LENGTH = 2000
 MAX_ENTRY_LIMIT = 1000
-MAX_CHECK_IN_MINUTES = 24 * 60
-DEFAULT_CHECK_IN_MINUTES = 30
+MAX_CHECK_IN_SECONDS = 24 * 3600
+DEFAULT_CHECK_IN_SECONDS = 30 * 60
 # What becomes of an entrant not checked in at a scheduled start (EventCreated.no_shows).
 NO_SHOWS = ("withdraw", "bot")
 
@@ -179,7 +179,7 @@ def event_create(
     description: str = "",
     entry_limit: int | None = None,
     entry_deadline: datetime | None = None,
-    check_in_minutes: int = DEFAULT_CHECK_IN_MINUTES,
+    check_in_seconds: int = DEFAULT_CHECK_IN_SECONDS,
     no_shows: str = "withdraw",
 ) -> Event:
     """Open an event for entries; its rounds are started one by one by the organizer.
@@ -196,7 +196,7 @@ def event_create(
 
     The schedule (all optional): ``starts_at`` (an aware time, shown in ``time_zone``,
     the site's by default), when check-in closes and round 1 starts by itself; players
-    check themselves in from ``check_in_minutes`` before it; the no-shows then are
+    check themselves in from ``check_in_seconds`` before it; the no-shows then are
     withdrawn or have a bot play for them (``no_shows``: "withdraw" or "bot"). Players
     enter themselves until ``entry_deadline``; at most ``entry_limit`` entries (not
     withdrawn) are taken. ``description``: what the event page says of it."""
@@ -244,7 +244,7 @@ def event_create(
         description=description,
         entry_limit=entry_limit,
         entry_deadline=entry_deadline,
-        check_in_minutes=check_in_minutes,
+        check_in_seconds=check_in_seconds,
         no_shows=no_shows,
         place=place,
     )
@@ -297,7 +297,7 @@ def _schedule(
     description: str,
     entry_limit: int | None,
     entry_deadline: datetime | None,
-    check_in_minutes: int,
+    check_in_seconds: int,
     no_shows: str,
     place: str,
 ) -> dict[str, Any]:
@@ -317,9 +317,9 @@ def _schedule(
         raise InvalidEventInput("the entry deadline is after the start")
     if start is None:
         # Unscheduled: check-in stays open and nobody is a no-show.
-        check_in_minutes, no_shows = 0, "withdraw"
+        check_in_seconds, no_shows = 0, "withdraw"
     else:
-        _check_whole(check_in_minutes, "the check-in window", 1, MAX_CHECK_IN_MINUTES)
+        _check_whole(check_in_seconds, "the check-in window (seconds)", 1, MAX_CHECK_IN_SECONDS)
     if no_shows not in NO_SHOWS:
         raise InvalidEventInput(f"no-shows are {' or '.join(NO_SHOWS)}, not {no_shows!r}")
     if no_shows == "bot" and place == ROOM:
@@ -330,7 +330,7 @@ def _schedule(
         "description": description,
         "entry_limit": entry_limit,
         "entry_deadline": deadline,
-        "check_in_minutes": check_in_minutes,
+        "check_in_seconds": check_in_seconds,
         "no_shows": no_shows,
     }
 

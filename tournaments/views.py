@@ -199,18 +199,40 @@ def _event_context(event: Event) -> dict[str, Any]:
 # --- The list, and creating events and seasons ----------------------------------------
 
 
+def countdown_config() -> dict[str, Any]:
+    """What countdown.js reads: the server's time, and its words."""
+    return {
+        "now": timezone.now().isoformat(),
+        "reload_ms": 1500,
+        "text": {"now": _("now"), "days": _("%(days)s d %(time)s")},
+    }
+
+
+def _upcoming_order(event: Event) -> tuple[bool, Any]:
+    # The soonest first; unscheduled ones after, newest first as the list is.
+    return (event.starts_at is None, event.starts_at or 0)
+
+
 @require_GET
 def events_list(request: HttpRequest) -> HttpResponse:
     events = [_as_seen(request, event) for event in selectors.events_list(_user_id(request))]
     names = selectors.season_names(event.season_id for event in events)
     labels = status_labels()
+    groups: dict[str, list[Event]] = {"upcoming": [], "running": [], "finished": []}
     for event in events:
         event.season_name = names.get(event.season_id, "")  # type: ignore[arg-type, attr-defined]
         event.status_label = labels.get(event.status, event.status)  # type: ignore[attr-defined]
+        groups[selectors.schedule_group(event)].append(event)
+    groups["upcoming"].sort(key=_upcoming_order)
+    titles = {"upcoming": _("Upcoming"), "running": _("In play"), "finished": _("Finished")}
     return render(
         request,
         "tournaments/events_list.html",
-        {"events": events, "may_organize": _may_organize(request)},
+        {
+            "groups": [(key, titles[key], found) for key, found in groups.items() if found],
+            "may_organize": _may_organize(request),
+            "countdown": countdown_config(),
+        },
     )
 
 
@@ -263,6 +285,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             turn_seconds=data["turn_seconds"],
             bot_level=data["bot_level"],
             place=data["place"],
+            **form.timing(),
         )
     except CodedError as error:
         form.add_error(None, _refusal(error))

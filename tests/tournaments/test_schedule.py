@@ -32,6 +32,7 @@ def _bots_wait(settings: Any) -> None:
     # The bots' moves are not these tests'.
     settings.ATU_BOT_DELAY_SECONDS = 3600
 
+
 BUCHAREST = ZoneInfo("Europe/Bucharest")
 # 10:00 in Bucharest on a winter's day is 08:00 UTC.
 START = datetime(2036, 1, 10, 10, 0, tzinfo=BUCHAREST)
@@ -84,7 +85,7 @@ def test_a_scheduled_event_records_its_start_in_utc_with_the_zone_it_is_shown_in
         description="  Open to all.  ",
         entry_limit=24,
         entry_deadline=START - timedelta(hours=2),
-        check_in_minutes=45,
+        check_in_seconds=45 * 60,
         no_shows="bot",
     )
 
@@ -93,7 +94,7 @@ def test_a_scheduled_event_records_its_start_in_utc_with_the_zone_it_is_shown_in
     assert (first.starts_at, first.time_zone) == ("2036-01-10T08:00:00+00:00", "Europe/Bucharest")
     assert first.entry_deadline == "2036-01-10T06:00:00+00:00"
     assert (first.description, first.entry_limit) == ("Open to all.", 24)
-    assert (first.check_in_minutes, first.no_shows) == (45, "bot")
+    assert (first.check_in_seconds, first.no_shows) == (2700, "bot")
     # And the read model holds it, check-in opening 45 minutes before the start
     row = Event.objects.get(pk=event.id)
     assert row.starts_at == datetime(2036, 1, 10, 8, 0, tzinfo=UTC)
@@ -134,7 +135,7 @@ def test_an_event_without_a_start_takes_the_sites_time_zone_and_no_window() -> N
     event = services.event_create(organizer=organizer(), name="Cupa", options=SHORT_RULES)
 
     first = created(event)
-    assert (first.starts_at, first.time_zone, first.check_in_minutes) == (None, "UTC", 0)
+    assert (first.starts_at, first.time_zone, first.check_in_seconds) == (None, "UTC", 0)
 
 
 @pytest.mark.parametrize(
@@ -144,7 +145,7 @@ def test_an_event_without_a_start_takes_the_sites_time_zone_and_no_window() -> N
         {"starts_at": datetime(2020, 1, 1, tzinfo=UTC)},
         {"starts_at": datetime(2036, 1, 10, 10, 0)},  # no zone
         {"entry_deadline": START + timedelta(minutes=1)},
-        {"check_in_minutes": 0},
+        {"check_in_seconds": 0},
         {"entry_limit": 2},
         {"no_shows": "ghost"},
         {"description": "x" * 2001},
@@ -208,7 +209,7 @@ def test_a_player_checks_in_only_within_the_window_and_the_organizer_at_any_time
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Given a scheduled event whose check-in opens 30 minutes before the start
-    event = scheduled(check_in_minutes=30)
+    event = scheduled(check_in_seconds=30 * 60)
     early, punctual, late = enter(event, 3)
     director = User.objects.get(pk=event.organizer_id)
 
