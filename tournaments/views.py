@@ -332,6 +332,7 @@ def _event_page(
 ) -> HttpResponse:
     user_id = _user_id(request)
     live = selectors.event_live(event.id, user_id)
+    now = timezone.now()
     context = {
         **_event_context(event),
         "live": live,
@@ -339,6 +340,9 @@ def _event_page(
         "is_organizer": event.organizer_id == user_id,
         "error": error,
         "page": _page_config(request, event, live, "public"),
+        "check_in": selectors.check_in_state(event, now),
+        "entries": selectors.entries_state(event, now),
+        "countdown": countdown_config(),
     }
     return render(request, "tournaments/event.html", context, status=status)
 
