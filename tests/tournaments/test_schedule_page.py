@@ -118,6 +118,13 @@ async def test_a_scheduled_event_opens_check_in_withdraws_a_no_show_and_starts_b
                 "Round 1 has started: you sit at table 1.", timeout=20_000
             )
             await page.screenshot(path=screenshot_path(f"schedule-started-{width}.png"))
+
+            # And the event list shows it in play, its four entered
+            await page.goto(f"{base}/events/")
+            listed = page.locator(f"#events-running tr[data-code='{event.code}']")
+            await expect(listed.locator("td.entered")).to_have_text("4 entered")
+            assert await page.evaluate("document.documentElement.scrollWidth") <= width
+            await page.screenshot(path=screenshot_path(f"schedule-list-{width}.png"))
             assert errors == []
 
     # Then the no-show is withdrawn, round 1 is in play with the four present
