@@ -604,11 +604,12 @@ def event_begin(*, event_id: uuid.UUID) -> EventResult | None:
         return [CheckInClosed(withdrawn=absent)]
 
     try:
-        # The clock's, not the organizer's: recorded with no actor.
-        closed = _execute(event_id, None, None, close)
-        championship = load_championship(event_id)
+        if not championship.check_in_closed:
+            # The clock's, not the organizer's: recorded with no actor.
+            _execute(event_id, None, None, close)
+            championship = load_championship(event_id)
         if championship.rounds or not _seatable(settings, _groups(championship)):
-            return closed
+            return EventResult(event_id, championship.version)
         return event_start_round(
             event_id=event_id, actor=organizer, expected_version=championship.version
         )
