@@ -83,6 +83,8 @@ class Entry(models.Model):
     withdrawn = models.BooleanField(default=False)
     # Checked in as present in the room (an event played both online and in the room).
     in_room = models.BooleanField(default=False)
+    # A no-show seated at a scheduled start: a bot plays for them until they check in.
+    bot_plays = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("entry")

@@ -376,6 +376,7 @@ def _me(
         "checked_in": bool(entry and entry["checked_in"]),
         "withdrawn": bool(entry and entry["withdrawn"]),
         "in_room": bool(entry and entry["in_room"]),
+        "bot_plays": bool(entry and entry["bot_plays"]),
         "seat": None,
     }
     for table in current:
@@ -491,6 +492,7 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
                 "checked_in": entry.checked_in and not entry.withdrawn,
                 "withdrawn": entry.withdrawn,
                 "in_room": entry.in_room,
+                "bot_plays": entry.bot_plays,
             }
             for entry in entries.values()
         ],

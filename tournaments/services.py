@@ -427,7 +427,12 @@ def _entry_command(
             _require_check_in_open(championship)
         # Only an event played both ways asks where a player is.
         where = in_room and championship.settings.place == BOTH
-        if entry.checked_in and not entry.withdrawn and entry.in_room == where:
+        if (
+            entry.checked_in
+            and not entry.withdrawn
+            and not entry.bot_plays
+            and entry.in_room == where
+        ):
             return []
         return [PlayerCheckedIn(target, where)]
 
@@ -581,9 +586,10 @@ def event_begin(*, event_id: uuid.UUID) -> EventResult | None:
     """A scheduled event's start, once its time has come: check-in closes (the no-shows
     withdrawn, or seated with a bot playing for them, as the organizer chose) and round
     1 starts, as the organizer's command. None before the start, for an unscheduled
-    event, or once round 1 has started. Run late or twice, it closes check-in once and
-    starts round 1 once; with too few players it closes check-in and leaves round 1 to
-    the organizer (asked again, it tries again)."""
+    event, or once round 1 has started; otherwise the event's version after it. Run
+    late or twice, it closes check-in once and starts round 1 once; with too few
+    players it closes check-in and leaves round 1 to the organizer (asked again, it
+    tries again)."""
     championship = load_championship(event_id)
     settings = championship.settings
     start = settings.start

@@ -305,9 +305,17 @@ def test_at_its_start_a_no_show_is_seated_with_a_bot_playing_for_them(
     seat = table.index(absent.pk)
     assert game.seats[seat] is not None and game.seats[seat].user_id == absent.pk
     assert game.bots[seat] == "easy"
-    # And they are entered, checked in and not withdrawn
+    # And they are entered, checked in, not withdrawn, and played by a bot
     entry = Entry.objects.get(event_id=event.id, player_id=absent.pk)
-    assert (entry.checked_in, entry.withdrawn) == (True, False)
+    assert (entry.checked_in, entry.withdrawn, entry.bot_plays) == (True, False, True)
+
+    # When they arrive and check in during round 1
+    services.event_check_in(event_id=event.id, actor=absent)
+
+    # Then they play the next rounds themselves
+    assert logged(event)[-1] == "PlayerCheckedIn"
+    assert not services.load_championship(event.id).entries[absent.pk].bot_plays
+    assert not Entry.objects.get(event_id=event.id, player_id=absent.pk).bot_plays
 
 
 def test_with_too_few_present_check_in_closes_and_round_1_waits_for_the_organizer(

@@ -60,5 +60,10 @@ class Migration(migrations.Migration):
             name='time_zone',
             field=models.CharField(default='', max_length=64),
         ),
+        migrations.AddField(
+            model_name="entry",
+            name="bot_plays",
+            field=models.BooleanField(default=False),
+        ),
         migrations.RunPython(count_entries, migrations.RunPython.noop),
     ]

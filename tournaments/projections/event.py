@@ -67,6 +67,7 @@ def project_event(
             "checked_in": entry.checked_in,
             "withdrawn": entry.withdrawn,
             "in_room": entry.in_room,
+            "bot_plays": entry.bot_plays,
         }
         if row is None:
             Entry.objects.create(event_id=event_id, player_id=entry.player_id, **fields)
