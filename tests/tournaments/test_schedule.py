@@ -18,7 +18,7 @@ from eventlog import store
 from games.write.tables import load_table
 from runtime.errors import DomainError
 from tests.accounts.factories import UserFactory
-from tests.tournaments.drivers import SHORT_RULES, organizer
+from tests.tournaments.drivers import SHORT_RULES, organizer, wait_until
 from tournaments import services, tasks
 from tournaments.championship import CheckInClosed, EventCreated, championship_stream, decode
 from tournaments.models import Entry, Event
@@ -348,8 +348,11 @@ def test_the_clocks_task_run_twice_begins_the_event_once() -> None:
     services.event_add_bots(event_id=event.id, actor=director, count=4)
     time.sleep(max(0.0, (starts_at - datetime.now(UTC)).total_seconds()))
 
-    # When the clock looks twice, and the event's task is run twice more
-    looked = [tasks.begin_due_events(), tasks.begin_due_events()]
+    # When the clock looks, and again once the event is in play, and the event's task
+    # is run twice more
+    looked = [tasks.begin_due_events()]
+    wait_until(lambda: Event.objects.get(pk=event.id).status == "running", 60, "round 1")
+    looked.append(tasks.begin_due_events())
     versions = [tasks.begin_event(str(event.id)), tasks.begin_event(str(event.id))]
 
     # Then it was begun once: one check-in closed, the no-show withdrawn, one round 1

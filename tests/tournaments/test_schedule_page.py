@@ -5,7 +5,10 @@ seats the entrant, without a click. A rebuild of the read models then agrees."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -20,13 +23,39 @@ from tests.tournaments.drivers import SHORT_RULES, organizer
 from tournaments import services
 from tournaments.models import Entry, Event
 from tournaments.projections.rebuild import rebuild_standings
+from tournaments.tasks import begin_due_events
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tasks_run")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("tasks_run", "clock_ticks"),
+]
 
 # Check-in opens this many seconds after the page is set up, and the event starts
 # this many after that: a few seconds each, so nobody waits long.
 OPENS_IN = 4
 WINDOW = 5
+
+
+@pytest.fixture
+def clock_ticks(settings: Any) -> Iterator[None]:
+    """The schedule's clock ticks: embedded, the live server's own; with a broker, this
+    thread sends its task every half second, as Celery beat does every 10 s."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        yield
+        return
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(0.5):
+            begin_due_events.delay()
+
+    ticking = threading.Thread(target=beat, daemon=True)
+    ticking.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        ticking.join()
 
 
 @sync_to_async
