@@ -117,6 +117,7 @@ from bench.live import (
 )
 from bench.timing import percentile
 from games.rules.bidding import allowed_bids
+from tournaments.patches import patched
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/atu_bench_event"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/5"
@@ -269,18 +270,31 @@ class Board:
 async def read_socket(ws: Any, board: Board) -> None:
     # The deals scored that this socket's pictures showed, by table (None: no picture yet).
     seen: dict[str, int] | None = None
+    # The picture this socket holds and its digest, as the event page holds them.
+    live: dict[str, Any] = {}
+    digest = None
     try:
         while True:
             raw = await ws.recv(decode=False)
             now = time.time()
             # orjson: this process decodes every picture of every socket.
             message = orjson.loads(raw)
-            if message.get("type") != "event":
-                board.errors[str(message.get("code", message.get("type")))] += 1
+            kind = message.get("type")
+            if kind == "event":
+                # The baseline's messages have no digest: it sends no patches.
+                live, digest = message["event"], message.get("digest")
+            elif kind == "event.patch" and message["from"] == digest:
+                live, digest = patched(live, message["patch"]), message["digest"]
+            elif kind == "event.patch":
+                board.errors["a patch of another picture"] += 1
+                await ws.send('{"type": "refresh"}')
+                continue
+            else:
+                board.errors[str(message.get("code", kind))] += 1
                 continue
             board.pictures += 1
             board.picture_bytes += len(raw)
-            tables = message["event"]["tables"]
+            tables = live["tables"]
             if seen is None:
                 seen = {table["game_id"]: table["hands_scored"] for table in tables}
                 board.started += 1
@@ -755,8 +769,16 @@ def baseline_scored(
 @dataclass(frozen=True)
 class Side:
     figures: Figures
-    # The mean size of a picture the sockets received.
+    # The mean size of a message the sockets received in the windows (a picture or a
+    # patch; not the pictures each had on connecting).
     picture_bytes: int
+
+    @classmethod
+    def of(cls, windows: Sequence[Window], board: Board) -> Side:
+        count = sum(window.pictures for window in windows)
+        if not count:
+            return cls(Figures.of(windows), board.picture_bytes // max(1, board.pictures))
+        return cls(Figures.of(windows), sum(window.picture_bytes for window in windows) // count)
 
 
 async def play_atu(
@@ -801,8 +823,7 @@ async def play_atu(
         # In a thread: its warm shutdown would hold this loop, and the sockets' reading.
         await asyncio.to_thread(stop_worker, process)
         await close_sockets(board, sockets, tasks)
-    picture_bytes = board.picture_bytes // max(1, board.pictures)
-    return Side(Figures.of(windows), picture_bytes)
+    return Side.of(windows, board)
 
 
 async def play_baseline(
@@ -845,7 +866,7 @@ async def play_baseline(
     finally:
         await scoring.stop()
         await close_sockets(board, sockets, tasks)
-    return Side(Figures.of(windows), board.picture_bytes // max(1, board.pictures))
+    return Side.of(windows, board)
 
 
 def command_line(process: subprocess.Popen[bytes]) -> str:

@@ -108,6 +108,10 @@ class EventCreated:
         start = self.start
         return None if start is None else start - timedelta(seconds=self.check_in_seconds)
 
+    # Minutes the published results stay provisional (open to protest and correction)
+    # before they are final; 0: final once published, as before there was a window.
+    protest_minutes: int = 0
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerRegistered:
@@ -176,7 +180,12 @@ class EventFinished:
 
 @dataclass(frozen=True, slots=True)
 class ResultsPublished:
-    pass
+    """The standings published: provisional until ``final_at`` (an ISO time), final
+    from then on; None (as every publication recorded before the window was): final
+    at once. A deadline, not a later event: the log and the clock say when the results
+    are final, with nothing left to record (decision 3401)."""
+
+    final_at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +283,8 @@ class Championship:
     published: bool = False
     # A scheduled event's start has come: check-in is over, the no-shows dealt with.
     check_in_closed: bool = False
+    # When the published results become final (None: final once published).
+    final_at: datetime | None = None
     # The announcements not withdrawn, newest first; and how many were ever made.
     announcements: list[Announcement] = field(default_factory=list)
     announced: int = 0
@@ -299,6 +310,11 @@ class Championship:
     def entered(self) -> int:
         """How many entries are not withdrawn: what an entry limit counts."""
         return sum(not entry.withdrawn for entry in self.entries.values())
+
+    def results_final(self, now: datetime) -> bool:
+        """Whether the results are final at ``now``: published, and their protest
+        window (if any) over."""
+        return self.published and (self.final_at is None or now >= self.final_at)
 
     def seat_of(self, player_id: int) -> tuple[int, int, int] | None:
         """The round, table and seat of ``player_id`` in the latest round, if seated."""
@@ -364,6 +380,9 @@ def fold(
             championship.finished = True
         elif isinstance(event, ResultsPublished):
             championship.published = True
+            championship.final_at = (
+                datetime.fromisoformat(event.final_at) if event.final_at else None
+            )
         elif isinstance(event, Announced):
             championship.announced += 1
             made = Announcement(championship.announced, event.text, at)

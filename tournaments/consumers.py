@@ -3,7 +3,12 @@
 ``/ws/events/<code>/`` (session login, origin checked; a private event only for its
 organizer and entrants) sends on connecting, and again whenever the event changes,
 
-    {"type": "event", "version": <the event's version>, "event": {...}}
+    {"type": "event", "version": <the event's version>, "digest": D, "event": {...}}
+
+or, once it holds a picture, the patch from that one to the next (decision 3304):
+
+    {"type": "event.patch", "version": N, "from": <the digest it patches>,
+     "digest": D, "patch": {...}, "me": {...}}
 
 where ``event`` is :func:`tournaments.selectors.event_live` as this viewer sees it:
 status, round, the leaderboard, entries, the director's announcements, every round's
@@ -14,7 +19,8 @@ announcements or standings change;
 a standings update keeps the event's version, so every ``event.changed`` is answered
 with a fresh picture. A viewer held back by the event's spectator delay gets the
 picture again when the delay has passed since a change, as that change comes into
-their view. A client may send ``{"type": "refresh"}`` for one too, and
+their view. A client may send ``{"type": "refresh"}`` for the whole picture (a
+patch that does not fit what it holds), and
 ``{"type": "ping"}``, answered with ``{"type": "pong", "version": N}`` (N the
 version of the last picture sent): the event page pings when it heard nothing for a
 while and reconnects when no pong comes. A lost ``event.changed`` (Redis down) is made
@@ -58,8 +64,9 @@ class EventConsumer(BudgetedJsonConsumer):
         # One picture read and sent at a time: a broadcast's and the watchdog's go out
         # in the order they were read.
         self._sending = asyncio.Lock()
-        # The version of the last picture sent.
+        # The version of the last picture sent, and its digest: the base of a patch.
         self.version = 0
+        self.digest: str | None = None
 
     async def connect(self) -> None:
         await self.accept()
@@ -88,6 +95,8 @@ class EventConsumer(BudgetedJsonConsumer):
         elif kind != "refresh":
             await self._error(INVALID_INPUT, REFRESH_ONLY)
         elif self.event_id is not None:
+            # The page asks when a patch does not fit what it holds: the whole picture.
+            self.digest = None
             await self._send_event()
 
     async def refuse(self, refusal: Refusal) -> None:
@@ -136,12 +145,13 @@ class EventConsumer(BudgetedJsonConsumer):
         async with self._sending:
             try:
                 shown = await pictures.picture(self.event_id, directs=self.directs)
-                text = shown.seen_by(self.viewer_id)
+                text = shown.seen_by(self.viewer_id, holding=self.digest)
             except Exception:  # A bug must not cost the spectator their socket.
                 logger.exception("event %s could not be read", self.event_id)
                 await self._error("server_error", "something went wrong on our side")
                 return 0
             self.version = shown.version
+            self.digest = shown.digest
             await self.send(text_data=text)
         return shown.delay
 

@@ -183,3 +183,14 @@ class CheckInClosedError(EventError):
 
     def __init__(self, closed: object) -> None:
         super().__init__(f"check-in closed at {closed}")
+
+
+class ResultsFinal(EventError):
+    """A correction after the published results' protest window closed."""
+
+    code = "results_final"
+    text = gettext_noop("The results are final: they may no longer be corrected.")
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("the results are final: their protest window is over")

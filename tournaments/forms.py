@@ -28,6 +28,7 @@ from tournaments.services import (
     MAX_DESCRIPTION_LENGTH,
     MAX_ENTRY_LIMIT,
     MAX_NAME_LENGTH,
+    MAX_PROTEST_MINUTES,
     MAX_ROUNDS,
     MAX_SPECTATOR_DELAY,
 )
@@ -187,6 +188,18 @@ class EventForm(forms.Form):
         initial=0,
     )
     turn_seconds = NewGameForm.base_fields["turn_seconds"]
+    # Left out (as by older clients): final at once.
+    protest_minutes = forms.IntegerField(
+        label=_("Protest window (minutes)"),
+        min_value=0,
+        max_value=MAX_PROTEST_MINUTES,
+        initial=0,
+        required=False,
+        help_text=_(
+            "After publishing, the results stay provisional this long and may still be "
+            "corrected; then they are final. 0: final at once."
+        ),
+    )
     # Left out (as by older clients): the default level.
     bot_level = forms.ChoiceField(
         label=_("Bot level"),
@@ -318,6 +331,9 @@ class EventForm(forms.Form):
     def when_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in WHEN_FIELDS]
 
+    def clean_protest_minutes(self) -> int:
+        return int(self.cleaned_data["protest_minutes"] or 0)
+
     def clean_movement(self) -> str:
         return str(self.cleaned_data["movement"] or "progressive")
 
@@ -393,6 +409,20 @@ class CorrectionForm(forms.Form):
         if points == 0:
             raise forms.ValidationError(_("A correction is a number of points other than 0."))
         return float(points)
+
+
+class PublishForm(forms.Form):
+    # Left empty: the window chosen when the event was created.
+    protest_minutes = forms.IntegerField(
+        label=_("Protest window (minutes)"),
+        min_value=0,
+        max_value=MAX_PROTEST_MINUTES,
+        required=False,
+        help_text=_(
+            "After publishing, the results stay provisional this long and may still be "
+            "corrected; then they are final. 0: final at once."
+        ),
+    )
 
 
 class PauseForm(forms.Form):

@@ -62,6 +62,9 @@ class Event(models.Model):
     check_in_opens_at = models.DateTimeField(null=True)
     # Entries not withdrawn.
     entered = models.PositiveIntegerField(default=0)
+    # When the published results become final (their protest window's end); none:
+    # final once published, or not published yet.
+    results_final_at = models.DateTimeField(null=True)
     version = models.PositiveIntegerField()
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()

@@ -5,11 +5,16 @@ hear of a change together (decision 3303).
 A read in flight is shared only by whoever asked before it began; whoever asks while
 it runs shares the next, begun once it ends, so that nobody is given a picture read
 before the change they were told of.
+
+Each picture is also encoded as a patch from the one this process read before it
+(:mod:`tournaments.patches`, decision 3304): a socket that holds that one is sent the
+patch, a few kilobytes, rather than the whole picture, a hundred or more.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -17,18 +22,26 @@ from typing import Any
 import orjson
 from channels.db import database_sync_to_async
 
-from tournaments import selectors
+from tournaments import patches, selectors
 from tournaments.models import Event
 
-# The picture's message ends with its viewer's seat, null until a viewer's is added.
-_NO_ONE = b'"me":null}}'
+# Both messages end with their viewer's seat, null until a viewer's is added.
+_WHOLE_END = b'"me":null}}'
+_PATCH_END = b'"me":null}'
+_NO_ONE = b'"me":null'
 
 
 @dataclass(frozen=True)
 class Picture:
     live: dict[str, Any]
-    # {"type": "event", "version": N, "event": live}, as JSON.
+    # {"type": "event", "version": N, "digest": D, "event": live}, as JSON.
     text: bytes
+    digest: str
+    # The picture this process read before this one (its digest), and the patch from
+    # it to this one as {"type": "event.patch", "version": N, "from": that digest,
+    # "digest": D, "patch": ..., "me": null}: None when there was none, or no patch.
+    previous: str | None = None
+    patch_text: bytes | None = None
 
     @property
     def delay(self) -> int:
@@ -40,24 +53,66 @@ class Picture:
         version: int = self.live["version"]
         return version
 
-    def seen_by(self, viewer_id: int | None) -> str:
-        """The message for the viewer ``viewer_id``: the picture, with where they sit."""
+    def seen_by(self, viewer_id: int | None, *, holding: str | None = None) -> str:
+        """The message for the viewer ``viewer_id``, who holds the picture whose digest
+        is ``holding`` (None: none): a patch from it when there is one, else the whole
+        picture; either with where they sit."""
+        if holding == self.digest:
+            text, end = self._patch({}, holding), _PATCH_END
+        elif holding is not None and holding == self.previous and self.patch_text is not None:
+            text, end = self.patch_text, _PATCH_END
+        else:
+            text, end = self.text, _WHOLE_END
         if viewer_id is None:
-            return self.text.decode()
-        me = selectors.seen_by(self.live, viewer_id)["me"]
-        return (self.text[: -len(_NO_ONE)] + b'"me":' + orjson.dumps(me) + b"}}").decode()
+            return text.decode()
+        me = orjson.dumps(selectors.seen_by(self.live, viewer_id)["me"])
+        return (text[: -len(end)] + b'"me":' + me + end[len(_NO_ONE) :]).decode()
+
+    def _patch(self, patch: patches.Patch, since: str) -> bytes:
+        return orjson.dumps(
+            {
+                "type": "event.patch",
+                "version": self.version,
+                "from": since,
+                "digest": self.digest,
+                "patch": patch,
+                "me": None,
+            }
+        )
 
 
 def _read(event_id: uuid.UUID, directs: bool) -> Picture:
     live = selectors.event_picture(Event.objects.get(pk=event_id), directs=directs)
-    text = orjson.dumps({"type": "event", "version": live["version"], "event": live})
-    assert text.endswith(_NO_ONE), "the picture's last member is its viewer's seat"
-    return Picture(live, text)
+    body = orjson.dumps(live)
+    assert body.endswith(_NO_ONE + b"}"), "the picture's last member is its viewer's seat"
+    digest = hashlib.blake2b(body, digest_size=9).hexdigest()
+    text = b'{"type":"event","version":%d,"digest":"%s","event":%s}' % (
+        live["version"],
+        digest.encode(),
+        body,
+    )
+    key = (event_id, directs)
+    before = _last.pop(key, None)
+    picture = Picture(live, text, digest)
+    if before is not None:
+        patch = patches.changes(before.live, live)
+        if patch is not None:
+            picture = Picture(
+                live, text, digest, before.digest, picture._patch(patch, before.digest)
+            )
+    _last[key] = picture
+    while len(_last) > _REMEMBERED:
+        del _last[next(iter(_last))]
+    return picture
 
 
 Key = tuple[uuid.UUID, bool]
 _reading: dict[Key, asyncio.Future[Picture]] = {}
 _next: dict[Key, asyncio.Future[Picture]] = {}
+# The last picture read of each of the events most recently read, the base of the
+# next one's patch.
+_last: dict[Key, Picture] = {}
+_REMEMBERED = 256
 
 
 async def picture(event_id: uuid.UUID, *, directs: bool) -> Picture:

@@ -1,8 +1,9 @@
 """Reads of championship events and seasons for the pages and the event socket.
 
 Everything here reads the read models (and, for whose turn it is at a table, the
-games' cached tables); nothing writes. :func:`event_live` is the one picture of an
-event that the event page, its socket and ``live.json`` all show.
+games' cached tables; for the audit trail, the event's own log); nothing writes.
+:func:`event_live` is the one picture of an event that the event page, its socket and
+``live.json`` all show.
 """
 
 from __future__ import annotations
@@ -10,16 +11,19 @@ from __future__ import annotations
 import re
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 
+from accounts.models import User
+from eventlog import store
 from games.errors import GameNotFound
 from games.models import Game
 from games.read.selectors import TableHome
@@ -27,6 +31,17 @@ from games.table import CLASSIC, ONLINE
 from games.visibility import record_public
 from games.write.tables import load_table
 from tournaments import points
+from tournaments.championship import (
+    Announced,
+    AnnouncementWithdrawn,
+    EventFinished,
+    PlayerWithdrew,
+    ResultCorrected,
+    ResultsPublished,
+    RoundStarted,
+    TableMoved,
+    championship_stream,
+)
 from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
 from tournaments.models import (
     Entry,
@@ -451,6 +466,7 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
     round_playing = any(not table["finished"] for table in current_tables)
     screened = event.duplicate and round_playing and not organizer
     status = _status_seen(event, directs=directs, now=now)
+    provisional_until = results_provisional_until(event, now)
     for table in current_tables:
         table["record"] = table["record"] and record_public(
             finished=table["finished"], deal_set_playing=event.duplicate and round_playing
@@ -473,7 +489,11 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         "round_started_at": (
             event.round_started_at.isoformat() if event.round_started_at else None
         ),
-        "provisional": status in (Event.Status.REGISTRATION, Event.Status.RUNNING),
+        # Tables still playing, or published results whose protest window is open.
+        "provisional": status in (Event.Status.REGISTRATION, Event.Status.RUNNING)
+        or provisional_until is not None,
+        # When the published results become final, while they may still be corrected (ISO).
+        "final_at": provisional_until.isoformat() if provisional_until else None,
         "round_playing": round_playing,
         "screened": screened,
         # Seconds this viewer is held behind the play (the organizer: none).
@@ -506,7 +526,137 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
     return live
 
 
-# --- Results ----------------------------------------------------------------------
+# --- The audit trail and the results' corrections ---------------------------------
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    """One director's action, as the event's log recorded it: who (the actor's name;
+    "" for the site itself), when, what and why. A correction says its round, player
+    and points apart, for the results' list of them."""
+
+    at: datetime
+    actor: str
+    action: str
+    reason: str = ""
+    kind: str = ""
+    round: int | None = None
+    player: str = ""
+    points: str = ""
+
+
+@dataclass(frozen=True)
+class _Said:
+    """What a describer makes of a record: what was done and why."""
+
+    action: str
+    reason: str = ""
+    round: int | None = None
+    player: str = ""
+    points: str = ""
+
+
+# A record's event, its actor's id and the entrants' names -> what it says, or None
+# for no director's action (a player withdrawing themself).
+Describer = Callable[[Any, int | None, dict[int, str]], _Said | None]
+
+
+def _signed(value: float) -> str:
+    return f"+{points_text(value)}" if value > 0 else points_text(value)
+
+
+def _corrected(event: ResultCorrected, actor: int | None, names: dict[int, str]) -> _Said:
+    player = names.get(event.player_id, str(event.player_id))
+    return _Said(
+        _("Corrected %(player)s's round %(round)s by %(points)s points")
+        % {"player": player, "round": event.round, "points": _signed(event.points)},
+        event.reason,
+        event.round,
+        player,
+        _signed(event.points),
+    )
+
+
+def _withdrawn(event: PlayerWithdrew, actor: int | None, names: dict[int, str]) -> _Said | None:
+    if actor == event.player_id:
+        return None
+    return _Said(_("Withdrew %(player)s") % {"player": names.get(event.player_id, "?")})
+
+
+def _moved(event: TableMoved, actor: int | None, names: dict[int, str]) -> _Said:
+    where = (
+        _("Moved table %(table)s of round %(round)s to the room")
+        if event.place == "room"
+        else _("Moved table %(table)s of round %(round)s online")
+    )
+    return _Said(where % {"table": event.table + 1, "round": event.round})
+
+
+def _published(event: ResultsPublished, actor: int | None, names: dict[int, str]) -> _Said:
+    if event.final_at is None:
+        return _Said(_("Published the results, final at once"))
+    until = timezone.localtime(datetime.fromisoformat(event.final_at))
+    return _Said(
+        _("Published the results, provisional until %(time)s")
+        % {"time": formats.date_format(until, "DATETIME_FORMAT")}
+    )
+
+
+# Each director's action the event's stream records, and how the audit trail says it:
+# a new kind of action is one more describer here.
+AUDITED: dict[type, Describer] = {
+    ResultCorrected: _corrected,
+    PlayerWithdrew: _withdrawn,
+    TableMoved: _moved,
+    RoundStarted: lambda event, actor, names: _Said(
+        _("Started round %(round)s") % {"round": event.number}
+    ),
+    Announced: lambda event, actor, names: _Said(_("Announced: %(text)s") % {"text": event.text}),
+    AnnouncementWithdrawn: lambda event, actor, names: _Said(
+        _("Withdrew announcement %(number)s") % {"number": event.number}
+    ),
+    EventFinished: lambda event, actor, names: _Said(_("Recorded the last table's finish")),
+    ResultsPublished: _published,
+}
+
+
+def event_audit(event_id: uuid.UUID, kinds: Iterable[type] | None = None) -> list[AuditLine]:
+    """The director's actions in the event's log, oldest first, with who did each,
+    when and why (only those of ``kinds``, if given): the audit trail the manage page
+    lists, read from the log itself rather than a read model."""
+    describers = AUDITED if kinds is None else {kind: AUDITED[kind] for kind in kinds}
+    names = dict(Entry.objects.filter(event_id=event_id).values_list("player_id", "name"))
+    said: list[tuple[store.Recorded, _Said]] = []
+    for record in store.read(championship_stream(event_id)):
+        event = record.event
+        describe = describers.get(type(event))
+        line = describe(event, record.actor_id, names) if describe else None
+        if line is not None:
+            said.append((record, line))
+    actors = User.objects.in_bulk({record.actor_id for record, _said in said} - {None})
+    return [
+        AuditLine(
+            at=record.recorded_at,
+            actor=actors[record.actor_id].display if record.actor_id in actors else "",
+            kind=record.type,
+            **asdict(line),
+        )
+        for record, line in said
+    ]
+
+
+def event_corrections(event_id: uuid.UUID) -> list[AuditLine]:
+    """The corrections of the event's results, oldest first, with their reasons."""
+    return event_audit(event_id, [ResultCorrected])
+
+
+def results_provisional_until(event: Event, now: datetime) -> datetime | None:
+    """When the event's published results become final, while they are provisional at
+    ``now`` (their protest window open); None otherwise."""
+    final_at = event.results_final_at
+    if event.status == Event.Status.PUBLISHED and final_at is not None and now < final_at:
+        return final_at
+    return None
 
 
 # --- Seasons ----------------------------------------------------------------------

@@ -15,7 +15,7 @@ import zoneinfo
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
 
@@ -73,6 +73,7 @@ from tournaments.errors import (
     NotEntered,
     NotOrganizer,
     PlayersNotInFours,
+    ResultsFinal,
     RoundInProgress,
     SeasonNotFound,
     TooFewInPlace,
@@ -101,6 +102,8 @@ MAX_CHECK_IN_SECONDS = 24 * 3600
 DEFAULT_CHECK_IN_SECONDS = 30 * 60
 # What becomes of an entrant not checked in at a scheduled start (EventCreated.no_shows).
 NO_SHOWS = ("withdraw", "bot")
+# The longest protest window after publishing: a week.
+MAX_PROTEST_MINUTES = 7 * 24 * 60
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,7 @@ def event_create(
     entry_deadline: datetime | None = None,
     check_in_seconds: int = DEFAULT_CHECK_IN_SECONDS,
     no_shows: str = "withdraw",
+    protest_minutes: int = 0,
 ) -> Event:
     """Open an event for entries; its rounds are started one by one by the organizer.
 
@@ -192,7 +196,9 @@ def event_create(
     default), players score their side's odd tricks, and between rounds they move by
     ``movement``: "progressive" (the winning pair moves up a table, partners change)
     or "swiss". ``bot_level``: the level (games.bots.LEVEL_NAMES) of the bots that
-    play its bot entrants' seats.
+    play its bot entrants' seats. ``protest_minutes``: how long its published results
+    stay provisional, open to correction (0: final at once), unless the publication
+    says otherwise.
 
     The schedule (all optional): ``starts_at`` (an aware time, shown in ``time_zone``,
     the site's by default), when check-in closes and round 1 starts by itself; players
@@ -224,6 +230,7 @@ def event_create(
     _check_whole(table_size, "the table size", 3, 6)
     _check_whole(rounds, "the number of rounds", 1, MAX_ROUNDS)
     _check_whole(spectator_delay, "the spectator delay", 0, MAX_SPECTATOR_DELAY)
+    _check_whole(protest_minutes, "the protest window", 0, MAX_PROTEST_MINUTES)
     if points not in set(PointsMethod):
         raise InvalidEventInput(f"points are one of {', '.join(PointsMethod)}, not {points!r}")
     if duplicate != (points == PointsMethod.MATCHPOINTS):
@@ -271,6 +278,7 @@ def event_create(
         bot_level=bot_level,
         place=place,
         **schedule,
+        protest_minutes=protest_minutes,
     )
     event_id = uuid.uuid4()
     _execute(event_id, organizer, 0, lambda championship: [created], Championship())
@@ -633,11 +641,13 @@ def event_correct_result(
     reason: str,
 ) -> EventResult:
     """Add (or take) tournament points to a player's round, with the reason: recorded
-    as an event, never as an edit."""
+    as an event, never as an edit. Refused once the published results are final."""
     reason = (reason or "").strip()
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
         _require_organizer(championship, actor)
+        if championship.results_final(timezone.now()):
+            raise ResultsFinal()
         if not reason:
             raise InvalidEventInput("a correction states its reason")
         if not 1 <= round_number <= len(championship.rounds):
@@ -651,8 +661,14 @@ def event_correct_result(
     return _execute(event_id, actor, None, decide)
 
 
-def event_publish_results(*, event_id: uuid.UUID, actor: User) -> EventResult:
-    """Declare the standings final, once every round has been played."""
+def event_publish_results(
+    *, event_id: uuid.UUID, actor: User, protest_minutes: int | None = None
+) -> EventResult:
+    """Publish the standings, once every round has been played: provisional for
+    ``protest_minutes`` (by default the event's window), in which the director may
+    still correct them, final from then on (at once for 0)."""
+    if protest_minutes is not None:
+        _check_whole(protest_minutes, "the protest window", 0, MAX_PROTEST_MINUTES)
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
         _require_organizer(championship, actor)
@@ -666,8 +682,14 @@ def event_publish_results(*, event_id: uuid.UUID, actor: User) -> EventResult:
         playing = _unfinished_tables(championship)
         if playing:
             raise RoundInProgress(championship.rounds[-1].number, playing)
+        minutes = championship.settings.protest_minutes
+        if protest_minutes is not None:
+            minutes = protest_minutes
+        window = timedelta(seconds=minutes * django_settings.ATU_PROTEST_MINUTE_SECONDS)
+        final_at = timezone.now() + window if minutes else None
         # Published before the standings task found it over: it is over all the same.
-        return [*_finishing(championship), ResultsPublished()]
+        published = ResultsPublished(final_at.isoformat() if final_at else None)
+        return [*_finishing(championship), published]
 
     return _execute(event_id, actor, None, decide)
 

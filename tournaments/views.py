@@ -28,7 +28,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
@@ -46,6 +46,7 @@ from tournaments.forms import (
     CorrectionForm,
     EventForm,
     PauseForm,
+    PublishForm,
     RegisterPlayerForm,
     SeasonForm,
     StartRoundForm,
@@ -77,6 +78,12 @@ def status_labels() -> dict[str, str]:
     }
 
 
+# Published results in their protest window (%(time)s: when they become final).
+PROVISIONAL_UNTIL = gettext_lazy(
+    "Provisional until %(time)s: the director may still correct the results."
+)
+
+
 def event_text() -> dict[str, Any]:
     """What event.js writes, in the reader's language."""
     return {
@@ -84,6 +91,7 @@ def event_text() -> dict[str, Any]:
         "round_of": _("Round %(round)s of %(total)s"),
         "no_round": _("No round has started yet."),
         "provisional": _("Provisional: tables are still playing."),
+        "provisional_until": str(PROVISIONAL_UNTIL),
         "final": _("Final standings."),
         "no_standings": _("No hand has been scored yet."),
         "screened": _(
@@ -193,6 +201,8 @@ def _event_context(event: Event) -> dict[str, Any]:
         "points_label": POINTS_LABELS.get(event.points, event.points),
         "preset_label": PRESET_LABELS.get(event.preset, event.preset or _("custom rules")),
         "rounds_left": event.rounds_started < event.rounds_total,
+        # While published results may still be corrected: when they become final.
+        "provisional_until": selectors.results_provisional_until(event, timezone.now()),
     }
 
 
@@ -286,6 +296,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             bot_level=data["bot_level"],
             place=data["place"],
             **form.timing(),
+            protest_minutes=data["protest_minutes"],
         )
     except CodedError as error:
         form.add_error(None, _refusal(error))
@@ -462,10 +473,18 @@ def _manage_page(
         "correction_form": forms.get("correction_form")
         or CorrectionForm(players=_players(event), initial={"round": event.rounds_started or 1}),
         "start_form": StartRoundForm(initial={"expected_version": event.version}),
+        "publish_form": forms.get("publish_form")
+        or PublishForm(initial={"protest_minutes": _protest_minutes(event)}),
+        "audit": selectors.event_audit(event.id),
         "room_tables": paper.room_tables(event),
         "page": _page_config(request, event, live, "manage"),
     }
     return render(request, "tournaments/manage.html", context, status=status)
+
+
+def _protest_minutes(event: Event) -> int:
+    """The protest window chosen when the event was created."""
+    return services.load_championship(event.id).settings.protest_minutes
 
 
 def _organizer_action(
@@ -623,7 +642,14 @@ def correct_result(request: AuthenticatedHttpRequest, code: str) -> HttpResponse
 @login_required
 def publish_results(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     def run(event: Event) -> str:
-        services.event_publish_results(event_id=event.id, actor=request.user)
+        form = PublishForm(request.POST)
+        if not form.is_valid():
+            raise InvalidForm(publish_form=form)
+        services.event_publish_results(
+            event_id=event.id,
+            actor=request.user,
+            protest_minutes=form.cleaned_data["protest_minutes"],
+        )
         return _("The results are published.")
 
     return _organizer_action(
@@ -778,7 +804,32 @@ def standings_csv(request: HttpRequest, code: str) -> HttpResponse:
                 row["games"],
             ]
         )
+    _csv_afterword(writer, event)
     return response
+
+
+def _csv_afterword(writer: Any, event: Event) -> None:
+    """After the standings: whether they may still change, and the corrections
+    folded into them, each with its reason."""
+    until = selectors.results_provisional_until(event, timezone.now())
+    corrections = selectors.event_corrections(event.id)
+    if until is not None:
+        writer.writerow([])
+        writer.writerow([str(PROVISIONAL_UNTIL) % {"time": until.isoformat()}])
+    if corrections:
+        writer.writerow([])
+        writer.writerow([_("Corrections")])
+        writer.writerow([_("Round"), _("Player"), _("Points"), _("Reason"), _("Recorded at")])
+    for line in corrections:
+        writer.writerow(
+            [
+                line.round,
+                _csv_text(line.player),
+                line.points,
+                _csv_text(line.reason),
+                line.at.isoformat(),
+            ]
+        )
 
 
 @require_GET
@@ -791,6 +842,7 @@ def results(request: HttpRequest, code: str) -> HttpResponse:
         "screened": live["screened"],
         "rounds": live["rounds"],
         "final": event.status in (Event.Status.FINISHED, Event.Status.PUBLISHED),
+        "corrections": selectors.event_corrections(event.id),
     }
     return render(request, "tournaments/results.html", context)
 

@@ -132,6 +132,9 @@ ATU_STANDINGS_DEBOUNCE_SECONDS = 1
 # this often.
 ATU_SCREEN_SEATING_SECONDS = 300
 ATU_SCREEN_PAGE_SECONDS = 12
+# How long a minute of a published results' protest window lasts: a minute; the
+# tests shorten it to see a publication become final without waiting.
+ATU_PROTEST_MINUTE_SECONDS = 60
 
 # Shared by the server processes and the workers in production (the standings'
 # debounce keys); embedded, one process needs no more than its own memory.

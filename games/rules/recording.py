@@ -41,7 +41,7 @@ from games.rules.events import (
     Event,
     HandScored,
 )
-from games.rules.scoring import advance_streaks, game_finished, scored_hand
+from games.rules.scoring import game_finished, scored_hand, streaks_before
 from games.rules.state import GameState, Phase
 
 MAX_REASON_LENGTH = 200
@@ -123,17 +123,16 @@ def rescored(
 ) -> list[HandScored]:
     """The scores of deal ``hand`` and every later recorded deal once ``hand`` has
     ``bids`` and ``tricks``: each deal's score and streaks follow the deals before it."""
-    n = state.player_count
-    totals: tuple[int, ...] = (0,) * n
-    hits: tuple[int, ...] = (0,) * n
-    misses: tuple[int, ...] = (0,) * n
+    deals = [
+        (bids, tricks) if number == hand else (result.bids, result.tricks)
+        for number, result in enumerate(state.results)
+    ]
+    cards = [state.schedule[number].cards for number in range(len(deals))]
+    streaks = streaks_before(state.options, cards, deals)
+    totals: tuple[int, ...] = (0,) * state.player_count
     scores = []
-    for number, result in enumerate(state.results):
-        deal = (bids, tricks) if number == hand else (result.bids, result.tricks)
-        cards = state.schedule[number].cards
-        scored = scored_hand(state.options, cards, number, *deal, totals, hits, misses)
-        made = [b == t for b, t in zip(*deal, strict=True)]
-        hits, misses, _ = advance_streaks(state.options, cards, made, hits, misses)
+    for number, deal in enumerate(deals):
+        scored = scored_hand(state.options, cards[number], number, *deal, totals, *streaks[number])
         totals = scored.totals
         if number >= hand:
             scores.append(scored)

@@ -57,6 +57,25 @@ def advance_streaks(
     return tuple(new_hits), tuple(new_misses), tuple(points)
 
 
+Deal = tuple[Sequence[int], Sequence[int]]
+
+
+def streaks_before(
+    options: RuleOptions, cards: Sequence[int], deals: Sequence[Deal]
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The streak counts (hits, misses) before each of ``deals`` (bids and tricks of
+    deals of ``cards`` cards, in order) and, last, after them all."""
+    players = len(deals[0][0]) if deals else 0
+    hits: tuple[int, ...] = (0,) * players
+    misses: tuple[int, ...] = (0,) * players
+    counts = [(hits, misses)]
+    for dealt, (bids, tricks) in zip(cards, deals, strict=True):
+        made = [bid == took for bid, took in zip(bids, tricks, strict=True)]
+        hits, misses, _ = advance_streaks(options, dealt, made, hits, misses)
+        counts.append((hits, misses))
+    return counts
+
+
 def scored_hand(
     options: RuleOptions,
     cards: int,

@@ -30,7 +30,7 @@ from games.rules.events import (
 )
 from games.rules.options import RuleOptions, Visibility
 from games.rules.schedule import DealSpec, build_schedule
-from games.rules.scoring import advance_streaks
+from games.rules.scoring import advance_streaks, streaks_before
 
 
 class Phase(StrEnum):
@@ -205,14 +205,9 @@ def _rescored(state: GameState, event: HandScored) -> None:
     results[event.hand] = event
     state.results = tuple(results)
     state.scores = results[-1].totals
-    n = state.player_count
-    hits: tuple[int, ...] = (0,) * n
-    misses: tuple[int, ...] = (0,) * n
-    for number, result in enumerate(results):
-        made = [bid == tricks for bid, tricks in zip(result.bids, result.tricks, strict=True)]
-        cards = state.schedule[number].cards
-        hits, misses, _ = advance_streaks(state.options, cards, made, hits, misses)
-    state.hits, state.misses = hits, misses
+    cards = [state.schedule[number].cards for number in range(len(results))]
+    deals = [(result.bids, result.tricks) for result in results]
+    state.hits, state.misses = streaks_before(state.options, cards, deals)[-1]
 
 
 def _deal_recorded(state: GameState, event: DealRecorded) -> None:

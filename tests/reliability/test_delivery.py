@@ -65,7 +65,7 @@ from tests.games.live.test_two_processes import (
     wait_until_healthy,
 )
 from tests.reliability.conftest import _celery, site_env, stop
-from tests.tournaments.drivers import event_round, wait_until
+from tests.tournaments.drivers import Pictures, event_round, wait_until
 from tournaments.models import Event, Standing
 
 pytestmark = [pytest.mark.django_db(transaction=True), production_only]
@@ -199,6 +199,8 @@ class Listener:
     connection: ClientConnection
     messages: list[dict[str, Any]] = field(default_factory=list)
     thread: threading.Thread | None = None
+    # An event socket's patches, kept as the whole pictures they make.
+    pictures: Pictures = field(default_factory=Pictures)
 
     def start(self) -> None:
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -207,7 +209,7 @@ class Listener:
     def _read(self) -> None:
         try:
             for text in self.connection:
-                self.messages.append(json.loads(text))
+                self.messages.append(self.pictures.take(json.loads(text)))
         except Exception:  # Closed by the test.
             return
 

@@ -329,6 +329,7 @@ async def test_a_socket_message_that_is_not_json_or_binary_is_invalid_input(
 # --- Sockets per client, and budgets across reconnects ----------------------------------
 
 CLUB_ADDRESS = "198.51.100.30"
+SECONDS = 10
 
 
 async def health(
@@ -339,9 +340,10 @@ async def health(
     communicator = WebsocketCommunicator(application, "/ws/health/", headers=headers)
     # As uvicorn sets it, from the front's X-Forwarded-For.
     communicator.scope["client"] = (address, 50000)
-    connected, _ = await communicator.connect()
+    # Past the default second: a CI machine busy with other work must not fail a cap.
+    connected, _ = await communicator.connect(timeout=SECONDS)
     assert connected
-    return communicator, await communicator.receive_json_from()
+    return communicator, await communicator.receive_json_from(timeout=SECONDS)
 
 
 async def pings(socket: WebsocketCommunicator, count: int) -> list[str]:

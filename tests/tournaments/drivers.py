@@ -5,13 +5,19 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+
+import pytest
+from django.utils import timezone
 
 from accounts.models import User
 from eventlog import store
 from games.models import Game
 from tests.accounts.factories import UserFactory
-from tournaments import services
+from tests.games.drivers import play_to_end
+from tournaments import patches, services
 from tournaments.championship import championship_stream
 from tournaments.models import Event
 
@@ -79,7 +85,9 @@ def private_event_round(players: int = 8) -> tuple[Event, User, list[User], list
     return event_round(players, public=False)
 
 
-def event_round(players: int, *, public: bool) -> tuple[Event, User, list[User], list[Game]]:
+def event_round(
+    players: int, *, public: bool, **options: Any
+) -> tuple[Event, User, list[User], list[Game]]:
     """An event of ``players`` people (tables of four), its first round started: the
     event, its organizer, its entrants and its round's games."""
     creator = organizer()
@@ -89,6 +97,7 @@ def event_round(players: int, *, public: bool) -> tuple[Event, User, list[User],
         rounds=1,
         options=SHORT_RULES,
         public=public,
+        **options,
     )
     entrants: list[User] = UserFactory.create_batch(players)
     for entrant in entrants:
@@ -102,3 +111,54 @@ def finished_events(event: Event) -> int:
     return [record.type for record in store.read(championship_stream(event.id))].count(
         "EventFinished"
     )
+
+
+class Pictures:
+    """An event socket's pictures as the pages hold them: each patch applied to the
+    picture it was made from (tournaments.patches) and given back as the whole
+    picture it makes, ``{"type": "event", "patched": True, ...}``."""
+
+    def __init__(self) -> None:
+        self.digest: str | None = None
+        self.live: dict[str, Any] | None = None
+
+    def take(self, message: dict[str, Any]) -> dict[str, Any]:
+        if message["type"] == "event":
+            self.digest, self.live = message["digest"], message["event"]
+        elif message["type"] == "event.patch":
+            assert self.live is not None and message["from"] == self.digest, (
+                "a patch of a picture the socket does not hold"
+            )
+            self.live = {**patches.patched(self.live, message["patch"]), "me": message["me"]}
+            self.digest = message["digest"]
+            return {
+                "type": "event",
+                "version": message["version"],
+                "digest": self.digest,
+                "event": self.live,
+                "patched": True,
+            }
+        return message
+
+
+def played_event(players: int = 4, **options: Any) -> tuple[Event, User, list[User]]:
+    """A public one-round event of ``players`` people (tables of four), its round
+    played to the end: the event, its organizer and its entrants."""
+    event, creator, entrants, games = event_round(players, public=True, **options)
+    for game in games:
+        play_to_end(game.id, entrants)
+    return Event.objects.get(pk=event.id), creator, entrants
+
+
+@dataclass
+class Clock:
+    """The site's time, stood still until a test moves it."""
+
+    now: datetime
+
+
+def stopped_clock(monkeypatch: pytest.MonkeyPatch, at: datetime) -> Clock:
+    """Stop the site's clock (what ``django.utils.timezone.now`` says) at ``at``."""
+    clock = Clock(at)
+    monkeypatch.setattr(timezone, "now", lambda: clock.now)
+    return clock

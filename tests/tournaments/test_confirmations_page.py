@@ -55,7 +55,7 @@ async def test_withdraw_and_publish_ask_first_and_publish_waits_for_the_tables()
             await expect(page.locator("#publish-wait")).to_be_hidden()
             await page.locator("#publish summary").click()
             await expect(page.locator("#publish .question")).to_have_text(
-                "Publish the final results? The standings become final."
+                "Publish the results? After the protest window they are final."
             )
             await page.locator("#publish button.confirm-yes").click()
             await expect(page.locator("#messages")).to_have_text("The results are published.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -21,9 +22,10 @@ from config.asgi import application
 from games.models import Game
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move
-from tests.tournaments.drivers import SHORT_RULES, organizer
-from tournaments import services, watchdog
+from tests.tournaments.drivers import SHORT_RULES, Pictures, organizer
+from tournaments import selectors, services, watchdog
 from tournaments.models import Event, Standing, TableResult
+from tournaments.patches import patched
 from tournaments.tasks import update_standings
 
 # Consumers read from worker threads: the data must really be committed.
@@ -63,9 +65,14 @@ async def open_socket() -> AsyncIterator[Opener]:
         await communicator.disconnect(timeout=TIMEOUT)
 
 
+# What each socket holds, as its page would.
+_held: weakref.WeakKeyDictionary[WebsocketCommunicator, Pictures] = weakref.WeakKeyDictionary()
+
+
 async def receive(socket: WebsocketCommunicator) -> dict[str, Any]:
+    """The socket's next message; a patch as the whole picture it makes."""
     message: dict[str, Any] = await socket.receive_json_from(timeout=TIMEOUT)
-    return message
+    return _held.setdefault(socket, Pictures()).take(message)
 
 
 async def receive_until(
@@ -162,6 +169,57 @@ async def test_adding_bots_sends_a_fresh_picture_with_a_higher_version(
     names = [entry["name"] for entry in message["event"]["entries"]]
     assert "Bot001 (bot)" in names
     assert "Bot002 (bot)" in names
+
+
+async def test_a_change_is_sent_as_a_patch_of_the_picture_the_socket_holds(
+    open_socket: Opener,
+) -> None:
+    # Given an entrant's socket holding the event's picture
+    event, creator, users = await human_event()
+    socket = await open_socket(event.code, users[0])
+    first = await socket.receive_json_from(timeout=TIMEOUT)
+    assert first["type"] == "event"
+
+    # When two bots are added
+    await database_sync_to_async(services.event_add_bots)(event_id=event.id, actor=creator, count=2)
+
+    # Then the socket is sent a patch of what it holds: the entries added, nothing else
+    patch = await socket.receive_json_from(timeout=TIMEOUT)
+    assert patch["type"] == "event.patch"
+    assert patch["from"] == first["digest"]
+    assert patch["digest"] != first["digest"]
+    assert patch["version"] == first["version"] + 4
+    assert patch["me"] == first["event"]["me"]
+    assert set(patch["patch"]["set"]) == {"version"}
+    entries = patch["patch"]["rows"]["entries"]
+    assert [item["new"]["name"] for item in entries["items"]] == ["Bot001 (bot)", "Bot002 (bot)"]
+    # And applied as the page applies it, the picture is the event as this viewer sees it
+    live = await database_sync_to_async(selectors.event_live)(event.id, users[0].pk)
+    assert {**patched(first["event"], patch["patch"]), "me": patch["me"]} == live
+
+
+async def test_a_refresh_is_answered_with_the_whole_picture_even_with_nothing_changed(
+    open_socket: Opener,
+) -> None:
+    # Given a socket holding the picture, and a change it was sent as a patch
+    event, creator, _ = await human_event()
+    socket = await open_socket(event.code)
+    await socket.receive_json_from(timeout=TIMEOUT)
+    await database_sync_to_async(services.event_add_bots)(event_id=event.id, actor=creator, count=2)
+    patch = await socket.receive_json_from(timeout=TIMEOUT)
+    assert patch["type"] == "event.patch"
+
+    # When the page asks again (a patch that did not fit what it held)
+    await socket.send_json_to({"type": "refresh"})
+
+    # Then it gets the whole picture, the one the patch made
+    whole = await socket.receive_json_from(timeout=TIMEOUT)
+    assert whole["type"] == "event"
+    assert whole["digest"] == patch["digest"]
+    # And a change after it comes as a patch again, from it
+    await database_sync_to_async(services.event_add_bots)(event_id=event.id, actor=creator, count=1)
+    following = await socket.receive_json_from(timeout=TIMEOUT)
+    assert (following["type"], following["from"]) == ("event.patch", whole["digest"])
 
 
 async def test_starting_a_round_sends_its_tables_and_each_player_their_seat(

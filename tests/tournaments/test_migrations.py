@@ -75,7 +75,7 @@ def test_events_from_before_the_schedule_count_their_entries_not_withdrawn() -> 
     services.event_withdraw(event_id=event.id, actor=players[0])
     with as_the_migrations_run():
         executor = MigrationExecutor(connection)
-        executor.migrate([("tournaments", "0005_event_screen")])
+        executor.migrate([("tournaments", "0006_event_results_final_at")])
 
         # When the migration adds the count
         executor = MigrationExecutor(connection)

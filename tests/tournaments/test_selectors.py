@@ -4,16 +4,21 @@ it, which event a table is in, the live picture of an event, and the season char
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from games.models import Game
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
-from tests.tournaments.drivers import event_round, private_event_round
+from tests.tournaments.drivers import event_round, private_event_round, stopped_clock
+from tournaments import services
 from tournaments.errors import EventNotFound, NotOrganizer
-from tournaments.models import RatingChange, SeasonStanding
+from tournaments.models import Entry, Event, RatingChange, SeasonStanding
 from tournaments.selectors import (
+    AuditLine,
+    event_audit,
+    event_corrections,
     event_live,
     event_of_game,
     events_list,
@@ -23,6 +28,7 @@ from tournaments.selectors import (
     may_view_table,
     points_text,
     rating_chart,
+    results_provisional_until,
     table_home,
     viewable_event,
 )
@@ -203,3 +209,81 @@ def test_the_season_chart_draws_each_top_players_rating_table_by_table() -> None
 
 def test_a_season_with_no_rating_history_has_no_chart() -> None:
     assert rating_chart([standing(1, "Ana")], []) is None
+
+
+# --- The audit trail -------------------------------------------------------------------
+
+NOON = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+
+
+def test_the_audit_trail_lists_the_directors_actions_with_who_when_and_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Given a round started at noon by its director
+    clock = stopped_clock(monkeypatch, NOON)
+    event, director, entrants, _ = event_round(4, public=True)
+    names = dict(Entry.objects.filter(event_id=event.id).values_list("player_id", "name"))
+    first, second, third = (names[entrant.pk] for entrant in entrants[:3])
+
+    # When, a minute apart, a player withdraws themself, the director withdraws another,
+    # corrects a third's round with a reason, announces and withdraws the announcement
+    for minute, act in enumerate(
+        [
+            lambda: services.event_withdraw(event_id=event.id, actor=entrants[0]),
+            lambda: services.event_withdraw(
+                event_id=event.id, actor=director, player_id=entrants[1].pk
+            ),
+            lambda: services.event_correct_result(
+                event_id=event.id,
+                actor=director,
+                round_number=1,
+                player_id=entrants[2].pk,
+                points=-2.5,
+                reason="slow play",
+            ),
+            lambda: services.event_announce(event_id=event.id, actor=director, text="Tea at 5."),
+            lambda: services.event_withdraw_announcement(
+                event_id=event.id, actor=director, number=1
+            ),
+        ],
+        start=1,
+    ):
+        clock.now = NOON + timedelta(minutes=minute)
+        act()
+
+    # Then the trail lists the director's actions, oldest first, with who, when and why;
+    # the player's own withdrawal is no director's action
+    at = [NOON + timedelta(minutes=minute) for minute in range(6)]
+    who = director.display
+    assert [(line.at, line.actor, line.action, line.reason) for line in event_audit(event.id)] == [
+        (at[0], who, "Started round 1", ""),
+        (at[2], who, f"Withdrew {second}", ""),
+        (at[3], who, f"Corrected {third}'s round 1 by -2.5 points", "slow play"),
+        (at[4], who, "Announced: Tea at 5.", ""),
+        (at[5], who, "Withdrew announcement 1", ""),
+    ]
+    assert first not in " ".join(line.action for line in event_audit(event.id))
+    # And the results' list of corrections is the correction alone, its parts apart
+    assert event_corrections(event.id) == [
+        AuditLine(
+            at=at[3],
+            actor=who,
+            action=f"Corrected {third}'s round 1 by -2.5 points",
+            reason="slow play",
+            kind="ResultCorrected",
+            round=1,
+            player=third,
+            points="-2.5",
+        )
+    ]
+
+
+def test_a_published_results_window_is_open_until_its_end_and_only_once_published() -> None:
+    event, _, _, _ = event_round(4, public=True)
+    end = NOON + timedelta(minutes=30)
+    event.results_final_at = end
+
+    assert results_provisional_until(event, NOON) is None  # not published yet
+    event.status = Event.Status.PUBLISHED
+    assert results_provisional_until(event, NOON) == end
+    assert results_provisional_until(event, end) is None

@@ -3,6 +3,8 @@ the log then holds."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from django.db import connection
 from django.test import override_settings
@@ -25,13 +27,25 @@ from tests.tournaments.drivers import (
     finished_events,
     organizer,
     play_round,
+    played_event,
     private_event_round,
     round_games,
+    stopped_clock,
     wait_until,
 )
 from tournaments import services
-from tournaments.championship import championship_stream, decode
-from tournaments.models import Entry, Event, TableResult
+from tournaments.championship import (
+    Championship,
+    ResultCorrected,
+    ResultsPublished,
+    championship_stream,
+    decode,
+    fold,
+)
+from tournaments.models import Entry, Event, Standing, TableResult
+from tournaments.projections.rebuild import rebuild_standings
+from tournaments.projections.standings import event_standings
+from tournaments.services import load_championship
 from tournaments.tasks import update_standings
 
 
@@ -378,3 +392,164 @@ def test_of_callers_racing_to_finish_an_event_one_records_it_and_none_fails() ->
     assert sorted(recorded) == [False, False, False, True]
     assert finished_events(event) == 1
     assert Event.objects.get(pk=event.id).status == Event.Status.FINISHED
+
+
+# --- Corrections, and the results' protest window --------------------------------------
+
+NOON = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+
+
+def correct(event: Event, director: User, player: User, points: float, reason: str) -> None:
+    services.event_correct_result(
+        event_id=event.id,
+        actor=director,
+        round_number=1,
+        player_id=player.pk,
+        points=points,
+        reason=reason,
+    )
+
+
+def read_models(event: Event) -> tuple[object, ...]:
+    row = Event.objects.get(pk=event.id)
+    lines = Standing.objects.filter(event_id=event.id).values_list("player_id", "rank", "points")
+    return row.status, row.results_final_at, sorted(lines)
+
+
+@pytest.mark.django_db
+def test_published_results_stay_provisional_for_the_events_window_then_refuse_corrections(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Given a played event whose results stay provisional for 30 minutes after publishing
+    event, creator, entrants = played_event(protest_minutes=30)
+    clock = stopped_clock(monkeypatch, NOON)
+
+    # When the organizer publishes them at noon
+    services.event_publish_results(event_id=event.id, actor=creator)
+
+    # Then the log holds when they become final, and so does the read model
+    last = store.read(championship_stream(event.id))[-1]
+    final_at = "2026-05-01T12:30:00+00:00"
+    assert (last.type, last.payload) == ("ResultsPublished", {"final_at": final_at})
+    row = Event.objects.get(pk=event.id)
+    assert (row.status, row.results_final_at) == ("published", NOON + timedelta(minutes=30))
+
+    # And a correction a minute before the end is recorded; one at the end is refused
+    clock.now = NOON + timedelta(minutes=29)
+    correct(event, creator, entrants[0], -5, "revoke in deal 4")
+    clock.now = NOON + timedelta(minutes=30)
+    error = refused(
+        "results_final",
+        services.event_correct_result,
+        event_id=event.id,
+        actor=creator,
+        round_number=1,
+        player_id=entrants[1].pk,
+        points=2,
+        reason="late protest",
+    )
+    assert error.message == "the results are final: their protest window is over"
+    assert load_championship(event.id).corrections == [
+        ResultCorrected(1, entrants[0].pk, -5.0, "revoke in deal 4")
+    ]
+
+    # And the standings count the correction, as a rebuild from the log does
+    update_standings(str(event.id))
+    before = read_models(event)
+    assert dict((player, points) for player, _, points in before[2])[entrants[0].pk] == (
+        load_figures_points(event, entrants[0]) - 5
+    )
+    rebuild_standings()
+    assert read_models(event) == before
+
+
+def load_figures_points(event: Event, player: User) -> float:
+    """A player's tournament points without the corrections."""
+    championship = load_championship(event.id)
+    championship.corrections = []
+    lines = event_standings(event.id, championship)
+    return float(next(line.points for line in lines if line.player == player.pk))
+
+
+@pytest.mark.django_db
+def test_a_publication_chooses_its_own_window_and_a_window_of_0_is_final_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Given a played event whose window is 30 minutes
+    event, creator, entrants = played_event(protest_minutes=30)
+    stopped_clock(monkeypatch, NOON)
+
+    # When the organizer publishes with no window
+    services.event_publish_results(event_id=event.id, actor=creator, protest_minutes=0)
+
+    # Then the results are final at once: no deadline, and corrections are refused
+    last = store.read(championship_stream(event.id))[-1]
+    assert (last.type, last.payload) == ("ResultsPublished", {"final_at": None})
+    assert Event.objects.get(pk=event.id).results_final_at is None
+    refused(
+        "results_final",
+        services.event_correct_result,
+        event_id=event.id,
+        actor=creator,
+        round_number=1,
+        player_id=entrants[0].pk,
+        points=1,
+        reason="too late",
+    )
+
+
+@pytest.mark.django_db
+@override_settings(ATU_PROTEST_MINUTE_SECONDS=1)
+def test_a_protest_window_lasts_its_minutes_as_the_setting_counts_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    event, creator, _ = played_event()
+    stopped_clock(monkeypatch, NOON)
+
+    services.event_publish_results(event_id=event.id, actor=creator, protest_minutes=5)
+
+    assert Event.objects.get(pk=event.id).results_final_at == NOON + timedelta(seconds=5)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("minutes", [-1, 10081, 2.5, True])
+def test_a_protest_window_outside_0_to_a_week_is_refused(minutes: object) -> None:
+    error = refused(
+        "invalid_input",
+        services.event_create,
+        organizer=organizer(),
+        name="Cupa",
+        protest_minutes=minutes,
+    )
+
+    assert error.message == "the protest window is a whole number from 0 to 10080"
+
+
+def test_events_recorded_before_the_protest_window_decode_as_final_once_published() -> None:
+    # Given an EventCreated and a ResultsPublished as they were stored before the window
+    created = {
+        "name": "Cupa",
+        "code": "ABC123",
+        "organizer_id": 1,
+        "season_id": None,
+        "preset": "championship",
+        "options": {},
+        "table_size": 4,
+        "rounds": 1,
+        "points": "relative",
+        "tie_breaks": [],
+        "public": True,
+        "spectator_delay": 0,
+        "duplicate": False,
+        "first_round": "random",
+        "seed": "s",
+    }
+
+    # When they are read and folded
+    events = [decode("EventCreated", created), decode("ResultsPublished", {})]
+    championship = fold(Championship(), events)
+
+    # Then the event had no window, and its published results are final at any time
+    assert championship.settings.protest_minutes == 0
+    assert events[1] == ResultsPublished(final_at=None)
+    assert championship.results_final(NOON) is True

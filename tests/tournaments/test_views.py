@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -19,16 +20,20 @@ from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end
 from tests.tournaments.drivers import (
     SHORT_RULES,
+    Clock,
     bot_event,
     organizer,
     play_round,
+    played_event,
     private_event_round,
+    stopped_clock,
     wait_until,
 )
 from tournaments import services
 from tournaments.championship import ResultCorrected
 from tournaments.models import Entry, Event, Season, SeasonStanding, Standing, TableResult
 from tournaments.services import load_championship
+from tournaments.tasks import update_standings
 
 VALID_EVENT = {
     "name": "Cupa Atu",
@@ -1057,8 +1062,9 @@ def test_publish_waits_while_a_table_plays_and_then_asks_before_it_publishes() -
     assert '<p id="publish-wait" hidden>' in over
     assert '<div id="publish-ready">' in over
     publish = over[over.index('<details class="confirm" id="publish">') :]
-    assert '<summary class="button publish">Publish the final results</summary>' in publish
-    assert "Publish the final results? The standings become final." in publish
+    assert '<summary class="button publish">Publish the results</summary>' in publish
+    assert "Publish the results? After the protest window they are final." in publish
+    assert 'name="protest_minutes" value="0"' in publish
     assert f'action="/events/{event.code}/manage/publish/"' in publish
 
 
@@ -1077,3 +1083,166 @@ def test_withdrawing_a_player_or_oneself_asks_first_in_the_readers_language() ->
     assert '<details class="confirm" id="withdraw">' in own
     assert '<summary class="button withdraw">' in own
     assert "Te retragi din rundele următoare?" in own
+
+
+# --- Corrections, the audit trail and the protest window -------------------------------
+
+NOON = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+
+
+def corrected_and_published(
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[Event, User, list[User], Clock]:
+    """A played event, a result corrected at 12:05 and the results published at 12:10,
+    provisional for 30 minutes."""
+    event, creator, entrants = played_event(protest_minutes=30)
+    clock = stopped_clock(monkeypatch, NOON + timedelta(minutes=5))
+    services.event_correct_result(
+        event_id=event.id,
+        actor=creator,
+        round_number=1,
+        player_id=entrants[0].pk,
+        points=-5,
+        reason="revoke in deal 4",
+    )
+    clock.now = NOON + timedelta(minutes=10)
+    services.event_publish_results(event_id=event.id, actor=creator)
+    update_standings(str(event.id))
+    return event, creator, entrants, clock
+
+
+def entry_name(event: Event, player: User) -> str:
+    return Entry.objects.get(event_id=event.id, player_id=player.pk).name
+
+
+@pytest.mark.django_db
+def test_the_results_page_and_its_print_list_each_correction_with_its_reason(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a result corrected, and the results published provisional until 12:40
+    event, _, entrants, _ = corrected_and_published(monkeypatch)
+    name = entry_name(event, entrants[0])
+
+    # When anyone opens the results page (its printable view)
+    content = text(client.get(f"/events/{event.code}/results/"))
+
+    # Then it says until when they are provisional and lists the correction with its reason
+    assert '<body class="printable">' in content
+    assert (
+        '<p class="notice" id="provisional">Provisional until May 1, 2026, 12:40 p.m.: '
+        "the director may still correct the results.</p>"
+    ) in content
+    corrections = content[content.index('<section id="corrections">') :]
+    assert (
+        f"<tr><td>1</td><td>{name}</td><td>-5</td><td>revoke in deal 4</td>"
+        '<td><time datetime="2026-05-01T12:05:00+00:00">May 1, 2026, 12:05 p.m.</time></td></tr>'
+    ) in corrections
+
+
+@pytest.mark.django_db
+def test_the_standings_csv_ends_with_the_window_and_the_corrections_with_their_reasons(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event, _, entrants, clock = corrected_and_published(monkeypatch)
+    name = entry_name(event, entrants[0])
+
+    provisional = text(client.get(f"/events/{event.code}/standings.csv")).splitlines()
+    clock.now = NOON + timedelta(minutes=40)
+    final = text(client.get(f"/events/{event.code}/standings.csv")).splitlines()
+
+    # Then while the window is open, after the standings: until when, and the corrections
+    assert provisional[:1] == ["Rank,Player,Points,Exact bids,Best game,Games"]
+    assert provisional[5:] == [
+        "",
+        "Provisional until 2026-05-01T12:40:00+00:00: the director may still correct the results.",
+        "",
+        "Corrections",
+        "Round,Player,Points,Reason,Recorded at",
+        f"1,{name},-5,revoke in deal 4,2026-05-01T12:05:00+00:00",
+    ]
+    # And once it has closed, the corrections alone
+    assert final[5:] == provisional[7:]
+
+
+@pytest.mark.django_db
+def test_the_event_page_says_provisional_until_the_window_ends_then_final(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event, _, _, clock = corrected_and_published(monkeypatch)
+
+    during = text(client.get(f"/events/{event.code}/"))
+    live_during = client.get(f"/events/{event.code}/live.json").json()
+    clock.now = NOON + timedelta(minutes=40)
+    after = text(client.get(f"/events/{event.code}/"))
+    live_after = client.get(f"/events/{event.code}/live.json").json()
+
+    note = '<p id="standings-note" class="hint">'
+    assert (
+        f"{note}Provisional until May 1, 2026, 12:40 p.m.: the director may still correct the "
+        "results.</p>"
+    ) in during
+    assert (live_during["provisional"], live_during["final_at"]) == (
+        True,
+        "2026-05-01T12:40:00+00:00",
+    )
+    assert f"{note}Final standings.</p>" in after
+    assert (live_after["provisional"], live_after["final_at"]) == (False, None)
+
+
+@pytest.mark.django_db
+def test_a_correction_after_the_window_is_refused_with_409_and_the_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    event, creator, entrants, clock = corrected_and_published(monkeypatch)
+    clock.now = NOON + timedelta(minutes=40)
+
+    response = signed_in(creator).post(
+        manage_url(event, "corrections/"),
+        {"round": "1", "player": str(entrants[1].pk), "points": "2", "reason": "late"},
+    )
+
+    assert response.status_code == 409
+    assert "The results are final: they may no longer be corrected." in text(response)
+    assert len(load_championship(event.id).corrections) == 1
+
+
+@pytest.mark.django_db
+def test_the_manage_page_lists_the_audit_trail_with_actor_names_and_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    event, creator, entrants, _ = corrected_and_published(monkeypatch)
+    name = entry_name(event, entrants[0])
+
+    content = text(signed_in(creator).get(manage_url(event)))
+
+    trail = content[content.index('<table class="list" tabindex="0" id="audit-trail">') :]
+    trail = trail[: trail.index("</table>")]
+    assert (
+        '<tr data-kind="ResultCorrected"><td><time datetime="2026-05-01T12:05:00+00:00">'
+        f"May 1, 2026, 12:05 p.m.</time></td><td>{creator.display}</td>"
+        f"<td>Corrected {name}&#x27;s round 1 by -5 points</td><td>revoke in deal 4</td></tr>"
+    ) in trail
+    assert (
+        '<tr data-kind="ResultsPublished"><td><time datetime="2026-05-01T12:10:00+00:00">'
+        f"May 1, 2026, 12:10 p.m.</time></td><td>{creator.display}</td>"
+        "<td>Published the results, provisional until May 1, 2026, 12:40 p.m.</td><td></td></tr>"
+    ) in trail
+    assert "The results are published. Provisional until May 1, 2026, 12:40 p.m." in content
+    assert [kind for kind in ("RoundStarted", "EventFinished") if kind in trail] == [
+        "RoundStarted",
+        "EventFinished",
+    ]
+
+
+@pytest.mark.django_db
+def test_the_protest_window_is_chosen_when_the_event_is_created_and_defaults_to_none() -> None:
+    owner = signed_in(organizer())
+
+    owner.post("/events/new/", {**VALID_EVENT, "protest_minutes": "15"})
+    owner.post("/events/new/", {**VALID_EVENT, "name": "Cupa veche"})
+
+    chosen = {
+        event.name: load_championship(event.id).settings.protest_minutes
+        for event in Event.objects.all()
+    }
+    assert chosen == {"Cupa Atu": 15, "Cupa veche": 0}

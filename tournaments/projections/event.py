@@ -54,6 +54,7 @@ def project_event(
         "entry_deadline": settings.deadline,
         "check_in_opens_at": settings.check_in_opens,
         "entered": championship.entered,
+        "results_final_at": championship.final_at,
         "version": championship.version,
         "updated_at": updated_at,
     }

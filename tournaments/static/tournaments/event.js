@@ -21,6 +21,8 @@
     setConnection(T.reconnecting);
     connect();
   });
+  // The digest of the socket's last picture, which its next patch is made from.
+  let digest = null;
   let seatKey; // the seat last shown ("round:game"), undefined before the first picture
 
   function node(tag, attributes = {}, children = []) {
@@ -68,8 +70,16 @@
       silence.heard();
       const data = JSON.parse(message.data);
       if (data.type === "event") {
+        digest = data.digest;
         setConnection("");
         show(data.event);
+      } else if (data.type === "event.patch" && live && data.from === digest) {
+        digest = data.digest;
+        setConnection("");
+        show({ ...window.atuPatched(live, data.patch), me: data.me });
+      } else if (data.type === "event.patch") {
+        // A patch of a picture this page does not hold: the whole one instead.
+        opened.send(JSON.stringify({ type: "refresh" }));
       } else if (data.type === "pong" && live && data.version > live.version) {
         setConnection(T.catching_up);
         socket.send(JSON.stringify({ type: "refresh" }));
@@ -98,7 +108,11 @@
   async function poll() {
     try {
       const response = await fetch(page.poll, { credentials: "same-origin" });
-      if (response.ok) show(await response.json());
+      if (response.ok) {
+        // Not the socket's picture: its next patch is refused for the whole one.
+        digest = null;
+        show(await response.json());
+      }
     } catch (error) {
       // The socket's reconnection says the connection is lost.
     }
@@ -182,8 +196,24 @@
       rows.push(node("tr", { class: "empty" }, [node("td", { colspan: live.kind === "classic" ? 4 : 5, text: empty })]));
     }
     body.replaceChildren(...rows);
+    drawNote();
+  }
+
+  // Published results are provisional until their protest window ends, then final:
+  // told again at that moment, as no change of the event may come to say so.
+  let noteTimer = null;
+  function drawNote() {
     const note = $("standings-note");
-    if (note) note.textContent = live.provisional ? T.provisional : T.final;
+    if (!note) return;
+    clearTimeout(noteTimer);
+    const left = live.final_at ? Date.parse(live.final_at) - Date.now() : 0;
+    if (left > 0) {
+      const time = new Date(live.final_at).toLocaleString();
+      note.textContent = fmt(T.provisional_until, { time });
+      noteTimer = setTimeout(drawNote, Math.min(left + 500, 2 ** 31 - 1));
+    } else {
+      note.textContent = live.provisional && !live.final_at ? T.provisional : T.final;
+    }
   }
 
   function tableState(table) {

@@ -38,6 +38,7 @@
   let socket = null;
   let retries = 0;
   let retry = null; // the timer of the next attempt
+  let digest = null; // the digest of the socket's last picture, its next patch's base
 
   // A socket silent for too long is given up and opened again.
   const silence = window.atuSilence((dead) => {
@@ -59,8 +60,15 @@
       const data = JSON.parse(message.data);
       if (data.type === "event") {
         retries = 0;
+        digest = data.digest;
         setConnection("");
         show(data.event);
+      } else if (data.type === "event.patch" && live && data.from === digest) {
+        digest = data.digest;
+        show({ ...window.atuPatched(live, data.patch), me: data.me });
+      } else if (data.type === "event.patch") {
+        // A patch of a picture this screen does not hold: the whole one instead.
+        opened.send(JSON.stringify({ type: "refresh" }));
       } else if (data.type === "pong" && live && data.version > live.version) {
         opened.send(JSON.stringify({ type: "refresh" }));
       }

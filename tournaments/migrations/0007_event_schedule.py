@@ -21,7 +21,7 @@ def count_entries(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0005_event_screen'),
+        ('tournaments', '0006_event_results_final_at'),
     ]
 
     operations = [
