@@ -146,6 +146,10 @@ async def test_a_scheduled_event_opens_check_in_withdraws_a_no_show_and_starts_b
             await expect(page.locator("#seated-banner")).to_contain_text(
                 "Round 1 has started: you sit at table 1.", timeout=20_000
             )
+            # And the players' list shows the no-show withdrawn, live
+            await expect(
+                page.locator(f"#entries li[data-player='{absent.pk}'] .hint")
+            ).to_have_text("withdrawn")
             await page.screenshot(path=screenshot_path(f"schedule-started-{width}.png"))
 
             # And the event list shows it in play, its four entered
