@@ -141,8 +141,11 @@ async def test_a_scheduled_event_opens_check_in_withdraws_a_no_show_and_starts_b
                 "You are checked in for the next round."
             )
 
-            # When the start comes, the clock closes check-in and starts round 1, and
-            # the page seats the entrant without a click
+            # When the start comes, the page says check-in has closed, and once the
+            # clock has started round 1 it seats the entrant, without a reload or a click
+            await expect(page.locator("#check-in-closed")).to_be_visible(timeout=15_000)
+            await expect(reminder).to_be_hidden()
+            await expect(page.locator("#round-reminder")).to_be_hidden()
             await expect(page.locator("#seated-banner")).to_contain_text(
                 "Round 1 has started: you sit at table 1.", timeout=20_000
             )

@@ -165,6 +165,10 @@ def test_within_the_window_an_entrant_is_told_until_when_check_in_is_open() -> N
 
     until = start.astimezone(BUCHAREST).strftime("%H:%M")
     assert f"Check-in is open until {until}" in content
+    # And at the start the page swaps it, by itself, for check-in closed
+    at = Event.objects.get(pk=event.id).starts_at.isoformat()  # type: ignore[union-attr]
+    assert f'<p id="check-in-reminder" class="notice" data-hide-at="{at}">' in content
+    assert f'<p id="check-in-closed" class="notice" data-show-at="{at}" hidden>' in content
     assert 'id="check-in"' in content
     assert "Your round starts in" in content
 
