@@ -33,7 +33,7 @@ pytestmark = [
 # Check-in opens this many seconds after the page is set up, and the event starts
 # this many after that: a few seconds each, so nobody waits long.
 OPENS_IN = 4
-WINDOW = 5
+WINDOW = 8
 
 
 @pytest.fixture
