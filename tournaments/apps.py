@@ -13,7 +13,7 @@ class TournamentsConfig(AppConfig):
         from games.visibility import Audience, add_audience
         from runtime.channel_layer import on_resubscribed
         from runtime.lifespan import on_startup
-        from tournaments import championship, receivers, watchdog
+        from tournaments import championship, clock, receivers, watchdog
         from tournaments.projections.standings import SCORE_EVENTS
         from tournaments.selectors import (
             directs_table,
@@ -44,6 +44,8 @@ class TournamentsConfig(AppConfig):
         )
         # An event's sockets catch up with no broadcast heard (Redis down).
         on_startup(watchdog.watch_over)
+        # Embedded, scheduled events begin on this process's clock (beat's otherwise).
+        on_startup(clock.keep_time)
         on_resubscribed(watchdog.look_again)
         # A private event's tables are for who directs it and its entrants only; who
         # directs an event sees its tables live, despite its spectator delay, and has

@@ -13,7 +13,7 @@ from __future__ import annotations
 import typing
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # A pure fold: the log's record is only a type here.
@@ -80,6 +80,35 @@ class EventCreated:
     # Where its tables are played: "online", "room" (real cards, deals written down
     # here), or "both" (each player says at check-in whether they are in the room).
     place: str = "online"
+    # The schedule (decision 3404); an event recorded without one is unscheduled: its
+    # entries and check-in stay open and its organizer starts round 1.
+    # When round 1 starts, ISO 8601 in UTC, and the IANA zone it is shown in.
+    starts_at: str | None = None
+    time_zone: str = ""
+    description: str = ""
+    # At most this many entries not withdrawn (None: no limit).
+    entry_limit: int | None = None
+    # Players enter themselves until then (ISO 8601 in UTC; None: until the last round).
+    entry_deadline: str | None = None
+    # Players check themselves in from this many seconds before the start until it.
+    check_in_seconds: int = 0
+    # What becomes of an entrant not checked in at the start: "withdraw", or "bot" (a
+    # bot plays their seat until they take it).
+    no_shows: str = "withdraw"
+
+    @property
+    def start(self) -> datetime | None:
+        return datetime.fromisoformat(self.starts_at) if self.starts_at else None
+
+    @property
+    def deadline(self) -> datetime | None:
+        return datetime.fromisoformat(self.entry_deadline) if self.entry_deadline else None
+
+    @property
+    def check_in_opens(self) -> datetime | None:
+        start = self.start
+        return None if start is None else start - timedelta(seconds=self.check_in_seconds)
+
     # Minutes the published results stay provisional (open to protest and correction)
     # before they are final; 0: final once published, as before there was a window.
     protest_minutes: int = 0
@@ -101,6 +130,15 @@ class PlayerCheckedIn:
 @dataclass(frozen=True, slots=True)
 class PlayerWithdrew:
     player_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class CheckInClosed:
+    """A scheduled event's start: the entrants not checked in by then (the no-shows)
+    are withdrawn, or seated with a bot playing for them, as the organizer chose."""
+
+    withdrawn: tuple[int, ...] = ()
+    bots: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +257,7 @@ ChampionshipEvent = (
     | PlayerRegistered
     | PlayerCheckedIn
     | PlayerWithdrew
+    | CheckInClosed
     | RoundStarted
     | TableMoved
     | ResultCorrected
@@ -249,7 +288,7 @@ def decode(type_name: str, payload: dict[str, Any]) -> ChampionshipEvent:
     event_type = EVENT_TYPES[type_name]
     # A field added since the event was stored takes its default.
     values = {f.name: payload[f.name] for f in fields(event_type) if f.name in payload}
-    for name in ("tie_breaks", "tables", "games", "places"):
+    for name in ("tie_breaks", "tables", "games", "places", "withdrawn", "bots"):
         if name in values:
             values[name] = _tuples(values[name])
     return event_type(**values)
@@ -262,6 +301,8 @@ class Entry:
     checked_in: bool = False
     withdrawn: bool = False
     in_room: bool = False
+    # A no-show seated at the start: a bot plays their seat until they check in.
+    bot_plays: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,6 +363,8 @@ class Championship:
     corrections: list[ResultCorrected] = field(default_factory=list)
     finished: bool = False
     published: bool = False
+    # A scheduled event's start has come: check-in is over, the no-shows dealt with.
+    check_in_closed: bool = False
     # When the published results become final (None: final once published).
     final_at: datetime | None = None
     # The announcements not withdrawn, newest first; and how many were ever made.
@@ -355,6 +398,11 @@ class Championship:
             for entry in self.entries.values()
             if entry.checked_in and not entry.withdrawn
         )
+
+    @property
+    def entered(self) -> int:
+        """How many entries are not withdrawn: what an entry limit counts."""
+        return sum(not entry.withdrawn for entry in self.entries.values())
 
     def results_final(self, now: datetime) -> bool:
         """Whether the results are final at ``now``: published, and their protest
@@ -403,9 +451,16 @@ def fold(
                 checked_in=True,
                 withdrawn=False,
                 in_room=event.in_room,
+                bot_plays=False,
             )
         elif isinstance(event, PlayerWithdrew):
             _entry(championship, event.player_id, withdrawn=True)
+        elif isinstance(event, CheckInClosed):
+            championship.check_in_closed = True
+            for player in event.withdrawn:
+                _entry(championship, player, withdrawn=True)
+            for player in event.bots:
+                _entry(championship, player, checked_in=True, withdrawn=False, bot_plays=True)
         elif isinstance(event, RoundStarted):
             championship.rounds.append(
                 Round(event.number, event.tables, event.games, event.places, at)

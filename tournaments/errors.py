@@ -31,18 +31,29 @@ class SeasonNotFound(EventError):
 
 class NotOrganizer(EventError):
     code = "not_organizer"
-    text = gettext_noop("Only the event's organizer may do that.")
+    text = gettext_noop("Only the event's organizer or their deputies may do that.")
     status = 403
 
     def __init__(self, message: str = "only the event's organizer may do that") -> None:
         super().__init__(message)
 
 
+class MayNotOrganize(EventError):
+    """An account the site's staff has not let organize events."""
+
+    code = "may_not_organize"
+    text = gettext_noop("This account may not organize events: ask the site's staff.")
+    status = 403
+
+    def __init__(self, message: str = "this account may not organize events") -> None:
+        super().__init__(message)
+
+
 class NotDirector(NotOrganizer):
     """Someone who directs no part of the event (neither its organizer nor a deputy):
-    the organizer's refusal, as its callers know it, worded for deputies too."""
+    the organizer's refusal, as its callers know it."""
 
-    text = gettext_noop("Only the event's organizer or their deputies may do that.")
+    text = NotOrganizer.text
 
     def __init__(
         self, message: str = "only the event's organizer or their deputies may do that"
@@ -235,6 +246,42 @@ class CallOver(EventError):
 
     def __init__(self, number: int) -> None:
         super().__init__(f"call {number} is closed already")
+
+
+class EventFull(EventError):
+    code = "event_full"
+    text = gettext_noop("This event is full: it takes no more entries.")
+    status = 409
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"this event takes at most {limit} entries, and has them")
+
+
+class EntryDeadlinePassed(EventError):
+    code = "entry_deadline_passed"
+    text = gettext_noop("The entry deadline has passed: ask the organizer to enter you.")
+    status = 409
+
+    def __init__(self, deadline: object) -> None:
+        super().__init__(f"entries closed at {deadline}")
+
+
+class CheckInNotOpen(EventError):
+    code = "check_in_not_open"
+    text = gettext_noop("Check-in is not open yet.")
+    status = 409
+
+    def __init__(self, opens: object) -> None:
+        super().__init__(f"check-in opens at {opens}")
+
+
+class CheckInClosedError(EventError):
+    code = "check_in_closed"
+    text = gettext_noop("Check-in has closed: ask the organizer to check you in.")
+    status = 409
+
+    def __init__(self, closed: object) -> None:
+        super().__init__(f"check-in closed at {closed}")
 
 
 class ResultsFinal(EventError):

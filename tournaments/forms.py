@@ -4,11 +4,15 @@ services decide."""
 from __future__ import annotations
 
 import uuid
+import zoneinfo
 from collections.abc import Iterable
+from datetime import datetime
 from itertools import permutations
 from typing import Any, cast
 
 from django import forms
+from django.conf import settings
+from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -21,8 +25,12 @@ from tournaments.championship import MAX_CALL_NOTE_LENGTH
 from tournaments.models import Season
 from tournaments.points import PointsMethod
 from tournaments.services import (
+    DEFAULT_CHECK_IN_SECONDS,
     DEFAULT_TIE_BREAKS,
     MAX_ANNOUNCEMENT_LENGTH,
+    MAX_CHECK_IN_SECONDS,
+    MAX_DESCRIPTION_LENGTH,
+    MAX_ENTRY_LIMIT,
     MAX_NAME_LENGTH,
     MAX_PROTEST_MINUTES,
     MAX_ROUNDS,
@@ -88,6 +96,34 @@ GAME_ONLY = {
 RULE_FLAGS = ("repeat_one_card_deals", "repeat_eight_card_deals", "must_trump")
 # A whist drive's usual length (the whist-drive preset's).
 DRIVE_DEALS = 24
+# The create form's "When" section: the schedule (decision 3404).
+WHEN_FIELDS = (
+    "starts_at",
+    "time_zone",
+    "check_in_minutes",
+    "no_shows",
+    "entry_deadline",
+    "entry_limit",
+    "description",
+)
+NO_SHOW_LABELS = {
+    "withdraw": _("withdrawn"),
+    "bot": _("seated, a bot playing for them until they take their seat"),
+}
+
+
+class LocalTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self) -> None:
+        super().__init__(format="%Y-%m-%dT%H:%M")
+
+
+def _in_zone(value: datetime | None, zone: str) -> datetime | None:
+    """A time typed on the form, read as a wall-clock time in ``zone``."""
+    if value is None:
+        return None
+    return timezone.make_naive(value).replace(tzinfo=zoneinfo.ZoneInfo(zone))
 
 
 class EventForm(forms.Form):
@@ -209,6 +245,50 @@ class EventForm(forms.Form):
         required=False,
         widget=forms.RadioSelect,
     )
+    # When: all optional; an event with no start is started by its organizer.
+    starts_at = forms.DateTimeField(
+        label=_("Starts at"),
+        required=False,
+        widget=LocalTimeInput(),
+        help_text=_("Check-in closes then and round 1 starts by itself."),
+    )
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        choices=[(name, name) for name in sorted(zoneinfo.available_timezones())],
+        required=False,
+    )
+    check_in_minutes = forms.IntegerField(
+        label=_("Check-in opens (minutes before the start)"),
+        min_value=1,
+        max_value=MAX_CHECK_IN_SECONDS // 60,
+        initial=DEFAULT_CHECK_IN_SECONDS // 60,
+        required=False,
+    )
+    no_shows = forms.ChoiceField(
+        label=_("Players not checked in at the start are"),
+        choices=list(NO_SHOW_LABELS.items()),
+        initial="withdraw",
+        required=False,
+    )
+    entry_deadline = forms.DateTimeField(
+        label=_("Entries close at"),
+        required=False,
+        widget=LocalTimeInput(),
+        help_text=_("Empty: players enter until the last round starts."),
+    )
+    entry_limit = forms.IntegerField(
+        label=_("Most entries"),
+        min_value=3,
+        max_value=MAX_ENTRY_LIMIT,
+        required=False,
+        help_text=_("Empty: no limit."),
+    )
+    description = forms.CharField(
+        label=_("Description"),
+        max_length=MAX_DESCRIPTION_LENGTH,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
     # The rule changes, as the lobby offers them.
     schedule = NewGameForm.base_fields["schedule"]
     step = NewGameForm.base_fields["step"]
@@ -223,6 +303,7 @@ class EventForm(forms.Form):
         field = self.fields["season"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [("", _("none")), *((str(s.id), s.name) for s in seasons or [])]
+        self.fields["time_zone"].initial = settings.TIME_ZONE
         # Each rule's "as the preset" says what the chosen preset sets.
         effects = self.preset_effects().get(str(self["preset"].value()), {})
         for name, label in effects.items():
@@ -271,6 +352,31 @@ class EventForm(forms.Form):
     def clean_bot_level(self) -> str:
         return str(self.cleaned_data["bot_level"] or DEFAULT_LEVEL)
 
+    def clean_time_zone(self) -> str:
+        return str(self.cleaned_data["time_zone"] or settings.TIME_ZONE)
+
+    def clean_no_shows(self) -> str:
+        return str(self.cleaned_data["no_shows"] or "withdraw")
+
+    def timing(self) -> dict[str, Any]:
+        """The schedule's arguments of ``event_create``, its times read in its zone."""
+        data = self.cleaned_data
+        zone = data["time_zone"]
+        return {
+            "starts_at": _in_zone(data["starts_at"], zone),
+            "time_zone": zone,
+            "check_in_seconds": 60 * data["check_in_minutes"]
+            if data["check_in_minutes"]
+            else DEFAULT_CHECK_IN_SECONDS,
+            "no_shows": data["no_shows"],
+            "entry_deadline": _in_zone(data["entry_deadline"], zone),
+            "entry_limit": data["entry_limit"],
+            "description": data["description"],
+        }
+
+    def when_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in WHEN_FIELDS]
+
     def clean_protest_minutes(self) -> int:
         return int(self.cleaned_data["protest_minutes"] or 0)
 
@@ -289,9 +395,12 @@ class EventForm(forms.Form):
         return [self[name] for name in RULE_FIELDS]
 
     def main_fields(self) -> list[tuple[forms.BoundField, str]]:
-        """Each field but the rule changes, and the game it applies to alone ("": both)."""
+        """Each field but the rule changes and the schedule, and the game it applies to
+        alone ("": both)."""
         return [
-            (self[name], GAME_ONLY.get(name, "")) for name in self.fields if name not in RULE_FIELDS
+            (self[name], GAME_ONLY.get(name, ""))
+            for name in self.fields
+            if name not in RULE_FIELDS + WHEN_FIELDS
         ]
 
     def chosen_game(self) -> str:

@@ -57,6 +57,15 @@ class Event(models.Model):
     # round (tournaments.projections.event._calls), oldest first: only who directs the
     # event sees them all, a player only their own.
     calls = models.JSONField(default=list)
+    # The schedule (tournaments.championship.EventCreated): none for an unscheduled event.
+    starts_at = models.DateTimeField(null=True, db_index=True)
+    time_zone = models.CharField(max_length=64, default="")
+    description = models.TextField(default="", blank=True)
+    entry_limit = models.PositiveIntegerField(null=True)
+    entry_deadline = models.DateTimeField(null=True)
+    check_in_opens_at = models.DateTimeField(null=True)
+    # Entries not withdrawn.
+    entered = models.PositiveIntegerField(default=0)
     # When the published results become final (their protest window's end); none:
     # final once published, or not published yet.
     results_final_at = models.DateTimeField(null=True)
@@ -81,6 +90,8 @@ class Entry(models.Model):
     withdrawn = models.BooleanField(default=False)
     # Checked in as present in the room (an event played both online and in the room).
     in_room = models.BooleanField(default=False)
+    # A no-show seated at a scheduled start: a bot plays for them until they check in.
+    bot_plays = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("entry")

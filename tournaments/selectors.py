@@ -184,6 +184,39 @@ def events_list(user_id: int | None) -> QuerySet[Event]:
     return Event.objects.filter(visible)
 
 
+def schedule_group(event: Event) -> str:
+    """Where the event list puts ``event``: "upcoming" (no round started), "running",
+    or "finished" (published too)."""
+    if event.status == Event.Status.REGISTRATION:
+        return "upcoming"
+    if event.status == Event.Status.RUNNING:
+        return "running"
+    return "finished"
+
+
+def check_in_state(event: Event, now: datetime) -> str:
+    """Where a scheduled event's check-in stands at ``now``: "before" its window,
+    "open", "closed" (the start has come, round 1 not started yet), or "unscheduled"
+    (no start, or round 1 started: check-in as at an unscheduled event)."""
+    if event.starts_at is None or event.check_in_opens_at is None or event.rounds_started:
+        return "unscheduled"
+    if now < event.check_in_opens_at:
+        return "before"
+    return "open" if now < event.starts_at else "closed"
+
+
+def entries_state(event: Event, now: datetime) -> str:
+    """Whether a player may enter ``event`` themself at ``now``: "open", "full",
+    "deadline" (passed) or "closed" (every round started)."""
+    if event.rounds_started >= event.rounds_total:
+        return "closed"
+    if event.entry_limit is not None and event.entered >= event.entry_limit:
+        return "full"
+    if event.entry_deadline is not None and now > event.entry_deadline:
+        return "deadline"
+    return "open"
+
+
 # Which event a game is played in never changes, and is known from its first event on:
 # an event's table row commits with its game's first events (event_start_round), and
 # a rebuild replaces the rows in one transaction. So it is read once per game, not
@@ -399,6 +432,7 @@ def _me(
         "checked_in": bool(entry and entry["checked_in"]),
         "withdrawn": bool(entry and entry["withdrawn"]),
         "in_room": bool(entry and entry["in_room"]),
+        "bot_plays": bool(entry and entry["bot_plays"]),
         "seat": None,
     }
     for table in current:
@@ -523,6 +557,7 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
                 "checked_in": entry.checked_in and not entry.withdrawn,
                 "withdrawn": entry.withdrawn,
                 "in_room": entry.in_room,
+                "bot_plays": entry.bot_plays,
             }
             for entry in entries.values()
         ],

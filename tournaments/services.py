@@ -11,10 +11,12 @@ from __future__ import annotations
 import random
 import secrets
 import uuid
+import zoneinfo
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any
 
 from django.conf import settings as django_settings
@@ -48,6 +50,7 @@ from tournaments.championship import (
     CallClosed,
     Championship,
     ChampionshipEvent,
+    CheckInClosed,
     DeputyNamed,
     DeputyRemoved,
     DirectorCalled,
@@ -73,10 +76,15 @@ from tournaments.errors import (
     CallNotFound,
     CallOver,
     CallStillOpen,
+    CheckInClosedError,
+    CheckInNotOpen,
+    EntryDeadlinePassed,
     EventError,
+    EventFull,
     EventNotFound,
     EventOver,
     InvalidEventInput,
+    MayNotOrganize,
     NoSuchAccount,
     NotAtTable,
     NotDeputy,
@@ -105,6 +113,13 @@ EVENT_PLACES = (ONLINE, ROOM, BOTH)
 MAX_ROUNDS = 20
 MAX_SPECTATOR_DELAY = 3600
 MAX_NAME_LENGTH = 120
+# The schedule (decision 3404).
+MAX_DESCRIPTION_LENGTH = 2000
+MAX_ENTRY_LIMIT = 1000
+MAX_CHECK_IN_SECONDS = 24 * 3600
+DEFAULT_CHECK_IN_SECONDS = 30 * 60
+# What becomes of an entrant not checked in at a scheduled start (EventCreated.no_shows).
+NO_SHOWS = ("withdraw", "bot")
 # The longest protest window after publishing: a week.
 MAX_PROTEST_MINUTES = 7 * 24 * 60
 
@@ -180,6 +195,13 @@ def event_create(
     movement: str = "progressive",
     bot_level: str = DEFAULT_LEVEL,
     place: str = ONLINE,
+    starts_at: datetime | None = None,
+    time_zone: str | None = None,
+    description: str = "",
+    entry_limit: int | None = None,
+    entry_deadline: datetime | None = None,
+    check_in_seconds: int = DEFAULT_CHECK_IN_SECONDS,
+    no_shows: str = "withdraw",
     protest_minutes: int = 0,
 ) -> Event:
     """Open an event for entries; its rounds are started one by one by the organizer.
@@ -194,7 +216,14 @@ def event_create(
     or "swiss". ``bot_level``: the level (games.bots.LEVEL_NAMES) of the bots that
     play its bot entrants' seats. ``protest_minutes``: how long its published results
     stay provisional, open to correction (0: final at once), unless the publication
-    says otherwise."""
+    says otherwise.
+
+    The schedule (all optional): ``starts_at`` (an aware time, shown in ``time_zone``,
+    the site's by default), when check-in closes and round 1 starts by itself; players
+    check themselves in from ``check_in_seconds`` before it; the no-shows then are
+    withdrawn or have a bot play for them (``no_shows``: "withdraw" or "bot"). Players
+    enter themselves until ``entry_deadline``; at most ``entry_limit`` entries (not
+    withdrawn) are taken. ``description``: what the event page says of it."""
     _require_organizer_account(organizer)
     if not isinstance(bot_level, str) or bot_level not in LEVEL_NAMES:
         raise UnknownBot(bot_level, LEVEL_NAMES)
@@ -234,6 +263,16 @@ def event_create(
         raise InvalidEventInput(f"tables are played {', '.join(EVENT_PLACES)}, not {place!r}")
     if place != ONLINE and kind != ROMANIAN:
         raise InvalidEventInput("only Romanian Whist tables are played in the room here")
+    schedule = _schedule(
+        starts_at=starts_at,
+        time_zone=time_zone,
+        description=description,
+        entry_limit=entry_limit,
+        entry_deadline=entry_deadline,
+        check_in_seconds=check_in_seconds,
+        no_shows=no_shows,
+        place=place,
+    )
     created = EventCreated(
         name=_name(name),
         code=games.new_code(Event),
@@ -256,11 +295,75 @@ def event_create(
         movement=movement,
         bot_level=bot_level,
         place=place,
+        **schedule,
         protest_minutes=protest_minutes,
     )
     event_id = uuid.uuid4()
     _execute(event_id, organizer, 0, lambda championship: [created], Championship())
     return Event.objects.get(pk=event_id)
+
+
+@cache
+def _time_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def _instant(value: datetime | None, what: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, datetime) or value.tzinfo is None:
+        raise InvalidEventInput(f"{what} is a time with its time zone")
+    return value.astimezone(UTC).isoformat()
+
+
+def _schedule(
+    *,
+    starts_at: datetime | None,
+    time_zone: str | None,
+    description: str,
+    entry_limit: int | None,
+    entry_deadline: datetime | None,
+    check_in_seconds: int,
+    no_shows: str,
+    place: str,
+) -> dict[str, Any]:
+    """EventCreated's schedule fields, checked."""
+    zone = time_zone or django_settings.TIME_ZONE
+    if not isinstance(zone, str) or zone not in _time_zones():
+        raise InvalidEventInput(f"{zone!r} is not a time zone's name (as Europe/Bucharest)")
+    description = description.strip() if isinstance(description, str) else ""
+    if len(description) > MAX_DESCRIPTION_LENGTH:
+        raise InvalidEventInput(f"a description is at most {MAX_DESCRIPTION_LENGTH} characters")
+    if entry_limit is not None:
+        _check_whole(entry_limit, "the entry limit", seating.MIN_TABLE, MAX_ENTRY_LIMIT)
+    start, deadline = _instant(starts_at, "the start"), _instant(entry_deadline, "the deadline")
+    if starts_at is not None and starts_at <= _now():
+        raise InvalidEventInput("the start is in the past")
+    if starts_at is not None and entry_deadline is not None and entry_deadline > starts_at:
+        raise InvalidEventInput("the entry deadline is after the start")
+    if start is None:
+        # Unscheduled: check-in stays open and nobody is a no-show.
+        check_in_seconds, no_shows = 0, "withdraw"
+    else:
+        _check_whole(check_in_seconds, "the check-in window (seconds)", 1, MAX_CHECK_IN_SECONDS)
+    if no_shows not in NO_SHOWS:
+        raise InvalidEventInput(f"no-shows are {' or '.join(NO_SHOWS)}, not {no_shows!r}")
+    if no_shows == "bot" and place == ROOM:
+        raise InvalidEventInput("bots play online: this event's tables are in the room")
+    return {
+        "starts_at": start,
+        "time_zone": zone,
+        "description": description,
+        "entry_limit": entry_limit,
+        "entry_deadline": deadline,
+        "check_in_seconds": check_in_seconds,
+        "no_shows": no_shows,
+    }
+
+
+def _now() -> datetime:
+    # The one clock of the schedule's decisions (a test sets it).
+    return timezone.now()
 
 
 def event_register(
@@ -277,6 +380,12 @@ def event_register(
         if player.pk in championship.entries:
             raise AlreadyEntered(player.pk)
         _require_rounds_left(championship)
+        _require_room(championship, 1)
+        deadline = championship.settings.deadline
+        # The organizer may still enter a late arrival (decision 3404).
+        organizer = actor.pk == championship.settings.organizer_id
+        if deadline is not None and _now() > deadline and not organizer:
+            raise EntryDeadlinePassed(deadline)
         return [PlayerRegistered(player.pk, _name(name or player.display)[:64])]
 
     return _execute(event_id, actor, None, decide)
@@ -291,6 +400,7 @@ def event_add_bots(*, event_id: uuid.UUID, actor: User, count: int) -> EventResu
         _require_rounds_left(championship)
         if championship.settings.place == ROOM:
             raise InvalidEventInput("bots play online: this event's tables are in the room")
+        _require_room(championship, count)
         taken = {entry.player_id for entry in championship.entries.values()}
         names = tuple(f"Bot{number:03d}" for number in range(1, 1000))
         events: list[ChampionshipEvent] = []
@@ -341,9 +451,16 @@ def _entry_command(
             raise EventOver("the event is over: there is no round to come")
         if make is PlayerWithdrew:
             return [] if entry.withdrawn else [PlayerWithdrew(target)]
+        if target == actor.pk != championship.settings.organizer_id:
+            _require_check_in_open(championship)
         # Only an event played both ways asks where a player is.
         where = in_room and championship.settings.place == BOTH
-        if entry.checked_in and not entry.withdrawn and entry.in_room == where:
+        if (
+            entry.checked_in
+            and not entry.withdrawn
+            and not entry.bot_plays
+            and entry.in_room == where
+        ):
             return []
         return [PlayerCheckedIn(target, where)]
 
@@ -490,6 +607,50 @@ def event_advance(*, event_id: uuid.UUID) -> EventResult | None:
         return None
     organizer = User.objects.get(pk=settings.organizer_id)
     try:
+        return event_start_round(
+            event_id=event_id, actor=organizer, expected_version=championship.version
+        )
+    except (RoundInProgress, EventOver, VersionConflict):
+        return None
+
+
+def event_begin(*, event_id: uuid.UUID) -> EventResult | None:
+    """A scheduled event's start, once its time has come: check-in closes (the no-shows
+    withdrawn, or seated with a bot playing for them, as the organizer chose) and round
+    1 starts, as the organizer's command. None before the start, for an unscheduled
+    event, or once round 1 has started; otherwise the event's version after it. Run
+    late or twice, it closes check-in once and starts round 1 once; with too few
+    players it closes check-in and leaves round 1 to the organizer (asked again, it
+    tries again)."""
+    championship = load_championship(event_id)
+    settings = championship.settings
+    start = settings.start
+    if start is None or championship.rounds or _now() < start:
+        return None
+    organizer = User.objects.get(pk=settings.organizer_id)
+
+    def close(championship: Championship) -> list[ChampionshipEvent]:
+        if championship.check_in_closed or championship.rounds:
+            return []
+        absent = tuple(
+            entry.player_id
+            for entry in championship.entries.values()
+            if not entry.checked_in and not entry.withdrawn
+        )
+        if championship.settings.no_shows == "bot":
+            return [CheckInClosed(bots=absent)]
+        return [CheckInClosed(withdrawn=absent)]
+
+    try:
+        if not championship.check_in_closed:
+            # The clock's, not the organizer's: recorded with no actor.
+            _execute(event_id, None, None, close)
+            championship = load_championship(event_id)
+        if (
+            championship.rounds
+            or _next_round_refusal(championship, _groups(championship)) is not None
+        ):
+            return EventResult(event_id, championship.version)
         return event_start_round(
             event_id=event_id, actor=organizer, expected_version=championship.version
         )
@@ -724,7 +885,8 @@ def _open_table(
     users = User.objects.in_bulk(players)
     aliases: set[str] = set()
     for seat, player_id in enumerate(players):
-        if users[player_id].is_bot:
+        # A no-show seated at the start has a bot play for them until they take the seat.
+        if users[player_id].is_bot or championship.entries[player_id].bot_plays:
             games.game_set_seat_bot(
                 game_id=game.id, actor=organizer, seat=seat, bot=settings.bot_level
             )
@@ -755,7 +917,7 @@ def _ratings(settings: EventCreated, players: list[int]) -> dict[int, float]:
 
 def _require_organizer_account(user: User) -> None:
     if not user.may_organize:
-        raise NotOrganizer("this account may not organize events")
+        raise MayNotOrganize()
 
 
 def _require_organizer(championship: Championship, actor: User) -> None:
@@ -769,6 +931,26 @@ def _require_director(championship: Championship, actor: User) -> None:
     """Whoever directs the event: its organizer or one of their deputies."""
     if not championship.directed_by(actor.pk):
         raise NotDirector()
+
+
+def _require_room(championship: Championship, count: int) -> None:
+    limit = championship.settings.entry_limit
+    if limit is not None and championship.entered + count > limit:
+        raise EventFull(limit)
+
+
+def _require_check_in_open(championship: Championship) -> None:
+    """A player checks themself in within a scheduled event's window; the organizer
+    checks anyone in at any time (decision 3404)."""
+    settings = championship.settings
+    opens, start = settings.check_in_opens, settings.start
+    if opens is None or start is None or championship.rounds:
+        return
+    now = _now()
+    if now < opens:
+        raise CheckInNotOpen(opens)
+    if championship.check_in_closed or now >= start:
+        raise CheckInClosedError(start)
 
 
 def _require_rounds_left(championship: Championship) -> None:

@@ -11,13 +11,20 @@ from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connections
+from django.utils import timezone
 
 from runtime.lifespan import off_the_thread
 from runtime.tasks import RETRY_ON_DATABASE_ERRORS as RETRY
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
 from tournaments.projections import seasons, standings
-from tournaments.services import event_advance, event_finish, event_follow_demo, publish_event
+from tournaments.services import (
+    event_advance,
+    event_begin,
+    event_finish,
+    event_follow_demo,
+    publish_event,
+)
 
 DUE_SLACK_SECONDS = 5
 
@@ -134,6 +141,33 @@ def advance_event(event_id: str) -> int | None:
     except EventNotFound:
         return None
     return None if result is None else Event.objects.get(pk=event_id).rounds_started
+
+
+@shared_task(ignore_result=True, **RETRY)
+def begin_due_events() -> int:
+    """The schedule's clock, every ``ATU_CLOCK_SECONDS`` (Celery beat; embedded, the
+    server process's :func:`tournaments.clock.keep_time`): every event whose start has
+    come and whose round 1 has not started is begun. Returns how many were asked."""
+    due = list(
+        Event.objects.filter(
+            status=Event.Status.REGISTRATION, starts_at__lte=timezone.now()
+        ).values_list("id", flat=True)
+    )
+    for event_id in due:
+        begin_event.delay(str(event_id))
+    return len(due)
+
+
+@shared_task(ignore_result=True, **RETRY)
+def begin_event(event_id: str) -> int:
+    """A scheduled event's start (services.event_begin): check-in closed, the no-shows
+    dealt with, round 1 started. Run twice or late, the second finds it done. Returns
+    the event's version after it."""
+    try:
+        result = event_begin(event_id=uuid.UUID(event_id))
+    except EventNotFound:
+        return 0
+    return Event.objects.get(pk=event_id).version if result is None else result.version
 
 
 @shared_task(ignore_result=True, **RETRY)

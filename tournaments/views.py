@@ -41,6 +41,7 @@ from tournaments import desk, paper, selectors, services
 from tournaments.championship import MAX_CALL_NOTE_LENGTH
 from tournaments.errors import (
     EventNotFound,
+    MayNotOrganize,
     NotEnoughPlayers,
     NotOrganizer,
     PlayersNotInFours,
@@ -246,20 +247,42 @@ def _event_context(event: Event) -> dict[str, Any]:
 # --- The list, and creating events and seasons ----------------------------------------
 
 
+def countdown_config() -> dict[str, Any]:
+    """What countdown.js reads: the server's time, and its words."""
+    return {
+        "now": timezone.now().isoformat(),
+        "reload_ms": 1500,
+        "text": {"now": _("now"), "days": _("%(days)s d %(time)s")},
+    }
+
+
+def _upcoming_order(event: Event) -> tuple[bool, Any]:
+    # The soonest first; unscheduled ones after, newest first as the list is.
+    return (event.starts_at is None, event.starts_at or 0)
+
+
 @require_GET
 def events_list(request: HttpRequest) -> HttpResponse:
     events = [_as_seen(request, event) for event in selectors.events_list(_user_id(request))]
     names = selectors.season_names(event.season_id for event in events)
     labels = status_labels()
     directed = selectors.directed_events(events, _user_id(request))
+    groups: dict[str, list[Event]] = {"upcoming": [], "running": [], "finished": []}
     for event in events:
         event.directed = event.id in directed  # type: ignore[attr-defined]
         event.season_name = names.get(event.season_id, "")  # type: ignore[arg-type, attr-defined]
         event.status_label = labels.get(event.status, event.status)  # type: ignore[attr-defined]
+        groups[selectors.schedule_group(event)].append(event)
+    groups["upcoming"].sort(key=_upcoming_order)
+    titles = {"upcoming": _("Upcoming"), "running": _("In play"), "finished": _("Finished")}
     return render(
         request,
         "tournaments/events_list.html",
-        {"events": events, "may_organize": _may_organize(request)},
+        {
+            "groups": [(key, titles[key], found) for key, found in groups.items() if found],
+            "may_organize": _may_organize(request),
+            "countdown": countdown_config(),
+        },
     )
 
 
@@ -282,7 +305,7 @@ def _new_event_page(
 @login_required
 def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not _may_organize(request):
-        return _refused(request, NotOrganizer())
+        return _refused(request, MayNotOrganize())
     if request.method != "POST":
         return _new_event_page(request)
     seasons = list(selectors.organizer_seasons(request.user.pk))
@@ -312,6 +335,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             turn_seconds=data["turn_seconds"],
             bot_level=data["bot_level"],
             place=data["place"],
+            **form.timing(),
             protest_minutes=data["protest_minutes"],
         )
     except CodedError as error:
@@ -324,7 +348,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 @login_required
 def season_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not _may_organize(request):
-        return _refused(request, NotOrganizer())
+        return _refused(request, MayNotOrganize())
     form = SeasonForm(request.POST)
     if not form.is_valid():
         return _new_event_page(request, season_form=form, status=400)
@@ -359,6 +383,7 @@ def _event_page(
 ) -> HttpResponse:
     user_id = _user_id(request)
     live = selectors.event_live(event.id, user_id)
+    now = timezone.now()
     context = {
         **_event_context(event),
         "live": live,
@@ -366,6 +391,9 @@ def _event_page(
         "directs": selectors.directs_event(event, user_id),
         "error": error,
         "page": _page_config(request, event, live, "public"),
+        "check_in": selectors.check_in_state(event, now),
+        "entries": selectors.entries_state(event, now),
+        "countdown": countdown_config(),
     }
     return render(request, "tournaments/event.html", context, status=status)
 

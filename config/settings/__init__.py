@@ -110,10 +110,18 @@ ATU_BOT_DELAY_SECONDS = ENV.bot_delay_seconds
 ATU_LOOP_LAG_LOG = ENV.loop_lag_log
 ATU_WATCHDOG_SECONDS = ENV.watchdog_seconds
 
+# How often the schedule's clock looks for events whose start has come: Celery beat's,
+# or embedded, the server process's (tournaments.clock).
+ATU_CLOCK_SECONDS = 10.0
 # Moves are scheduled when a turn begins; beat makes sure none is lost to a restart.
 CELERY_BEAT_SCHEDULE = {
     "resume-automatic-moves": {"task": "games.tasks.resume_automatic_moves", "schedule": 60.0},
     "check-standings": {"task": "tournaments.tasks.check_standings", "schedule": 60.0},
+    # Scheduled events start on time, within this many seconds.
+    "begin-scheduled-events": {
+        "task": "tournaments.tasks.begin_due_events",
+        "schedule": ATU_CLOCK_SECONDS,
+    },
 }
 # Standings are recomputed at once after a quiet spell, then at most once more per this
 # many seconds per event while its tables play (tournaments.tasks.schedule_standings).

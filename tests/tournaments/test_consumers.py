@@ -237,6 +237,7 @@ async def test_starting_a_round_sends_its_tables_and_each_player_their_seat(
         "checked_in": True,
         "withdrawn": False,
         "in_room": False,
+        "bot_plays": False,
         "seat": None,
     }
 

@@ -107,10 +107,10 @@ def test_an_event_with_bad_options_is_refused_and_nothing_is_written(
 @pytest.mark.django_db
 def test_only_organizer_accounts_create_events_and_only_the_organizer_runs_one() -> None:
     player = UserFactory.create()
-    refused("not_organizer", services.event_create, organizer=player, name="Cupa")
+    refused("may_not_organize", services.event_create, organizer=player, name="Cupa")
     # A guest never organizes, whatever its flags say.
     guest = UserFactory.create(is_guest=True, can_organize=True)
-    refused("not_organizer", services.event_create, organizer=guest, name="Cupa")
+    refused("may_not_organize", services.event_create, organizer=guest, name="Cupa")
     event, _ = bot_event(players=3, rounds=1)
 
     refused("not_organizer", services.event_start_round, event_id=event.id, actor=player)

@@ -228,7 +228,7 @@ def test_an_account_that_may_not_organize_gets_403_from_the_create_page() -> Non
 
     assert shown.status_code == 403
     assert sent.status_code == 403
-    assert "Only the event&#x27;s organizer may do that." in text(sent)
+    assert "This account may not organize events: ask the site&#x27;s staff." in text(sent)
     assert not Event.objects.exists()
 
 

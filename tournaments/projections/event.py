@@ -48,6 +48,13 @@ def project_event(
             for made in championship.announcements
         ],
         "calls": _calls(championship),
+        "starts_at": settings.start,
+        "time_zone": settings.time_zone,
+        "description": settings.description,
+        "entry_limit": settings.entry_limit,
+        "entry_deadline": settings.deadline,
+        "check_in_opens_at": settings.check_in_opens,
+        "entered": championship.entered,
         "results_final_at": championship.final_at,
         "version": championship.version,
         "updated_at": updated_at,
@@ -62,6 +69,7 @@ def project_event(
             "checked_in": entry.checked_in,
             "withdrawn": entry.withdrawn,
             "in_room": entry.in_room,
+            "bot_plays": entry.bot_plays,
         }
         if row is None:
             Entry.objects.create(event_id=event_id, player_id=entry.player_id, **fields)
