@@ -36,6 +36,9 @@ from runtime import outbox
 from runtime.transactions import after_commit
 from tournaments import seating
 from tournaments.championship import (
+    AT_TIME_FINISH_DEAL,
+    AT_TIME_NONE,
+    AT_TIME_RULES,
     CHAMPIONSHIP_STREAM_PREFIX,
     Announced,
     AnnouncementWithdrawn,
@@ -50,6 +53,7 @@ from tournaments.championship import (
     ResultsPublished,
     Round,
     RoundStarted,
+    RoundTimeUp,
     SeasonCreated,
     TableMoved,
     championship_stream,
@@ -90,6 +94,8 @@ MAX_SPECTATOR_DELAY = 3600
 MAX_NAME_LENGTH = 120
 # The longest protest window after publishing: a week.
 MAX_PROTEST_MINUTES = 7 * 24 * 60
+# The longest time limit of a round: a day.
+MAX_ROUND_MINUTES = 24 * 60
 
 
 @dataclass(frozen=True)
@@ -164,6 +170,8 @@ def event_create(
     bot_level: str = DEFAULT_LEVEL,
     place: str = ONLINE,
     protest_minutes: int = 0,
+    round_minutes: int = 0,
+    at_time: str = AT_TIME_NONE,
 ) -> Event:
     """Open an event for entries; its rounds are started one by one by the organizer.
 
@@ -177,7 +185,10 @@ def event_create(
     or "swiss". ``bot_level``: the level (games.bots.LEVEL_NAMES) of the bots that
     play its bot entrants' seats. ``protest_minutes``: how long its published results
     stay provisional, open to correction (0: final at once), unless the publication
-    says otherwise."""
+    says otherwise. ``round_minutes``: each round's time limit (0: none); ``at_time``:
+    what happens when it is up (championship.AT_TIME_RULES): "none", the clock is only
+    shown; "finish-deal", each table finishes the deal in progress and plays no more
+    (Romanian events without duplicate deals only: the others' results need every deal)."""
     _require_organizer_account(organizer)
     if not isinstance(bot_level, str) or bot_level not in LEVEL_NAMES:
         raise UnknownBot(bot_level, LEVEL_NAMES)
@@ -217,6 +228,13 @@ def event_create(
         raise InvalidEventInput(f"tables are played {', '.join(EVENT_PLACES)}, not {place!r}")
     if place != ONLINE and kind != ROMANIAN:
         raise InvalidEventInput("only Romanian Whist tables are played in the room here")
+    _check_whole(round_minutes, "a round's time limit", 0, MAX_ROUND_MINUTES)
+    if at_time not in AT_TIME_RULES:
+        raise InvalidEventInput(f"at time, the rule is one of {', '.join(AT_TIME_RULES)}")
+    if at_time == AT_TIME_FINISH_DEAL and (kind != ROMANIAN or duplicate):
+        raise InvalidEventInput(
+            "only a Romanian event without duplicate deals stops its tables at time"
+        )
     created = EventCreated(
         name=_name(name),
         code=games.new_code(Event),
@@ -240,6 +258,8 @@ def event_create(
         bot_level=bot_level,
         place=place,
         protest_minutes=protest_minutes,
+        round_minutes=round_minutes,
+        at_time=at_time if round_minutes else AT_TIME_NONE,
     )
     event_id = uuid.uuid4()
     _execute(event_id, organizer, 0, lambda championship: [created], Championship())
@@ -366,10 +386,58 @@ def event_start_round(
                 tuple(map(tuple, tables)),
                 tuple(map(str, game_ids)),
                 tuple(places) if set(places) != {ONLINE} else (),
+                _round_ends_at(settings),
             )
         ]
 
     return _execute(event_id, actor, expected_version, decide)
+
+
+def _round_ends_at(settings: EventCreated) -> str | None:
+    if not settings.round_minutes:
+        return None
+    limit = settings.round_minutes * django_settings.ATU_ROUND_MINUTE_SECONDS
+    return (timezone.now() + timedelta(seconds=limit)).isoformat()
+
+
+def event_call_time(*, event_id: uuid.UUID, round_number: int) -> bool:
+    """The clock's rule, once round ``round_number``'s time is up: under
+    "finish-deal", every table of the round still playing is told to finish the deal
+    in progress and play no more (the games' ``TimeCalled``), in the same transaction
+    as the round's ``RoundTimeUp``. Whether this call recorded it. Nobody's command but
+    the clock's (the task ``call_round_time``): asked early, for another round, under
+    another rule, or again, it records nothing."""
+    recorded: list[ChampionshipEvent] = []
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        recorded[:] = []
+        if not _time_is_up(championship, round_number) or not _unfinished_tables(championship):
+            return []
+        for game_id in championship.rounds[-1].games:
+            games.game_call_time(game_id=uuid.UUID(game_id))
+        recorded.append(RoundTimeUp(round_number))
+        return recorded
+
+    try:
+        _execute(event_id, None, None, decide)
+    except VersionConflict:
+        _execute(event_id, None, None, decide)
+    return bool(recorded)
+
+
+def _time_is_up(championship: Championship, round_number: int) -> bool:
+    """Whether the clock's rule is due for round ``round_number`` now: the round in
+    play, past its time, under "finish-deal", and not yet applied."""
+    if not championship.rounds or championship.finished:
+        return False
+    played = championship.rounds[-1]
+    return (
+        championship.settings.at_time == AT_TIME_FINISH_DEAL
+        and played.number == round_number
+        and not played.time_up
+        and played.ends_at is not None
+        and timezone.now() >= played.ends_at
+    )
 
 
 def _seat(
