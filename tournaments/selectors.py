@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import formats, timezone
@@ -182,7 +183,53 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
     event = Event.objects.get(pk=event_id)
     game = Game.objects.get(pk=game_id)
     url = reverse("tournaments:event", args=[event.code])
-    return TableHome(event.name, row.round, row.number, f"{url}#table-{game.code}")
+    current = row.round == event.rounds_started and event.round_ends_at is not None
+    return TableHome(
+        event.name,
+        row.round,
+        row.number,
+        f"{url}#table-{game.code}",
+        ends_at=event.round_ends_at.isoformat() if current and event.round_ends_at else None,
+        warnings=round_warnings(),
+    )
+
+
+@dataclass(frozen=True)
+class RoundClock:
+    """A round's countdown at a moment: when it ends, the whole seconds left, and the
+    warning reached (minutes left: 10, then 5; None before the first and at time)."""
+
+    ends_at: datetime
+    seconds_left: int
+    warning: int | None
+
+    @property
+    def time_up(self) -> bool:
+        return self.seconds_left == 0
+
+
+def _warning_minutes() -> list[int]:
+    return sorted(django_settings.ATU_ROUND_WARNING_MINUTES, reverse=True)
+
+
+def round_warnings() -> tuple[int, ...]:
+    """The warnings before a round's time is up, as seconds left, first to last."""
+    minute = django_settings.ATU_ROUND_MINUTE_SECONDS
+    return tuple(int(minutes * minute) for minutes in _warning_minutes())
+
+
+def round_clock(ends_at: datetime | None, now: datetime) -> RoundClock | None:
+    """The round's countdown at ``now`` (the pages' first drawing: their scripts count
+    on from the same deadline and :func:`round_warnings`); None without a limit."""
+    if ends_at is None:
+        return None
+    left = max(0, int((ends_at - now).total_seconds()))
+    reached = [
+        minutes
+        for minutes, seconds in zip(_warning_minutes(), round_warnings(), strict=True)
+        if 0 < left <= seconds
+    ]
+    return RoundClock(ends_at, left, reached[-1] if reached else None)
 
 
 def hidden_tables(user_id: int | None) -> QuerySet[TableResult, uuid.UUID]:
@@ -455,6 +502,11 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         "round_started_at": (
             event.round_started_at.isoformat() if event.round_started_at else None
         ),
+        # When its time is up (ISO; None: no limit), the warnings the pages give before
+        # (seconds left) and the rule then (championship.AT_TIME_RULES).
+        "round_ends_at": event.round_ends_at.isoformat() if event.round_ends_at else None,
+        "round_warnings": list(round_warnings()),
+        "at_time": event.at_time,
         # Tables still playing, or published results whose protest window is open.
         "provisional": status in (Event.Status.REGISTRATION, Event.Status.RUNNING)
         or provisional_until is not None,

@@ -141,6 +141,10 @@ class TableHome:
     round: int
     table: int
     url: str
+    # When the round's time is up (ISO; None: no limit), and the warnings before it
+    # (seconds left), for the table's countdown.
+    ends_at: str | None = None
+    warnings: tuple[int, ...] = ()
 
 
 # Registered by the apps that seat games (see :func:`add_table_home`): the games app
