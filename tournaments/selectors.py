@@ -8,6 +8,7 @@ games' cached tables; for the audit trail, the event's own log); nothing writes.
 
 from __future__ import annotations
 
+import math
 import re
 import uuid
 from collections import defaultdict
@@ -191,6 +192,7 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
         f"{url}#table-{game.code}",
         ends_at=event.round_ends_at.isoformat() if current and event.round_ends_at else None,
         warnings=round_warnings(),
+        at_time=event.at_time,
     )
 
 
@@ -208,14 +210,12 @@ class RoundClock:
         return self.seconds_left == 0
 
 
-def _warning_minutes() -> list[int]:
-    return sorted(django_settings.ATU_ROUND_WARNING_MINUTES, reverse=True)
-
-
-def round_warnings() -> tuple[int, ...]:
-    """The warnings before a round's time is up, as seconds left, first to last."""
+def round_warnings() -> tuple[tuple[int, int], ...]:
+    """The warnings before a round's time is up, first to last: the seconds left at
+    each, and the minutes it says (10, then 5: ``ATU_ROUND_WARNING_MINUTES``)."""
     minute = django_settings.ATU_ROUND_MINUTE_SECONDS
-    return tuple(int(minutes * minute) for minutes in _warning_minutes())
+    said = sorted(django_settings.ATU_ROUND_WARNING_MINUTES, reverse=True)
+    return tuple((int(minutes * minute), minutes) for minutes in said)
 
 
 def round_clock(ends_at: datetime | None, now: datetime) -> RoundClock | None:
@@ -223,12 +223,8 @@ def round_clock(ends_at: datetime | None, now: datetime) -> RoundClock | None:
     on from the same deadline and :func:`round_warnings`); None without a limit."""
     if ends_at is None:
         return None
-    left = max(0, int((ends_at - now).total_seconds()))
-    reached = [
-        minutes
-        for minutes, seconds in zip(_warning_minutes(), round_warnings(), strict=True)
-        if 0 < left <= seconds
-    ]
+    left = max(0, math.ceil((ends_at - now).total_seconds()))
+    reached = [minutes for seconds, minutes in round_warnings() if 0 < left <= seconds]
     return RoundClock(ends_at, left, reached[-1] if reached else None)
 
 
@@ -505,7 +501,7 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         # When its time is up (ISO; None: no limit), the warnings the pages give before
         # (seconds left) and the rule then (championship.AT_TIME_RULES).
         "round_ends_at": event.round_ends_at.isoformat() if event.round_ends_at else None,
-        "round_warnings": list(round_warnings()),
+        "round_warnings": [seconds for seconds, _ in round_warnings()],
         "at_time": event.at_time,
         # Tables still playing, or published results whose protest window is open.
         "provisional": status in (Event.Status.REGISTRATION, Event.Status.RUNNING)

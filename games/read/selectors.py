@@ -141,10 +141,12 @@ class TableHome:
     round: int
     table: int
     url: str
-    # When the round's time is up (ISO; None: no limit), and the warnings before it
-    # (seconds left), for the table's countdown.
+    # When the round's time is up (ISO; None: no limit), the warnings before it (the
+    # seconds left at each, and the minutes it says) and the event's rule then, for
+    # the table's countdown.
     ends_at: str | None = None
-    warnings: tuple[int, ...] = ()
+    warnings: tuple[tuple[int, int], ...] = ()
+    at_time: str = ""
 
 
 # Registered by the apps that seat games (see :func:`add_table_home`): the games app
