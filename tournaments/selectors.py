@@ -13,7 +13,7 @@ import re
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -41,6 +41,7 @@ from tournaments.championship import (
     ResultCorrected,
     ResultsPublished,
     RoundStarted,
+    RoundTimeUp,
     TableMoved,
     championship_stream,
 )
@@ -184,13 +185,13 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
     event = Event.objects.get(pk=event_id)
     game = Game.objects.get(pk=game_id)
     url = reverse("tournaments:event", args=[event.code])
-    current = row.round == event.rounds_started and event.round_ends_at is not None
-    return TableHome(
-        event.name,
-        row.round,
-        row.number,
-        f"{url}#table-{game.code}",
-        ends_at=event.round_ends_at.isoformat() if current and event.round_ends_at else None,
+    home = TableHome(event.name, row.round, row.number, f"{url}#table-{game.code}")
+    if row.round != event.rounds_started or event.round_ends_at is None:
+        return home
+    # The round in play has a time limit: the table counts down to it.
+    return replace(
+        home,
+        ends_at=event.round_ends_at.isoformat(),
         warnings=round_warnings(),
         at_time=event.at_time,
     )
@@ -629,6 +630,10 @@ AUDITED: dict[type, Describer] = {
         _("Withdrew announcement %(number)s") % {"number": event.number}
     ),
     EventFinished: lambda event, actor, names: _Said(_("Recorded the last table's finish")),
+    RoundTimeUp: lambda event, actor, names: _Said(
+        _("Round %(round)s's time was up: each table finished its deal and played no more")
+        % {"round": event.round}
+    ),
     ResultsPublished: _published,
 }
 

@@ -10,9 +10,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from eventlog import store
 from games.commands.actions import game_record_deal
+from games.read.selectors import table_home
 from games.rules import Phase
 from games.rules.errors import GameOver
 from games.table import stream_of
@@ -21,10 +23,12 @@ from runtime.errors import DomainError
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move, play_to_end
 from tests.tournaments.drivers import event_round, organizer, round_games, stopped_clock
+from tests.tournaments.test_views import VALID_EVENT, signed_in, text
 from tournaments import selectors, services
 from tournaments.championship import EventCreated, championship_stream, decode
 from tournaments.models import Event, Standing
 from tournaments.projections.rebuild import rebuild_standings
+from tournaments.services import load_championship
 from tournaments.tasks import call_round_time, update_standings
 
 NOON = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -250,3 +254,91 @@ def test_the_clock_counts_down_and_warns_at_ten_and_five_minutes_then_says_time(
 
 def test_a_round_without_a_limit_has_no_clock() -> None:
     assert selectors.round_clock(None, NOON) is None
+
+
+# --- Through the pages ------------------------------------------------------------------
+
+
+def test_the_create_form_sets_a_round_time_limit_and_its_rule_and_defaults_to_none() -> None:
+    owner = signed_in(organizer())
+
+    owner.post(
+        "/events/new/",
+        {**VALID_EVENT, "round_minutes": "45", "at_time": "finish-deal"},
+    )
+    owner.post("/events/new/", {**VALID_EVENT, "name": "Cupa veche"})
+
+    chosen = {
+        event.name: (
+            load_championship(event.id).settings.round_minutes,
+            load_championship(event.id).settings.at_time,
+        )
+        for event in Event.objects.all()
+    }
+    assert chosen == {"Cupa Atu": (45, "finish-deal"), "Cupa veche": (0, "none")}
+
+
+def test_the_create_form_refuses_the_finish_rule_for_duplicate_deals_and_says_why() -> None:
+    owner = signed_in(organizer())
+
+    response = owner.post(
+        "/events/new/",
+        {
+            **VALID_EVENT,
+            "points": "matchpoints",
+            "duplicate": "on",
+            "round_minutes": "30",
+            "at_time": "finish-deal",
+        },
+    )
+
+    assert response.status_code == 400
+    assert not Event.objects.exists()
+
+
+def test_a_table_of_a_round_with_a_limit_counts_down_to_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = stopped_clock(monkeypatch, NOON)
+    _, _, entrants, (game,) = event_round(4, public=True, round_minutes=30, at_time="finish-deal")
+    clock.now = NOON + timedelta(minutes=21)
+
+    home = table_home(game.id)
+    page = text(signed_in(entrants[0]).get(f"/games/{game.code}/"))
+
+    assert home is not None
+    assert (home.ends_at, home.warnings, home.at_time) == (
+        "2026-05-01T12:30:00+00:00",
+        ((600, 10), (300, 5)),
+        "finish-deal",
+    )
+    assert 'data-ends-at="2026-05-01T12:30:00+00:00"' in page
+    assert 'data-warnings="600:10,300:5"' in page
+    assert "Time! Finish the deal in progress; no new deal starts." in page
+    assert "atu/clock" in page
+
+
+def test_the_event_and_manage_pages_show_the_clock_while_the_round_plays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stopped_clock(monkeypatch, NOON)
+    event, creator, _, _ = event_round(4, public=True, round_minutes=30)
+
+    public = text(Client().get(f"/events/{event.code}/"))
+    manage = text(signed_in(creator).get(f"/events/{event.code}/manage/"))
+
+    for page in (public, manage):
+        assert 'data-ends-at="2026-05-01T12:30:00+00:00"' in page
+        assert "Time! The round's time is up." in page
+
+
+def test_the_audit_trail_lists_the_time_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = stopped_clock(monkeypatch, NOON)
+    event, *_ = event_round(4, public=True, round_minutes=30, at_time="finish-deal")
+    clock.now = NOON + timedelta(minutes=30)
+    services.event_call_time(event_id=event.id, round_number=1)
+
+    last = selectors.event_audit(event.id)[-1]
+
+    assert (last.actor, last.action) == (
+        "",
+        "Round 1's time was up: each table finished its deal and played no more",
+    )
