@@ -16,6 +16,7 @@ from django.utils import timezone
 from runtime.lifespan import off_the_thread
 from runtime.tasks import RETRY_ON_DATABASE_ERRORS as RETRY
 from runtime.tasks import VISIBILITY_TIMEOUT
+from tournaments.championship import AT_TIME_FINISH_DEAL
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
 from tournaments.projections import seasons, standings
@@ -110,7 +111,8 @@ def bring_standings_up_to_date(event_id: str) -> bool:
     changed = standings.update_event_standings(event.id)
     # Each hand scored checks the round's clock too: what makes up, embedded, for a
     # timer thread lost to a restart (beat does it with a broker).
-    if event.round_ends_at is not None and timezone.now() >= event.round_ends_at:
+    ends_at = event.round_ends_at
+    if event.at_time == AT_TIME_FINISH_DEAL and ends_at is not None and timezone.now() >= ends_at:
         event_call_time(event_id=event.id, round_number=event.rounds_started)
     # The standings only derive; whether the event is over is the event's own decision,
     # asked only in its last round (it locks the event and reads its stream).
@@ -138,7 +140,7 @@ def check_standings() -> int:
         update_standings.delay(str(event_id))
         advance_event.delay(str(event_id))
     clocks = Event.objects.filter(
-        status=Event.Status.RUNNING, round_ends_at__lte=timezone.now()
+        status=Event.Status.RUNNING, at_time=AT_TIME_FINISH_DEAL, round_ends_at__lte=timezone.now()
     ).values_list("id", "rounds_started")
     for event_id, number in clocks:
         call_round_time.delay(str(event_id), number)

@@ -29,7 +29,7 @@ from tournaments.championship import EventCreated, championship_stream, decode
 from tournaments.models import Event, Standing
 from tournaments.projections.rebuild import rebuild_standings
 from tournaments.services import load_championship
-from tournaments.tasks import call_round_time, update_standings
+from tournaments.tasks import call_round_time, check_standings, update_standings
 
 NOON = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 pytestmark = pytest.mark.django_db
@@ -342,3 +342,22 @@ def test_the_audit_trail_lists_the_time_up(monkeypatch: pytest.MonkeyPatch) -> N
         "",
         "Round 1's time was up: each table finished its deal and played no more",
     )
+
+
+@pytest.mark.parametrize("check", ["a standings update", "beat's check"])
+def test_a_clock_past_due_is_applied_by_a_standings_update_or_beats_check(
+    monkeypatch: pytest.MonkeyPatch, check: str
+) -> None:
+    # Given a round past its time whose timer was lost (a restart)
+    clock = stopped_clock(monkeypatch, NOON)
+    event, *_ = event_round(4, public=True, round_minutes=30, at_time="finish-deal")
+    clock.now = NOON + timedelta(minutes=31)
+
+    # When the standings are brought up to date, or beat checks the running events
+    if check == "a standings update":
+        update_standings(str(event.id))
+    else:
+        check_standings()
+
+    # Then the rule at time is applied
+    assert log_types(event.id)[-1] == "RoundTimeUp"
