@@ -370,3 +370,17 @@ def test_a_clock_past_due_is_applied_by_beats_check(monkeypatch: pytest.MonkeyPa
     check_standings()
 
     assert log_types(event.id)[-1] == "RoundTimeUp"
+
+
+def test_the_rooms_screen_has_the_countdown_its_script_fills(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stopped_clock(monkeypatch, NOON)
+    event, *_ = event_round(4, public=True, round_minutes=30, at_time="finish-deal")
+
+    screen = text(Client().get(f"/events/{event.code}/screen/"))
+
+    assert 'id="round-clock"' in screen
+    assert 'data-warnings="600:10,300:5"' in screen
+    assert "Time! Finish the deal in progress; no new deal starts." in screen
+    assert "/static/atu/clock.js" in screen

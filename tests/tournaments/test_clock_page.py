@@ -127,6 +127,7 @@ async def test_a_table_warns_then_says_time_and_finishes_its_deal_with_fewer_dea
             )
             assert await time_called(game_id) == [{"deals": 2}]
             await expect(table.locator("#status")).to_contain_text("Deal 2 of 2")
+            await expect(table.locator("#score-table tbody tr")).to_have_count(2)
 
             # And the event's page shows the time too
             page = await context.new_page()
