@@ -133,6 +133,12 @@ async def test_a_table_warns_then_says_time_and_finishes_its_deal_with_fewer_dea
             page = await context.new_page()
             await page.goto(f"{base}/events/{event.code}/")
             await expect(page.locator("#round-clock")).to_have_attribute("data-state", "time")
+
+            # And the room's screen counts down in place of the time played
+            screen = await context.new_page()
+            await screen.goto(f"{base}/events/{event.code}/screen/")
+            await expect(screen.locator("#round-clock")).to_have_attribute("data-state", "time")
+            await expect(screen.locator("#clock-box")).to_be_hidden()
             await table.screenshot(path=screenshot_path(f"round-clock-time-{width}.png"))
 
             # When the deal is played out, then the game ends after two deals of nine,
