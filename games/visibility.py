@@ -635,7 +635,7 @@ def shared_state_view(
         return _classic_shared_view(game_id, table, game, lend)
     return {
         **_table_view(game_id, table, lend),
-        "hands_total": len(game.schedule),
+        "hands_total": game.deals_to_play,
         "schedule": lend(
             "schedule",
             lambda t: (t.romanian_game.schedule,),

@@ -112,6 +112,17 @@ class EventCreated:
     # Minutes the published results stay provisional (open to protest and correction)
     # before they are final; 0: final once published, as before there was a window.
     protest_minutes: int = 0
+    # Minutes each round may last (0: no limit), and what happens when they are up
+    # (AT_TIME_RULES): "none", the clock is only shown; "finish-deal", every table
+    # finishes the deal in progress and plays no more (decision 3405).
+    round_minutes: int = 0
+    at_time: str = "none"
+
+
+# What happens at a round's time limit (EventCreated.at_time).
+AT_TIME_NONE = "none"
+AT_TIME_FINISH_DEAL = "finish-deal"
+AT_TIME_RULES = (AT_TIME_NONE, AT_TIME_FINISH_DEAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +161,17 @@ class RoundStarted:
     # Where each table is played ("online" or "room"); empty: all online (rounds
     # started before tables in the room).
     places: tuple[str, ...] = ()
+    # When the round's time is up (ISO), at an event with a time limit: a deadline
+    # stored as the round starts, so the log says it whatever the settings later.
+    ends_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTimeUp:
+    """The round's time limit came: under the "finish-deal" rule, its tables were
+    told to finish the deal in progress and play no more (each game's TimeCalled)."""
+
+    round: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +281,7 @@ ChampionshipEvent = (
     | PlayerWithdrew
     | CheckInClosed
     | RoundStarted
+    | RoundTimeUp
     | TableMoved
     | ResultCorrected
     | EventFinished
@@ -313,6 +336,9 @@ class Round:
     places: tuple[str, ...] = ()
     # When its RoundStarted was recorded (None when folded from events alone).
     started_at: datetime | None = None
+    # When its time is up (None: no limit), and whether the clock's rule was applied.
+    ends_at: datetime | None = None
+    time_up: bool = False
 
     def place_of(self, table: int) -> str:
         return self.places[table] if self.places else "online"
@@ -462,9 +488,13 @@ def fold(
             for player in event.bots:
                 _entry(championship, player, checked_in=True, withdrawn=False, bot_plays=True)
         elif isinstance(event, RoundStarted):
+            ends_at = datetime.fromisoformat(event.ends_at) if event.ends_at else None
             championship.rounds.append(
-                Round(event.number, event.tables, event.games, event.places, at)
+                Round(event.number, event.tables, event.games, event.places, at, ends_at)
             )
+        elif isinstance(event, RoundTimeUp):
+            number = event.round - 1
+            championship.rounds[number] = replace(championship.rounds[number], time_up=True)
         elif isinstance(event, TableMoved):
             _move(championship, event)
         elif isinstance(event, ResultCorrected):

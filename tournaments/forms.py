@@ -21,7 +21,7 @@ from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES
 from games.rules import PRESETS
 from games.rules import preset as rules_preset
 from games.web.forms import PRESET_LABELS, NewGameForm, rule_changes
-from tournaments.championship import MAX_CALL_NOTE_LENGTH
+from tournaments.championship import AT_TIME_FINISH_DEAL, AT_TIME_NONE, MAX_CALL_NOTE_LENGTH
 from tournaments.models import Season
 from tournaments.points import PointsMethod
 from tournaments.services import (
@@ -33,6 +33,7 @@ from tournaments.services import (
     MAX_ENTRY_LIMIT,
     MAX_NAME_LENGTH,
     MAX_PROTEST_MINUTES,
+    MAX_ROUND_MINUTES,
     MAX_ROUNDS,
     MAX_SPECTATOR_DELAY,
 )
@@ -58,6 +59,13 @@ RULE_FIELDS = (
     "scoring",
 )
 MAX_BOTS = 200
+AT_TIME_LABELS = {
+    AT_TIME_NONE: _("Nothing: the clock is only shown"),
+    AT_TIME_FINISH_DEAL: _(
+        "Each table finishes the deal in progress and plays no more; "
+        "its result is the score of the deals played"
+    ),
+}
 BOT_LEVEL_LABELS = {
     "easy": _("easy"),
     "medium": _("medium"),
@@ -222,6 +230,21 @@ class EventForm(forms.Form):
             "corrected; then they are final. 0: final at once."
         ),
     )
+    # Left out (as by older clients): no time limit.
+    round_minutes = forms.IntegerField(
+        label=_("Time limit per round (minutes)"),
+        min_value=0,
+        max_value=MAX_ROUND_MINUTES,
+        initial=0,
+        required=False,
+        help_text=_("Shown at every table, with warnings 10 and 5 minutes before. 0: none."),
+    )
+    at_time = forms.ChoiceField(
+        label=_("When a round's time is up"),
+        choices=list(AT_TIME_LABELS.items()),
+        initial=AT_TIME_NONE,
+        required=False,
+    )
     # Left out (as by older clients): the default level.
     bot_level = forms.ChoiceField(
         label=_("Bot level"),
@@ -379,6 +402,12 @@ class EventForm(forms.Form):
 
     def clean_protest_minutes(self) -> int:
         return int(self.cleaned_data["protest_minutes"] or 0)
+
+    def clean_round_minutes(self) -> int:
+        return int(self.cleaned_data["round_minutes"] or 0)
+
+    def clean_at_time(self) -> str:
+        return str(self.cleaned_data["at_time"] or AT_TIME_NONE)
 
     def clean_movement(self) -> str:
         return str(self.cleaned_data["movement"] or "progressive")

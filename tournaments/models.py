@@ -50,6 +50,10 @@ class Event(models.Model):
     spectator_delay = models.PositiveIntegerField()
     # When the latest round started (its RoundStarted recorded); none before round 1.
     round_started_at = models.DateTimeField(null=True)
+    # When the latest round's time is up (RoundStarted.ends_at); none: no time limit.
+    round_ends_at = models.DateTimeField(null=True)
+    # What happens then (tournaments.championship.AT_TIME_RULES).
+    at_time = models.CharField(max_length=12, default="none")
     # The director's announcements not withdrawn, newest first:
     # [{"number": 2, "text": "...", "at": "<ISO time>"}, ...].
     announcements = models.JSONField(default=list)

@@ -8,15 +8,17 @@ games' cached tables; for the audit trail, the event's own log); nothing writes.
 
 from __future__ import annotations
 
+import math
 import re
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import formats, timezone
@@ -45,6 +47,7 @@ from tournaments.championship import (
     ResultCorrected,
     ResultsPublished,
     RoundStarted,
+    RoundTimeUp,
     TableMoved,
     championship_stream,
 )
@@ -246,7 +249,7 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
     event = Event.objects.get(pk=event_id)
     game = Game.objects.get(pk=game_id)
     url = reverse("tournaments:event", args=[event.code])
-    return TableHome(
+    home = TableHome(
         event.name,
         row.round,
         row.number,
@@ -254,6 +257,47 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
         desk_template=desk.TEMPLATE,
         desk=desk.config(event.code, game.code),
     )
+    if row.round != event.rounds_started or event.round_ends_at is None:
+        return home
+    # The round in play has a time limit: the table counts down to it.
+    return replace(
+        home,
+        ends_at=event.round_ends_at.isoformat(),
+        warnings=round_warnings(),
+        at_time=event.at_time,
+    )
+
+
+@dataclass(frozen=True)
+class RoundClock:
+    """A round's countdown at a moment: when it ends, the whole seconds left, and the
+    warning reached (minutes left: 10, then 5; None before the first and at time)."""
+
+    ends_at: datetime
+    seconds_left: int
+    warning: int | None
+
+    @property
+    def time_up(self) -> bool:
+        return self.seconds_left == 0
+
+
+def round_warnings() -> tuple[tuple[int, int], ...]:
+    """The warnings before a round's time is up, first to last: the seconds left at
+    each, and the minutes it says (10, then 5: ``ATU_ROUND_WARNING_MINUTES``)."""
+    minute = django_settings.ATU_ROUND_MINUTE_SECONDS
+    said = sorted(django_settings.ATU_ROUND_WARNING_MINUTES, reverse=True)
+    return tuple((int(minutes * minute), minutes) for minutes in said)
+
+
+def round_clock(ends_at: datetime | None, now: datetime) -> RoundClock | None:
+    """The round's countdown at ``now`` (the pages' first drawing: their scripts count
+    on from the same deadline and :func:`round_warnings`); None without a limit."""
+    if ends_at is None:
+        return None
+    left = max(0, math.ceil((ends_at - now).total_seconds()))
+    reached = [minutes for seconds, minutes in round_warnings() if 0 < left <= seconds]
+    return RoundClock(ends_at, left, reached[-1] if reached else None)
 
 
 def hidden_tables(user_id: int | None) -> QuerySet[TableResult, uuid.UUID]:
@@ -531,6 +575,11 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         "round_started_at": (
             event.round_started_at.isoformat() if event.round_started_at else None
         ),
+        # When its time is up (ISO; None: no limit), the warnings the pages give before
+        # (seconds left) and the rule then (championship.AT_TIME_RULES).
+        "round_ends_at": event.round_ends_at.isoformat() if event.round_ends_at else None,
+        "round_warnings": [seconds for seconds, _ in round_warnings()],
+        "at_time": event.at_time,
         # Tables still playing, or published results whose protest window is open.
         "provisional": status in (Event.Status.REGISTRATION, Event.Status.RUNNING)
         or provisional_until is not None,
@@ -785,6 +834,10 @@ AUDITED: dict[type, Describer] = {
     ),
     DeputyRemoved: lambda event, actor, names: _Said(
         _("Removed %(name)s as a deputy") % {"name": event.name}
+    ),
+    RoundTimeUp: lambda event, actor, names: _Said(
+        _("Round %(round)s's time was up: each table finished its deal and played no more")
+        % {"round": event.round}
     ),
     ResultsPublished: _published,
     # The calls: the day's record of what the director was asked and decided.

@@ -39,6 +39,9 @@ from runtime.transactions import after_commit
 from tournaments import rounds, seating
 from tournaments.championship import (
     ANSWERED,
+    AT_TIME_FINISH_DEAL,
+    AT_TIME_NONE,
+    AT_TIME_RULES,
     CALL_REASONS,
     CHAMPIONSHIP_STREAM_PREFIX,
     MAX_CALL_NOTE_LENGTH,
@@ -63,6 +66,7 @@ from tournaments.championship import (
     ResultsPublished,
     Round,
     RoundStarted,
+    RoundTimeUp,
     SeasonCreated,
     TableMoved,
     championship_stream,
@@ -122,6 +126,8 @@ DEFAULT_CHECK_IN_SECONDS = 30 * 60
 NO_SHOWS = ("withdraw", "bot")
 # The longest protest window after publishing: a week.
 MAX_PROTEST_MINUTES = 7 * 24 * 60
+# The longest time limit of a round: a day.
+MAX_ROUND_MINUTES = 24 * 60
 
 
 @dataclass(frozen=True)
@@ -203,6 +209,8 @@ def event_create(
     check_in_seconds: int = DEFAULT_CHECK_IN_SECONDS,
     no_shows: str = "withdraw",
     protest_minutes: int = 0,
+    round_minutes: int = 0,
+    at_time: str = AT_TIME_NONE,
 ) -> Event:
     """Open an event for entries; its rounds are started one by one by the organizer.
 
@@ -216,7 +224,10 @@ def event_create(
     or "swiss". ``bot_level``: the level (games.bots.LEVEL_NAMES) of the bots that
     play its bot entrants' seats. ``protest_minutes``: how long its published results
     stay provisional, open to correction (0: final at once), unless the publication
-    says otherwise.
+    says otherwise. ``round_minutes``: each round's time limit (0: none); ``at_time``:
+    what happens when it is up (championship.AT_TIME_RULES): "none", the clock is only
+    shown; "finish-deal", each table finishes the deal in progress and plays no more
+    (Romanian events without duplicate deals only: the others' results need every deal).
 
     The schedule (all optional): ``starts_at`` (an aware time, shown in ``time_zone``,
     the site's by default), when check-in closes and round 1 starts by itself; players
@@ -273,6 +284,13 @@ def event_create(
         no_shows=no_shows,
         place=place,
     )
+    _check_whole(round_minutes, "a round's time limit", 0, MAX_ROUND_MINUTES)
+    if at_time not in AT_TIME_RULES:
+        raise InvalidEventInput(f"at time, the rule is one of {', '.join(AT_TIME_RULES)}")
+    if at_time == AT_TIME_FINISH_DEAL and (kind != ROMANIAN or duplicate):
+        raise InvalidEventInput(
+            "only a Romanian event without duplicate deals stops its tables at time"
+        )
     created = EventCreated(
         name=_name(name),
         code=games.new_code(Event),
@@ -297,6 +315,8 @@ def event_create(
         place=place,
         **schedule,
         protest_minutes=protest_minutes,
+        round_minutes=round_minutes,
+        at_time=at_time if round_minutes else AT_TIME_NONE,
     )
     event_id = uuid.uuid4()
     _execute(event_id, organizer, 0, lambda championship: [created], Championship())
@@ -499,10 +519,58 @@ def event_start_round(
                 tuple(map(tuple, tables)),
                 tuple(map(str, game_ids)),
                 tuple(places) if set(places) != {ONLINE} else (),
+                _round_ends_at(settings),
             )
         ]
 
     return _execute(event_id, actor, expected_version, decide)
+
+
+def _round_ends_at(settings: EventCreated) -> str | None:
+    if not settings.round_minutes:
+        return None
+    limit = settings.round_minutes * django_settings.ATU_ROUND_MINUTE_SECONDS
+    return (timezone.now() + timedelta(seconds=limit)).isoformat()
+
+
+def event_call_time(*, event_id: uuid.UUID, round_number: int) -> bool:
+    """The clock's rule, once round ``round_number``'s time is up: under
+    "finish-deal", every table of the round still playing is told to finish the deal
+    in progress and play no more (the games' ``TimeCalled``), in the same transaction
+    as the round's ``RoundTimeUp``. Whether this call recorded it. Nobody's command but
+    the clock's (the task ``call_round_time``): asked early, for another round, under
+    another rule, or again, it records nothing."""
+    recorded: list[ChampionshipEvent] = []
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        recorded[:] = []
+        if not _time_is_up(championship, round_number) or not _unfinished_tables(championship):
+            return []
+        for game_id in championship.rounds[-1].games:
+            games.game_call_time(game_id=uuid.UUID(game_id))
+        recorded.append(RoundTimeUp(round_number))
+        return recorded
+
+    try:
+        _execute(event_id, None, None, decide)
+    except VersionConflict:
+        _execute(event_id, None, None, decide)
+    return bool(recorded)
+
+
+def _time_is_up(championship: Championship, round_number: int) -> bool:
+    """Whether the clock's rule is due for round ``round_number`` now: the round in
+    play, past its time, under "finish-deal", and not yet applied."""
+    if not championship.rounds or championship.finished:
+        return False
+    played = championship.rounds[-1]
+    return (
+        championship.settings.at_time == AT_TIME_FINISH_DEAL
+        and played.number == round_number
+        and not played.time_up
+        and played.ends_at is not None
+        and timezone.now() >= played.ends_at
+    )
 
 
 def _seat(

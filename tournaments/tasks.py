@@ -15,18 +15,24 @@ from django.utils import timezone
 
 from runtime.lifespan import off_the_thread
 from runtime.tasks import RETRY_ON_DATABASE_ERRORS as RETRY
+from runtime.tasks import VISIBILITY_TIMEOUT
+from tournaments.championship import AT_TIME_FINISH_DEAL
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
 from tournaments.projections import seasons, standings
 from tournaments.services import (
     event_advance,
     event_begin,
+    event_call_time,
     event_finish,
     event_follow_demo,
     publish_event,
 )
 
 DUE_SLACK_SECONDS = 5
+# A round's clock waits in steps shorter than this with a broker (as an automatic move
+# does): a message held longer than the visibility timeout would be handed out again.
+MAX_CLOCK_COUNTDOWN = VISIBILITY_TIMEOUT / 2
 
 logger = logging.getLogger(__name__)
 
@@ -104,6 +110,11 @@ def bring_standings_up_to_date(event_id: str) -> bool:
     except Event.DoesNotExist:
         return False  # Gone (a task outliving a test database).
     changed = standings.update_event_standings(event.id)
+    # Each hand scored checks the round's clock too: what makes up, embedded, for a
+    # timer thread lost to a restart (beat does it with a broker).
+    ends_at = event.round_ends_at
+    if event.at_time == AT_TIME_FINISH_DEAL and ends_at is not None and timezone.now() >= ends_at:
+        event_call_time(event_id=event.id, round_number=event.rounds_started)
     # The standings only derive; whether the event is over is the event's own decision,
     # asked only in its last round (it locks the event and reads its stream).
     if event.status == Event.Status.RUNNING and event.rounds_started == event.rounds_total:
@@ -129,7 +140,75 @@ def check_standings() -> int:
     for event_id in running:
         update_standings.delay(str(event_id))
         advance_event.delay(str(event_id))
+    clocks = Event.objects.filter(
+        status=Event.Status.RUNNING, at_time=AT_TIME_FINISH_DEAL, round_ends_at__lte=timezone.now()
+    ).values_list("id", "rounds_started")
+    for event_id, number in clocks:
+        call_round_time.delay(str(event_id), number)
     return len(running)
+
+
+def schedule_round_clock(event_id: str, round_number: int, seconds: float) -> None:
+    """Have :func:`call_round_time` run for the round in ``seconds``: from a timer
+    thread of this process, embedded (or when the broker does not take it); with a
+    broker, a message that runs then or on its way there. Counted in seconds from
+    the site's time, not as a time.time(): the deadline is the site's."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        _clock_here(event_id, round_number, seconds)
+        return
+    off_the_thread(_send_clock, event_id, round_number, seconds)
+
+
+def _send_clock(event_id: str, round_number: int, seconds: float) -> None:
+    try:
+        call_round_time.apply_async(
+            (event_id, round_number),
+            countdown=min(max(0.0, seconds), MAX_CLOCK_COUNTDOWN),
+            retry=False,
+        )
+    except Exception as error:
+        logger.warning(
+            "the clock of event %s could not be sent (%s: %s); kept here",
+            event_id,
+            type(error).__name__,
+            error,
+        )
+        _clock_here(event_id, round_number, seconds)
+
+
+def _clock_here(event_id: str, round_number: int, seconds: float) -> None:
+    timer = threading.Timer(max(0.0, seconds), _call_time_here, (event_id, round_number))
+    timer.daemon = True
+    timer.start()
+
+
+def _call_time_here(event_id: str, round_number: int) -> None:
+    try:
+        call_round_time(event_id, round_number)
+    except Exception:
+        logger.exception("the clock of event %s could not be applied here", event_id)
+    finally:
+        # A timer thread's connection would never go back to the pool.
+        connections.close_all()
+
+
+@shared_task(ignore_result=True, **RETRY)
+def call_round_time(event_id: str, round_number: int) -> bool | None:
+    """Apply the event's rule at round ``round_number``'s time limit
+    (services.event_call_time): True if this run recorded it, False if there was
+    nothing to do (another round, no limit or rule, or done already); None if the
+    event is gone or its time not yet up (the clock is scheduled again for then)."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return None
+    ends_at = event.round_ends_at
+    if event.rounds_started != round_number or ends_at is None:
+        return False
+    left = (ends_at - timezone.now()).total_seconds()
+    if left > 0:
+        schedule_round_clock(event_id, round_number, left)
+        return None
+    return event_call_time(event_id=event.id, round_number=round_number)
 
 
 @shared_task(ignore_result=True, **RETRY)

@@ -239,6 +239,8 @@ def _event_context(event: Event) -> dict[str, Any]:
         "points_label": POINTS_LABELS.get(event.points, event.points),
         "preset_label": PRESET_LABELS.get(event.preset, event.preset or _("custom rules")),
         "rounds_left": event.rounds_started < event.rounds_total,
+        # The warnings of the round's clock, for its countdown.
+        "clock_warnings": selectors.round_warnings(),
         # While published results may still be corrected: when they become final.
         "provisional_until": selectors.results_provisional_until(event, timezone.now()),
     }
@@ -337,6 +339,8 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             place=data["place"],
             **form.timing(),
             protest_minutes=data["protest_minutes"],
+            round_minutes=data["round_minutes"],
+            at_time=data["at_time"],
         )
     except CodedError as error:
         form.add_error(None, _refusal(error))

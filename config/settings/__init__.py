@@ -135,6 +135,10 @@ ATU_SCREEN_PAGE_SECONDS = 12
 # How long a minute of a published results' protest window lasts: a minute; the
 # tests shorten it to see a publication become final without waiting.
 ATU_PROTEST_MINUTE_SECONDS = 60
+# Likewise for a round's time limit (EventCreated.round_minutes), and the warnings the
+# tables see before it: minutes left.
+ATU_ROUND_MINUTE_SECONDS = 60
+ATU_ROUND_WARNING_MINUTES = (10, 5)
 
 # Shared by the server processes and the workers in production (the standings'
 # debounce keys); embedded, one process needs no more than its own memory.

@@ -794,6 +794,37 @@ def game_play_automatically(*, game_id: uuid.UUID, expected_version: int) -> Com
         return None
 
 
+def game_call_time(*, game_id: uuid.UUID) -> CommandResult | None:
+    """The round's clock ran out (a championship's rule): the deal in progress is
+    finished and none follows it (games.rules.CallTime). Nobody's command but the
+    clock's; None when there is nothing to do: the game is over, time was called
+    already, or it is classic Whist, which has no such rule. Run twice, the second
+    finds time called."""
+
+    def decide(table: Table) -> list[AnyEvent]:
+        game = table.game
+        if not isinstance(game, rules.GameState) or game.time_called is not None:
+            return []
+        if game.phase in (rules.Phase.NOT_STARTED, rules.Phase.FINISHED):
+            return []
+        return ruled(table, rules.CallTime()) + server_moves_of(game_id, table)
+
+    table = load_table(game_id)
+    if table.status != "playing":
+        return None
+    result = execute(
+        Move(
+            game_id=game_id,
+            actor=None,
+            expected_version=None,
+            idempotency_key=None,
+            command={"call_time": True},
+            decide=decide,
+        )
+    )
+    return result if result.records else None
+
+
 def _rules_move(
     *,
     game_id: uuid.UUID,

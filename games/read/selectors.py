@@ -148,6 +148,12 @@ class TableHome:
     # what its script is given. Empty: nothing.
     desk_template: str = ""
     desk: Mapping[str, Any] = field(default_factory=dict)
+    # When the round's time is up (ISO; None: no limit), the warnings before it (the
+    # seconds left at each, and the minutes it says) and the event's rule then, for
+    # the table's countdown.
+    ends_at: str | None = None
+    warnings: tuple[tuple[int, int], ...] = ()
+    at_time: str = ""
 
 
 # Registered by the apps that seat games (see :func:`add_table_home`): the games app

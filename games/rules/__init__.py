@@ -8,6 +8,7 @@ Everything is deterministic given the seed and the deal secrets.
 from games.rules.cards import Card, Suit, deck, format_cards, parse_card, parse_cards
 from games.rules.commands import (
     AnnounceZeroPlay,
+    CallTime,
     ChooseOneCardMode,
     Command,
     ConfirmDeal,
@@ -34,6 +35,7 @@ from games.rules.events import (
     HandDealt,
     HandScored,
     OneCardModeChosen,
+    TimeCalled,
     TrickTaken,
     ZeroPlayAnnounced,
     event_type,
@@ -65,6 +67,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "AnnounceZeroPlay",
     "BidPlaced",
+    "CallTime",
     "Card",
     "CardPlayed",
     "ChooseOneCardMode",
@@ -97,6 +100,7 @@ __all__ = [
     "StartGame",
     "Streak",
     "Suit",
+    "TimeCalled",
     "TrickTaken",
     "Visibility",
     "ZeroPlayAnnounced",

@@ -78,6 +78,12 @@ class ConfirmDeal:
     by: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class CallTime:
+    """The round's time is up: the deal in progress is finished, and no deal is
+    dealt (or recorded) after it; between deals, the game ends at once."""
+
+
 Command = (
     StartGame
     | ChooseOneCardMode
@@ -88,4 +94,5 @@ Command = (
     | RecordDeal
     | CorrectDeal
     | ConfirmDeal
+    | CallTime
 )

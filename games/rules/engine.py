@@ -13,6 +13,7 @@ from games.rules.bidding import allowed_bids, check_bid
 from games.rules.cards import Card, deck
 from games.rules.commands import (
     AnnounceZeroPlay,
+    CallTime,
     ChooseOneCardMode,
     Command,
     ConfirmDeal,
@@ -32,6 +33,7 @@ from games.rules.errors import (
     NotYourTurn,
     RecordedTable,
     RuleError,
+    TimeAlreadyCalled,
     WrongPhase,
     ZeroPlayNotAllowed,
 )
@@ -43,6 +45,7 @@ from games.rules.events import (
     HandDealt,
     HandScored,
     OneCardModeChosen,
+    TimeCalled,
     TrickTaken,
     ZeroPlayAnnounced,
 )
@@ -154,7 +157,7 @@ def _play(state: GameState, command: PlayCard) -> tuple[Event, ...]:
     tricks = list(state.tricks)
     tricks[winner] += 1
     scored = _score_hand(state, tuple(tricks))
-    if state.hand + 1 < len(state.schedule):
+    if state.hand + 1 < state.deals_to_play:
         return (played, taken, scored)
     return (played, taken, scored, game_finished(scored.totals, state.zero_play))
 
@@ -184,6 +187,22 @@ def _announce_zero_play(state: GameState, command: AnnounceZeroPlay) -> tuple[Ev
     return (ZeroPlayAnnounced(command.seat, state.hands_dealt),)
 
 
+def call_time(state: GameState, command: CallTime) -> tuple[Event, ...]:
+    """The deal in progress (dealt here, or at a table in the room the one to be
+    recorded next) is the last; between deals played here the game ends now, with
+    the scores of the deals played."""
+    if state.phase is Phase.NOT_STARTED:
+        raise WrongPhase(_PHASE_RULES[Phase.NOT_STARTED])
+    if state.phase is Phase.FINISHED:
+        raise GameOver()
+    if state.time_called is not None:
+        raise TimeAlreadyCalled()
+    in_progress = state.recorded or state.phase in (Phase.BIDDING, Phase.PLAYING)
+    if in_progress:
+        return (TimeCalled(state.hand + 1),)
+    return (TimeCalled(state.hand), game_finished(state.scores, state.zero_play))
+
+
 _DECIDERS: dict[type[Any], Callable[[GameState, Any], tuple[Event, ...]]] = {
     StartGame: _start,
     ChooseOneCardMode: _choose_mode,
@@ -194,6 +213,7 @@ _DECIDERS: dict[type[Any], Callable[[GameState, Any], tuple[Event, ...]]] = {
     RecordDeal: record,
     CorrectDeal: correct,
     ConfirmDeal: confirm,
+    CallTime: call_time,
 }
 # What only a table played here does: a table in the room plays its cards itself.
 _PLAYED_HERE = frozenset({ChooseOneCardMode, DealHand, PlaceBid, PlayCard})

@@ -256,3 +256,11 @@ class TableClosed(RuleError):
 
     def __init__(self) -> None:
         super().__init__("the game is over: only the director corrects its deals")
+
+
+class TimeAlreadyCalled(RuleError):
+    code = "time_already_called"
+    text = gettext_noop("Time has already been called at this table.")
+
+    def __init__(self) -> None:
+        super().__init__("time has already been called at this table")

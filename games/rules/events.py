@@ -122,6 +122,14 @@ class ZeroPlayAnnounced:
 
 
 @dataclass(frozen=True, slots=True)
+class TimeCalled:
+    """Time was called: the game is played to ``deals`` deals (fewer than its
+    schedule's), and its result is the scores of those."""
+
+    deals: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameFinished:
     scores: tuple[int, ...]
     # Place by seat, 1 = first; tied players share a place.
@@ -141,6 +149,7 @@ Event = (
     | DealCorrected
     | DealConfirmed
     | ZeroPlayAnnounced
+    | TimeCalled
     | GameFinished
 )
 

@@ -113,7 +113,7 @@ def record(state: GameState, command: RecordDeal) -> tuple[Event, ...]:
     scored = scored_hand(
         state.options, state.cards, state.hand, bids, tricks, state.scores, state.hits, state.misses
     )
-    if state.hand + 1 < len(state.schedule):
+    if state.hand + 1 < state.deals_to_play:
         return (recorded, scored)
     return (recorded, scored, game_finished(scored.totals, state.zero_play))
 

@@ -25,6 +25,7 @@ from games.rules.events import (
     HandDealt,
     HandScored,
     OneCardModeChosen,
+    TimeCalled,
     TrickTaken,
     ZeroPlayAnnounced,
 )
@@ -74,6 +75,14 @@ class GameState:
     recorded: bool = False
     entered_by: tuple[int | None, ...] = ()
     confirmed: tuple[bool, ...] = ()
+    # Time called: the game ends after this many deals (None: the whole schedule).
+    time_called: int | None = None
+
+    @property
+    def deals_to_play(self) -> int:
+        """How many deals the game is played to: its schedule's, or fewer once time
+        was called."""
+        return len(self.schedule) if self.time_called is None else self.time_called
 
     @property
     def spec(self) -> DealSpec:
@@ -127,7 +136,7 @@ def _await_next_hand(state: GameState) -> None:
     state.trick = ()
     state.trick_number = 0
     state.last_trick = None
-    if state.hand == len(state.schedule):
+    if state.hand >= state.deals_to_play:
         state.phase = Phase.FINISHED
         return
     spec = state.spec
@@ -236,6 +245,10 @@ def _zero_play(state: GameState, event: ZeroPlayAnnounced) -> None:
     state.zero_play = tuple(flags)
 
 
+def _time_called(state: GameState, event: TimeCalled) -> None:
+    state.time_called = event.deals
+
+
 def _finished(state: GameState, event: GameFinished) -> None:
     state.phase = Phase.FINISHED
     state.places = event.places
@@ -253,6 +266,7 @@ _APPLIERS: dict[type[Any], Callable[[GameState, Any], None]] = {
     DealCorrected: _deal_corrected,
     DealConfirmed: _deal_confirmed,
     ZeroPlayAnnounced: _zero_play,
+    TimeCalled: _time_called,
     GameFinished: _finished,
 }
 

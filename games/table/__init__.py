@@ -403,7 +403,7 @@ def projected(table: Table) -> dict[str, Any]:
         scores, places = list(game.seat_points), list(game.places)
         hands_total = game.options.deals or 0
     else:
-        scores, places, hands_total = list(game.scores), list(game.places), len(game.schedule)
+        scores, places, hands_total = list(game.scores), list(game.places), game.deals_to_play
     return {
         "code": table.code,
         "kind": table.kind,

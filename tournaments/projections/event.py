@@ -39,6 +39,8 @@ def project_event(
         "duplicate": settings.duplicate,
         "spectator_delay": settings.spectator_delay,
         "round_started_at": championship.rounds[-1].started_at if championship.rounds else None,
+        "round_ends_at": championship.rounds[-1].ends_at if championship.rounds else None,
+        "at_time": settings.at_time,
         "announcements": [
             {
                 "number": made.number,

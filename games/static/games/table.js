@@ -841,7 +841,9 @@
     const body = node("tbody");
     const results = new Map(state.results.map((result) => [result.hand, result]));
     const current = state.hand && state.hand.bids ? state.hand : null;
-    state.schedule.forEach((cards, number) => {
+    // After time is called the game is played to fewer deals than its schedule holds.
+    const deals = state.hands_total ? state.schedule.slice(0, state.hands_total) : state.schedule;
+    deals.forEach((cards, number) => {
       const result = results.get(number);
       const row = node("tr", { "data-hand": number, class: current && current.number === number ? "current" : null }, [
         node("td", { class: "cards", text: String(cards) }),

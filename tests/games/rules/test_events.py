@@ -15,6 +15,7 @@ from games.rules import (
     HandDealt,
     HandScored,
     OneCardModeChosen,
+    TimeCalled,
     TrickTaken,
     Visibility,
     ZeroPlayAnnounced,
@@ -93,6 +94,7 @@ EXAMPLES: list[tuple[Event, dict[str, object]]] = [
     ),
     (DealConfirmed(2, 1), {"hand": 2, "by": 1}),
     (ZeroPlayAnnounced(1, 0), {"seat": 1, "hands_dealt": 0}),
+    (TimeCalled(4), {"deals": 4}),
     (
         GameFinished((0, 12, 12), (1, 2, 2), (0,)),
         {"scores": [0, 12, 12], "places": [1, 2, 2], "zero_play_winners": [0]},

@@ -128,6 +128,7 @@
     document.body.dataset.eventStatus = data.status;
     drawStatus();
     drawCalls(before);
+    drawClock();
     drawAnnouncements();
     drawLeaderboard(before);
     drawTables();
@@ -139,6 +140,14 @@
     for (const input of document.querySelectorAll("input[name=expected_version]")) {
       input.value = String(data.version);
     }
+  }
+
+  // The round's countdown (atu/clock.js), while its tables play.
+  function drawClock() {
+    const clock = $("round-clock");
+    if (!clock) return;
+    clock.dataset.endsAt = (live.round_playing && live.round_ends_at) || "";
+    window.atuClock();
   }
 
   // Publishing waits until no table of the round plays.

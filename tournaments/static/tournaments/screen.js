@@ -161,7 +161,11 @@
   function tick() {
     const seconds = roundSeconds();
     const over = live.status === "finished" || live.status === "published";
-    $("clock-box").hidden = seconds === null || over;
+    // A round with a time limit counts down (atu/clock.js) instead of counting up.
+    const countdown = Boolean(live.round_playing && live.round_ends_at);
+    $("round-clock").dataset.endsAt = countdown ? live.round_ends_at : "";
+    window.atuClock();
+    $("clock-box").hidden = seconds === null || over || countdown;
     if (seconds !== null && live.round_playing) {
       $("clock-label").textContent = fmt(T.round_time, { round: live.round });
       $("clock").textContent = duration(seconds);
