@@ -82,6 +82,9 @@ class EventCreated:
     # Minutes the published results stay provisional (open to protest and correction)
     # before they are final; 0: final once published, as before there was a window.
     protest_minutes: int = 0
+    # Seconds of a person's turn after which a bot stands in for them at their table,
+    # until they come back; 0: never (as before there was the choice).
+    absent_seconds: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +139,27 @@ class ResultCorrected:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatSubstituted:
+    """The director seated ``player_id`` (a reserve, or the seat's own player back),
+    or a bot (None), in seat ``seat`` of table ``table`` (its index) of round
+    ``round``. Who plays each deal is read from the table's log (decision 3406)."""
+
+    round: int
+    table: int
+    seat: int
+    player_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDisqualified:
+    """The director disqualified a player, with the reason: out of the rounds to come,
+    their results so far kept and marked in the standings."""
+
+    player_id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class EventFinished:
     """Every round played: the last round's last table has finished."""
 
@@ -172,6 +196,8 @@ ChampionshipEvent = (
     | RoundStarted
     | TableMoved
     | ResultCorrected
+    | SeatSubstituted
+    | PlayerDisqualified
     | EventFinished
     | ResultsPublished
     | Announced
@@ -207,6 +233,8 @@ class Entry:
     checked_in: bool = False
     withdrawn: bool = False
     in_room: bool = False
+    # Why the director disqualified the player; empty: not disqualified.
+    disqualified: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +266,9 @@ class Championship:
     entries: dict[int, Entry] = field(default_factory=dict)
     rounds: list[Round] = field(default_factory=list)
     corrections: list[ResultCorrected] = field(default_factory=list)
+    # Who holds each seat the director handed to someone else, by (round, table,
+    # seat): a reserve's id, or None for a bot.
+    substituted: dict[tuple[int, int, int], int | None] = field(default_factory=dict)
     finished: bool = False
     published: bool = False
     # When the published results become final (None: final once published).
@@ -267,6 +298,18 @@ class Championship:
         """Whether the results are final at ``now``: published, and their protest
         window (if any) over."""
         return self.published and (self.final_at is None or now >= self.final_at)
+
+    def holders(self, number: int) -> list[list[int | None]]:
+        """Who holds each seat of each table of round ``number`` now, by the
+        director's word: its player, a reserve, or None for a bot."""
+        played = self.rounds[number - 1]
+        return [
+            [
+                self.substituted.get((number, table, seat), player)
+                for seat, player in enumerate(players)
+            ]
+            for table, players in enumerate(played.tables)
+        ]
 
     def seat_of(self, player_id: int) -> tuple[int, int, int] | None:
         """The round, table and seat of ``player_id`` in the latest round, if seated."""
@@ -321,6 +364,10 @@ def fold(
             _move(championship, event)
         elif isinstance(event, ResultCorrected):
             championship.corrections.append(event)
+        elif isinstance(event, SeatSubstituted):
+            championship.substituted[event.round, event.table, event.seat] = event.player_id
+        elif isinstance(event, PlayerDisqualified):
+            _entry(championship, event.player_id, withdrawn=True, disqualified=event.reason)
         elif isinstance(event, EventFinished):
             championship.finished = True
         elif isinstance(event, ResultsPublished):
