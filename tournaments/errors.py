@@ -194,3 +194,12 @@ class PlayerNotFound(EventError):
 
     def __init__(self, username: str) -> None:
         super().__init__(f"there is no account {username!r}")
+
+
+class Disqualified(EventError):
+    code = "disqualified"
+    text = gettext_noop("That player was disqualified from this event.")
+    status = 409
+
+    def __init__(self, player_id: int) -> None:
+        super().__init__(f"player {player_id} was disqualified from this event")

@@ -61,6 +61,7 @@ from tournaments.championship import (
 from tournaments.errors import (
     AlreadyEntered,
     AnnouncementNotFound,
+    Disqualified,
     EventNotFound,
     EventOver,
     InvalidEventInput,
@@ -337,6 +338,8 @@ def _entry_command(
             if entry.withdrawn:
                 return []
             return [PlayerWithdrew(target), *_leave_table(event_id, championship, target)]
+        if entry.disqualified:
+            raise Disqualified(target)
         # Only an event played both ways asks where a player is.
         where = in_room and championship.settings.place == BOTH
         if entry.checked_in and not entry.withdrawn and entry.in_room == where:
