@@ -11,7 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES
+from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from games.rules import PRESETS
 from games.web.forms import PRESET_LABELS, NewGameForm, rule_changes
 from tournaments.models import Season
@@ -164,6 +164,18 @@ class EventForm(forms.Form):
             "corrected; then they are final. 0: final at once."
         ),
     )
+    # Left out (as by older clients): never.
+    absent_seconds = forms.IntegerField(
+        label=_("A bot stands in for an absent player after (seconds)"),
+        min_value=0,
+        max_value=MAX_TURN_SECONDS,
+        initial=0,
+        required=False,
+        help_text=_(
+            "Seconds into a player's turn; the bot plays their seat until they come back. "
+            "Its deals count for nobody. 0: never."
+        ),
+    )
     # Left out (as by older clients): the default level.
     bot_level = forms.ChoiceField(
         label=_("Bot level"),
@@ -227,6 +239,15 @@ class EventForm(forms.Form):
 
     def clean_protest_minutes(self) -> int:
         return int(self.cleaned_data["protest_minutes"] or 0)
+
+    def clean_absent_seconds(self) -> int:
+        seconds = int(self.cleaned_data["absent_seconds"] or 0)
+        if 0 < seconds < MIN_TURN_SECONDS:
+            raise forms.ValidationError(
+                _("At least %(seconds)s seconds, or 0 for never."),
+                params={"seconds": MIN_TURN_SECONDS},
+            )
+        return seconds
 
     def clean_movement(self) -> str:
         return str(self.cleaned_data["movement"] or "progressive")
@@ -317,6 +338,40 @@ class PublishForm(forms.Form):
             "corrected; then they are final. 0: final at once."
         ),
     )
+
+
+class SubstituteForm(forms.Form):
+    """A seat of the round in play handed to someone: an entrant, an account by its
+    username, or a bot (neither)."""
+
+    table = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    seat = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    player = forms.TypedChoiceField(label=_("Seat"), coerce=int, required=False, empty_value=None)
+    username = forms.CharField(label=_("or a username"), max_length=150, required=False)
+
+    def __init__(
+        self, *args: Any, players: list[tuple[int, str]] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["player"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [
+            ("", _("a bot")),
+            *((player_id, name) for player_id, name in players or []),
+        ]
+
+
+class DisqualifyForm(forms.Form):
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    reason = forms.CharField(label=_("Reason"), max_length=500)
+
+    def __init__(
+        self, *args: Any, players: list[tuple[int, str]] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["player"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(player_id, name) for player_id, name in players or []]
 
 
 class PauseForm(forms.Form):

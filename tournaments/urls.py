@@ -44,6 +44,8 @@ urlpatterns = [
     ),
     path(f"{manage}tables/<str:game_code>/pause/", views.pause_table, name="pause"),
     path(f"{manage}round-tables/<int:number>/move/", views.move_table, name="move-table"),
+    path(f"{manage}seats/", views.seat_substitute, name="seat-substitute"),
+    path(f"{manage}disqualifications/", views.disqualify_player, name="disqualify"),
     path(f"{manage}tables/<str:game_code>/resume/", views.resume_table, name="resume"),
     path(f"{manage}rounds/<int:number>/seating/", views.print_seating, name="print-seating"),
     path(f"{manage}rounds/<int:number>/cards/", views.print_cards, name="print-cards"),

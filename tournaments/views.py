@@ -44,12 +44,14 @@ from tournaments.forms import (
     AnnouncementForm,
     BotsForm,
     CorrectionForm,
+    DisqualifyForm,
     EventForm,
     PauseForm,
     PublishForm,
     RegisterPlayerForm,
     SeasonForm,
     StartRoundForm,
+    SubstituteForm,
 )
 from tournaments.models import Entry, Event, Season
 
@@ -274,6 +276,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             bot_level=data["bot_level"],
             place=data["place"],
             protest_minutes=data["protest_minutes"],
+            absent_seconds=data["absent_seconds"],
         )
     except CodedError as error:
         form.add_error(None, _refusal(error))
@@ -449,6 +452,9 @@ def _manage_page(
         "publish_form": forms.get("publish_form")
         or PublishForm(initial={"protest_minutes": _protest_minutes(event)}),
         "audit": selectors.event_audit(event.id),
+        "seat_tables": selectors.event_seats(event.id),
+        "substitute_players": _players(event),
+        "disqualify_form": forms.get("disqualify_form") or DisqualifyForm(players=_players(event)),
         "room_tables": paper.room_tables(event),
         "page": _page_config(request, event, live, "manage"),
     }
@@ -662,6 +668,48 @@ def pause_table(request: AuthenticatedHttpRequest, code: str, game_code: str) ->
 @login_required
 def resume_table(request: AuthenticatedHttpRequest, code: str, game_code: str) -> HttpResponse:
     return _table_action(request, code, game_code, pause=False)
+
+
+@require_POST
+@login_required
+def seat_substitute(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
+    """Seat an entrant, an account by username, or a bot in a seat of the round in play."""
+
+    def run(event: Event) -> str:
+        form = SubstituteForm(request.POST, players=_players(event))
+        if not form.is_valid():
+            raise InvalidForm(_("Choose an entrant, type a username, or leave both for a bot."))
+        data = form.cleaned_data
+        services.event_seat_substitute(
+            event_id=event.id,
+            actor=request.user,
+            table=data["table"],
+            seat=data["seat"],
+            player_id=data["player"],
+            username=data["username"],
+        )
+        return _("Seat %(seat)s of table %(table)s handed over.") % {
+            "seat": data["seat"] + 1,
+            "table": data["table"],
+        }
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def disqualify_player(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
+    def run(event: Event) -> str:
+        form = DisqualifyForm(request.POST, players=_players(event))
+        if not form.is_valid():
+            raise InvalidForm(disqualify_form=form)
+        data = form.cleaned_data
+        services.event_disqualify(
+            event_id=event.id, actor=request.user, player_id=data["player"], reason=data["reason"]
+        )
+        return _("Player disqualified.")
+
+    return _organizer_action(request, code, run)
 
 
 @require_POST

@@ -8,6 +8,7 @@ import random
 import uuid
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from django.test import override_settings
@@ -17,19 +18,22 @@ from eventlog import store
 from games import tasks
 from games.commands import actions
 from games.rules import Phase, legal_bids
-from games.table import Table
-from games.table import SeatAutomated, SeatTaken, stream_of
+from games.table import SeatAutomated, SeatTaken, Table, stream_of
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import next_move
 from tests.tournaments.drivers import SHORT_RULES, organizer, round_games
 from tests.tournaments.test_services import refused
+from tests.tournaments.test_views import VALID_EVENT, manage_url, signed_in, text
 from tournaments import points, services
 from tournaments.championship import (
+    EventCreated,
     PlayerDisqualified,
     PlayerWithdrew,
     SeatSubstituted,
     championship_stream,
+    decode,
+    encode,
 )
 from tournaments.models import Event, Standing, TableResult
 from tournaments.projections.rebuild import rebuild_standings
@@ -41,7 +45,7 @@ DEALS = 9
 
 
 def table_of_four(
-    *, reserves: int = 0, **options: object
+    *, reserves: int = 0, **options: Any
 ) -> tuple[Event, User, list[User], list[User], uuid.UUID]:
     """A one-round event of four people at one table, ``reserves`` more entered but not
     checked in; its round started. The event, its director, the players by seat, the
@@ -110,7 +114,7 @@ def test_a_bot_stands_in_once_the_absent_players_time_is_up_and_the_task_run_twi
     None
 ):
     # Given an event whose director chose a stand-in after 20 s of a turn
-    event, _, seated, _, game_id = table_of_four(absent_seconds=20)
+    _, _, seated, _, game_id = table_of_four(absent_seconds=20)
     table = load_table(game_id)
     seat, version = table.game.turn, table.version
     assert table.stand_in_seconds == 20
@@ -126,7 +130,8 @@ def test_a_bot_stands_in_once_the_absent_players_time_is_up_and_the_task_run_twi
     records = store.read(stream_of(game_id), after=version)
     assert records[0].event == SeatAutomated(seat, actions.DEFAULT_LEVEL)
     assert [record.type for record in records] == ["SeatAutomated", "BidPlaced"]
-    assert after.seats[seat] is not None and after.seats[seat].user_id == seated[seat].pk
+    held = after.seats[seat]
+    assert held is not None and held.user_id == seated[seat].pk
 
 
 @pytest.mark.django_db
@@ -179,8 +184,6 @@ def test_a_stand_in_time_outside_5_to_600_seconds_is_refused(seconds: object) ->
 
 
 def test_an_event_recorded_before_the_stand_in_time_decodes_as_never() -> None:
-    from tournaments.championship import EventCreated, decode, encode
-
     created = EventCreated(
         "Cupa",
         "ABCDEF",
@@ -268,7 +271,7 @@ def test_a_reserve_seated_after_the_first_deal_has_the_rest_and_the_absent_playe
         1, 0, 2, reserve.pk
     )
     taken = [r.event for r in store.read(stream_of(game_id)) if r.type == "SeatTaken"]
-    assert [(event.seat, event.user_id) for event in taken] == [(2, reserve.pk)]  # type: ignore[union-attr]
+    assert taken == [SeatTaken(2, reserve.pk, taken[0].alias)]  # type: ignore[union-attr]
 
     # And seat 2's points are shared 1/9 and 8/9, each with their own exact bids
     row = TableResult.objects.get(game_id=game_id)
@@ -389,7 +392,7 @@ def test_a_player_withdrawn_mid_round_leaves_a_bot_in_their_seat_and_the_table_g
 @pytest.mark.django_db
 @override_settings(ATU_BOT_DELAY_SECONDS=3600)
 def test_a_disqualification_states_its_reason_and_is_recorded_once() -> None:
-    event, director, seated, _, game_id = table_of_four()
+    event, director, seated, _, _ = table_of_four()
     call = services.event_disqualify
 
     refused(
@@ -409,3 +412,81 @@ def test_a_disqualification_states_its_reason_and_is_recorded_once() -> None:
     entry = load_championship(event.id).entries[seated[0].pk]
     assert (entry.withdrawn, entry.disqualified) == (True, "signalled cards")
     refused("disqualified", services.event_check_in, event_id=event.id, actor=seated[0])
+
+
+# --- Through the manage page ----------------------------------------------------------
+
+
+@pytest.mark.django_db
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)
+def test_the_manage_page_offers_every_seat_and_seats_a_reserve_then_a_bot() -> None:
+    event, director, seated, (reserve,), game_id = table_of_four(reserves=1)
+    owner = signed_in(director)
+    page = text(owner.get(manage_url(event)))
+    assert page.count('class="inline substitute"') == 4
+    assert f'action="/events/{event.code}/manage/seats/"' in page
+
+    given = owner.post(
+        manage_url(event, "seats/"), {"table": "1", "seat": "3", "player": str(reserve.pk)}
+    )
+    bot = owner.post(manage_url(event, "seats/"), {"table": "1", "seat": "0", "player": ""})
+
+    assert (given.status_code, bot.status_code) == (302, 302)
+    assert load_championship(event.id).holders(1) == [
+        [None, seated[1].pk, seated[2].pk, reserve.pk]
+    ]
+    page = text(owner.get(manage_url(event)))
+    name = load_championship(event.id).entries[reserve.pk].name
+    assert f"{name} (for {load_championship(event.id).entries[seated[3].pk].name})" in page
+    assert "Seated a bot in table 1 seat 1 of round 1" in page
+    assert load_table(game_id).bots[0] == "medium"
+
+
+@pytest.mark.django_db
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)
+def test_a_refused_seat_shows_the_page_again_with_the_reason_and_its_status() -> None:
+    event, director, seated, _, _ = table_of_four()
+    owner = signed_in(director)
+
+    elsewhere = owner.post(
+        manage_url(event, "seats/"), {"table": "1", "seat": "0", "player": str(seated[2].pk)}
+    )
+    nobody = owner.post(
+        manage_url(event, "seats/"), {"table": "1", "seat": "0", "username": "nobody-here"}
+    )
+    stranger = signed_in(seated[0]).post(manage_url(event, "seats/"), {"table": "1", "seat": "0"})
+
+    assert elsewhere.status_code == 409
+    assert "That player already holds a seat in this round." in text(elsewhere)
+    assert nobody.status_code == 404
+    assert "There is no account by that name." in text(nobody)
+    assert stranger.status_code == 403
+    assert [r.type for r in store.read(championship_stream(event.id))][-1] == "RoundStarted"
+
+
+@pytest.mark.django_db
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)
+def test_the_director_disqualifies_from_the_page_and_the_audit_trail_says_why() -> None:
+    event, director, seated, _, _ = table_of_four()
+    owner = signed_in(director)
+
+    response = owner.post(
+        manage_url(event, "disqualifications/"),
+        {"player": str(seated[1].pk), "reason": "used a phone"},
+    )
+
+    assert response.status_code == 302
+    page = text(owner.get(manage_url(event)))
+    name = load_championship(event.id).entries[seated[1].pk].name
+    assert f"Disqualified {name}" in page
+    assert "used a phone" in page
+
+
+@pytest.mark.django_db
+def test_the_create_form_takes_the_stand_in_time() -> None:
+    response = signed_in(organizer()).post("/events/new/", {**VALID_EVENT, "absent_seconds": "45"})
+    too_short = signed_in(organizer()).post("/events/new/", {**VALID_EVENT, "absent_seconds": "2"})
+
+    assert response.status_code == 302
+    assert load_championship(Event.objects.get().id).settings.absent_seconds == 45
+    assert too_short.status_code == 400

@@ -158,17 +158,17 @@ def read_figures(
             if game_id in deals:
                 ordered = sorted(deals[game_id].items())
                 by_deal = [held[game_id][hand] for hand, _ in ordered]
-                made = [[b == w for b, w in zip(d.bids, d.tricks, strict=True)] for _, d in ordered]
+                hit = [[b == w for b, w in zip(d.bids, d.tricks, strict=True)] for _, d in ordered]
             else:
                 by_deal = classic_held[game_id]
-                made = [[False] * count for _ in by_deal]
+                hit = [[False] * count for _ in by_deal]
             figures[game_id] = GameFigures(
                 scores[game_id],
                 tuple(exact[game_id]),
                 hands[game_id],
                 game_id in finished,
                 last[game_id],
-                _played(by_deal, made, players),
+                _played(by_deal, hit, players),
             )
     return figures
 
