@@ -687,6 +687,21 @@ def event_seats(event_id: uuid.UUID) -> list[SeatsTable]:
     return tables
 
 
+def event_substitutions(event_id: uuid.UUID) -> list[AuditLine]:
+    """The director's substitutions and disqualifications, oldest first, with their
+    reasons: what the results page lists under the rule that counts their deals."""
+    return event_audit(event_id, [SeatSubstituted, PlayerDisqualified])
+
+
+def event_disqualified(event_id: uuid.UUID) -> dict[int, str]:
+    """The disqualified players of the event, with the director's reason."""
+    records = store.read(championship_stream(event_id), types=("PlayerDisqualified",))
+    return {
+        record.event.player_id: record.event.reason  # type: ignore[union-attr]
+        for record in records
+    }
+
+
 def event_corrections(event_id: uuid.UUID) -> list[AuditLine]:
     """The corrections of the event's results, oldest first, with their reasons."""
     return event_audit(event_id, [ResultCorrected])

@@ -857,9 +857,14 @@ def _csv_afterword(writer: Any, event: Event) -> None:
 def results(request: HttpRequest, code: str) -> HttpResponse:
     event = _viewable(request, code)
     live = selectors.event_live(event.id, _user_id(request))
+    disqualified = selectors.event_disqualified(event.id)
     context = {
         **_event_context(event),
-        "standings": live["leaderboard"],
+        "standings": [
+            {**row, "disqualified": disqualified.get(row["player_id"], "")}
+            for row in live["leaderboard"]
+        ],
+        "substitutions": selectors.event_substitutions(event.id),
         "screened": live["screened"],
         "rounds": live["rounds"],
         "final": event.status in (Event.Status.FINISHED, Event.Status.PUBLISHED),

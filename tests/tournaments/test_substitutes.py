@@ -490,3 +490,29 @@ def test_the_create_form_takes_the_stand_in_time() -> None:
     assert response.status_code == 302
     assert load_championship(Event.objects.get().id).settings.absent_seconds == 45
     assert too_short.status_code == 400
+
+
+@pytest.mark.django_db
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)
+def test_the_results_page_states_the_rule_and_lists_substitutions_and_disqualifications() -> None:
+    # Given a reserve seated for seat 3 and seat 1's player disqualified
+    event, director, seated, (reserve,), game_id = table_of_four(reserves=1)
+    play_on(game_id, seated, deals=1)
+    services.event_seat_substitute(
+        event_id=event.id, actor=director, table=1, seat=3, player_id=reserve.pk
+    )
+    services.event_disqualify(
+        event_id=event.id, actor=director, player_id=seated[1].pk, reason="used a phone"
+    )
+    update_standings(str(event.id))
+    names = {p: e.name for p, e in load_championship(event.id).entries.items()}
+
+    # When anyone opens the results
+    page = text(signed_in(seated[0]).get(f"/events/{event.code}/results/"))
+
+    # Then the rule is stated, and who was seated and disqualified is listed
+    assert "Each deal counts for whoever held the seat when it was scored" in page
+    assert f"Seated {names[reserve.pk]} in table 1 seat 4 of round 1" in page
+    assert "Seated a bot in table 1 seat 2 of round 1" in page
+    assert f"Disqualified {names[seated[1].pk]}" in page
+    assert "disqualified: used a phone" in page
