@@ -337,7 +337,8 @@ def _entry_command(
         if make is PlayerWithdrew:
             if entry.withdrawn:
                 return []
-            return [PlayerWithdrew(target), *_leave_table(event_id, championship, target)]
+            _leave_table(championship, target)
+            return [PlayerWithdrew(target)]
         if entry.disqualified:
             raise Disqualified(target)
         # Only an event played both ways asks where a player is.
@@ -366,22 +367,19 @@ def event_disqualify(
             raise InvalidEventInput("a disqualification states its reason")
         if entry.disqualified:
             return []
-        return [
-            PlayerDisqualified(player_id, reason[:500]),
-            *_leave_table(event_id, championship, player_id),
-        ]
+        _leave_table(championship, player_id)
+        return [PlayerDisqualified(player_id, reason[:500])]
 
     return _execute(event_id, actor, None, decide)
 
 
-def _leave_table(
-    event_id: uuid.UUID, championship: Championship, player_id: int
-) -> list[ChampionshipEvent]:
+def _leave_table(championship: Championship, player_id: int) -> None:
     """A player leaving the event mid-round (withdrawn, disqualified): a bot takes the
     seat they hold at a table of the round in play that is still playing online, so
-    the table goes on; the deals it plays count for nobody."""
+    the table goes on; the deals it plays count for nobody. The withdrawal or the
+    disqualification says why: the championship records no substitution of its own."""
     if not championship.rounds:
-        return []
+        return
     played = championship.rounds[-1]
     organizer = User.objects.get(pk=championship.settings.organizer_id)
     for index, seats in enumerate(championship.holders(played.number)):
@@ -392,8 +390,7 @@ def _leave_table(
             seat = seats.index(player_id)
             level = championship.settings.bot_level
             games.game_set_seat_bot(game_id=game_id, actor=organizer, seat=seat, bot=level)
-            return [SeatSubstituted(played.number, index, seat, None)]
-    return []
+            return
 
 
 def event_seat_substitute(

@@ -862,10 +862,11 @@ def _rules_move(
         acting = acting_seat(table, actor_id, seat)
         if table.paused:
             raise GamePausedError()
-        # A player's own move takes their seat back from the bot playing it.
+        # A person's own move takes their seat back from the bot playing it (a bot
+        # account's seat stays its bot's).
         back = (
             fold_all(table, [SeatAutomated(acting, None)])
-            if actor_id is not None and table.bots[acting] is not None
+            if actor is not None and not actor.is_bot and table.bots[acting] is not None
             else []
         )
         return back + ruled(table, make(acting, table)) + server_moves_of(game_id, table)
