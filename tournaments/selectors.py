@@ -636,8 +636,9 @@ def event_audit(event_id: uuid.UUID, kinds: Iterable[type] | None = None) -> lis
 @dataclass(frozen=True)
 class SeatLine:
     """A seat of the round in play, for the director: who holds it by the championship
-    (its player, a reserve, or nobody for a bot), whether a bot plays it now (seated
-    by the director, or standing in for an absent player), and whose seat it was."""
+    (its player, a reserve, or nobody for a bot), whether a bot plays it for a person
+    now (seated by the director, or standing in for an absent player), and whose seat
+    it was."""
 
     seat: int
     player: str
@@ -662,6 +663,11 @@ def event_seats(event_id: uuid.UUID) -> list[SeatsTable]:
     played = championship.rounds[-1]
     names = {entry.player_id: entry.name for entry in championship.entries.values()}
     codes = dict(Game.objects.filter(pk__in=played.games).values_list("id", "code"))
+    bots = set(
+        User.objects.filter(
+            pk__in=[player for players in played.tables for player in players], is_bot=True
+        ).values_list("pk", flat=True)
+    )
     tables = []
     for index, holders in enumerate(championship.holders(played.number)):
         game_id = uuid.UUID(played.games[index])
@@ -676,7 +682,8 @@ def event_seats(event_id: uuid.UUID) -> list[SeatsTable]:
                         seat=seat,
                         player=names.get(player, str(player)),
                         holder="" if holder is None else names.get(holder, str(holder)),
-                        bot=table.bots[seat] is not None,
+                        # A bot entrant's own bot is no stand-in.
+                        bot=table.bots[seat] is not None and player not in bots,
                     )
                     for seat, (player, holder) in enumerate(
                         zip(played.tables[index], holders, strict=True)
