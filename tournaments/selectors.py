@@ -704,8 +704,9 @@ def event_disqualified(event_id: uuid.UUID) -> dict[int, str]:
     """The disqualified players of the event, with the director's reason."""
     records = store.read(championship_stream(event_id), types=("PlayerDisqualified",))
     return {
-        record.event.player_id: record.event.reason  # type: ignore[union-attr]
+        record.event.player_id: record.event.reason
         for record in records
+        if isinstance(record.event, PlayerDisqualified)
     }
 
 
