@@ -173,7 +173,7 @@ class EventForm(forms.Form):
         required=False,
         help_text=_(
             "Seconds into a player's turn; the bot plays their seat until they come back. "
-            "Its deals count for nobody. 0: never."
+            "Its deals count for nobody. A shorter turn timer moves first. 0: never."
         ),
     )
     # Left out (as by older clients): the default level.

@@ -830,8 +830,9 @@ def standings_csv(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _csv_afterword(writer: Any, event: Event) -> None:
-    """After the standings: whether they may still change, and the corrections
-    folded into them, each with its reason."""
+    """After the standings: whether they may still change, the corrections folded
+    into them, each with its reason, and the substitutions and disqualifications
+    that decided whom deals count for."""
     until = selectors.results_provisional_until(event, timezone.now())
     corrections = selectors.event_corrections(event.id)
     if until is not None:
@@ -851,6 +852,13 @@ def _csv_afterword(writer: Any, event: Event) -> None:
                 line.at.isoformat(),
             ]
         )
+    substitutions = selectors.event_substitutions(event.id)
+    if substitutions:
+        writer.writerow([])
+        writer.writerow([_("Substitutions and disqualifications")])
+        writer.writerow([_("What"), _("Reason"), _("Recorded at")])
+    for line in substitutions:
+        writer.writerow([_csv_text(line.action), _csv_text(line.reason), line.at.isoformat()])
 
 
 @require_GET

@@ -305,6 +305,24 @@ def test_a_seat_played_by_a_bot_throughout_leaves_its_player_a_line_of_nothing()
     ]
 
 
+def test_a_matchpoint_percentage_is_shared_by_deals_like_any_other_points() -> None:
+    # Given a duplicate round of two tables of three; at the second, seat 0's player (4)
+    # played 3 deals of 9 and a reserve (7) the other 6
+    first = points.TableResult((1, 2, 3), (30, 20, 10), (0, 0, 0))
+    second = points.TableResult(
+        (4, 5, 6), (40, 10, 0), (1, 1, 1), played=(((4, 3, 1), (7, 6, 0)), (), ())
+    )
+
+    # When the round is scored by matchpoints
+    ranked = points.standings(points.round_points([first, second], points.PointsMethod.MATCHPOINTS))
+
+    # Then seat 0 of the second table (100%) is shared 1/3 and 2/3
+    by_player = {line.player: (line.points, line.exact_bids, line.games) for line in ranked}
+    assert by_player[4] == (Fraction(100, 3), 1, 1)
+    assert by_player[7] == (Fraction(200, 3), 0, 1)
+    assert by_player[1] == (Fraction(0), 0, 1)
+
+
 def test_head_to_head_compares_only_seats_played_whole() -> None:
     # Given two tables: at the first, player 1 shared their seat with a reserve (9)
     shared = points.TableResult(
@@ -517,3 +535,23 @@ def test_the_results_page_states_the_rule_and_lists_substitutions_and_disqualifi
     assert f"Seated {names[reserve.pk]} in table 1 seat 4 of round 1" in page
     assert f"Disqualified {names[seated[1].pk]}" in page
     assert "disqualified: used a phone" in page
+
+
+@pytest.mark.django_db
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)
+def test_the_csv_lists_substitutions_and_disqualifications_after_the_standings() -> None:
+    event, director, seated, (reserve,), _ = table_of_four(reserves=1)
+    services.event_seat_substitute(
+        event_id=event.id, actor=director, table=1, seat=0, player_id=reserve.pk
+    )
+    services.event_disqualify(
+        event_id=event.id, actor=director, player_id=seated[2].pk, reason="used a phone"
+    )
+    names = {p: e.name for p, e in load_championship(event.id).entries.items()}
+
+    csv = text(signed_in(director).get(f"/events/{event.code}/standings.csv"))
+
+    tail = csv.split("Substitutions and disqualifications\n", 1)[1].splitlines()
+    assert tail[0] == "What,Reason,Recorded at"
+    assert tail[1].startswith(f"Seated {names[reserve.pk]} in table 1 seat 1 of round 1,,")
+    assert tail[2].startswith(f"Disqualified {names[seated[2].pk]},used a phone,")
