@@ -307,6 +307,13 @@ class Table:
         return self.options
 
     @property
+    def timer_seconds(self) -> int | None:
+        """Seconds a person's turn lasts before a bot acts for them: the shorter of the
+        turn timer and the stand-in time, if either runs."""
+        timers = [seconds for seconds in (self.turn_seconds, self.stand_in_seconds) if seconds]
+        return min(timers) if timers else None
+
+    @property
     def to_act(self) -> int | None:
         """The seat whose move the game waits for (a choice, a bid or a card), if any."""
         return self.game.turn if self.game.phase._value_ in ACTING_PHASES else None

@@ -64,8 +64,8 @@ def automatic_move_delay(table: Table) -> float | None:
         return None
     if table.bots and table.bots[seat] is not None:
         return float(settings.ATU_BOT_DELAY_SECONDS)
-    timers = [seconds for seconds in (table.turn_seconds, table.stand_in_seconds) if seconds]
-    return float(min(timers)) if timers else None
+    timer = table.timer_seconds
+    return None if timer is None else float(timer)
 
 
 def stands_in(table: Table) -> bool:
