@@ -442,7 +442,10 @@ def event_seat_substitute(
                 for other, holder in enumerate(seats):
                     if holder == person.pk and (number, other) != (index, seat):
                         raise ReserveSeated(person.pk, number + 1)
-            if person.pk not in championship.entries:
+            entry = championship.entries.get(person.pk)
+            if entry is not None and entry.disqualified:
+                raise Disqualified(person.pk)
+            if entry is None:
                 events.append(PlayerRegistered(person.pk, _name(person.display)[:64]))
             name = _name(person.display) if events else championship.entries[person.pk].name
             game = Game.objects.get(pk=game_id)

@@ -432,6 +432,15 @@ def test_a_disqualification_states_its_reason_and_is_recorded_once() -> None:
     entry = load_championship(event.id).entries[seated[0].pk]
     assert (entry.withdrawn, entry.disqualified) == (True, "signalled cards")
     refused("disqualified", services.event_check_in, event_id=event.id, actor=seated[0])
+    refused(
+        "disqualified",
+        services.event_seat_substitute,
+        event_id=event.id,
+        actor=director,
+        table=1,
+        seat=0,
+        player_id=seated[0].pk,
+    )
 
 
 # --- Through the manage page ----------------------------------------------------------
