@@ -246,7 +246,11 @@ def _table(
     """A table as the event page shows it: live from its game, or, ``delayed``, from
     ``row``'s figures as they stood when the viewer's delay began."""
     players = [int(player) for player in row.players]
-    seat_names = [names.get(player, str(player)) for player in players]
+    # Live, a seat the director handed to a reserve shows who plays it now.
+    held = {} if delayed or game is None else {s["seat"]: s["user_id"] for s in game.seats}
+    seat_names = [
+        names.get(held.get(seat, player), str(player)) for seat, player in enumerate(players)
+    ]
     status = game.status if game is not None else Game.Status.OPEN
     total = game.hands_total if game is not None else row.hands_total
     if delayed:

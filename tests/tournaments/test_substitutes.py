@@ -25,7 +25,7 @@ from tests.games.drivers import next_move
 from tests.tournaments.drivers import SHORT_RULES, organizer, round_games
 from tests.tournaments.test_services import refused
 from tests.tournaments.test_views import VALID_EVENT, manage_url, signed_in, text
-from tournaments import points, services
+from tournaments import points, selectors, services
 from tournaments.championship import (
     EventCreated,
     PlayerDisqualified,
@@ -469,6 +469,9 @@ def test_the_manage_page_offers_every_seat_and_seats_a_reserve_then_a_bot() -> N
     assert f"{name} (for {load_championship(event.id).entries[seated[3].pk].name})" in page
     assert "Seated a bot in table 1 seat 1 of round 1" in page
     assert load_table(game_id).bots[0] == "medium"
+    # And the live table names who plays each seat now
+    live = selectors.event_live(event.id, director.pk)["tables"][0]["players"]
+    assert [player["name"] for player in live][3] == name
 
 
 @pytest.mark.django_db
