@@ -89,9 +89,10 @@ class Audience:
     hidden: Callable[[int | None], Any]
     # Whether this viewer may see this game.
     allows: Callable[[uuid.UUID, int | None], bool]
-    # Whether this signed-in viewer, without a seat, sees this game's play as it
-    # happens despite its spectator delay (an event's organizer): see sees_live.
-    live: Callable[[uuid.UUID, int], bool] = lambda game_id, user_id: False
+    # Whether this signed-in viewer directs this game (an event's organizer or one of
+    # their deputies): without a seat, they see its play as it happens despite its
+    # spectator delay (sees_live), and have its creator's rights (directs_game).
+    directs: Callable[[uuid.UUID, int], bool] = lambda game_id, user_id: False
 
 
 _AUDIENCES: list[Audience] = []
@@ -124,7 +125,22 @@ def sees_live(game_id: uuid.UUID, user_id: int | None) -> bool:
     happens despite its spectator delay: only whom an app that owns the game names
     (an event's organizer, see :class:`Audience`); never anonymous, never site staff
     for being staff."""
-    return user_id is not None and any(audience.live(game_id, user_id) for audience in _AUDIENCES)
+    return user_id is not None and any(
+        audience.directs(game_id, user_id) for audience in _AUDIENCES
+    )
+
+
+def directs_game(game_id: uuid.UUID, creator_id: int | None, user_id: int | None) -> bool:
+    """Whether ``user_id`` has the rights of the game's creator (``creator_id``): to
+    pause it, seat a bot in any seat, call it off, write its deals down from the room
+    as its director. Its creator, or whom an app that owns the game names (an event's
+    deputies, see :class:`Audience`); the creator is asked first, so that no app is
+    asked of a table being set up."""
+    if user_id is None:
+        return False
+    return user_id == creator_id or any(
+        audience.directs(game_id, user_id) for audience in _AUDIENCES
+    )
 
 
 def held_back(game_id: uuid.UUID, delay: int, *, seated: bool, user_id: int | None) -> int:

@@ -62,6 +62,13 @@ def every_page() -> list[tuple[str, str, str | None]]:
     play_to_end(finished_id, finishers)
     finished = Game.objects.get(pk=finished_id).code
     event, creator, entrants = finished_event()
+    # Its table with an announcement and a player's call to the director, in the queue
+    # of the manage page too.
+    (event_table,) = round_games(event.id, 1)
+    services.event_announce(event_id=event.id, actor=creator, text="Results at 18:00.")
+    services.event_call_director(
+        event_id=event.id, actor=entrants[0], game_id=event_table.id, reason="score"
+    )
     watcher: User = UserFactory.create()
     player, host, onlooker = session_of(players[0]), session_of(creator), session_of(watcher)
     return [
@@ -75,6 +82,8 @@ def every_page() -> list[tuple[str, str, str | None]]:
         ("replay", f"/games/{finished}/?replay", None),
         ("event", f"/events/{event.code}/", session_of(entrants[0])),
         ("manage", f"/events/{event.code}/manage/", host),
+        ("event table, a call waiting", f"/games/{event_table.code}/", session_of(entrants[0])),
+        ("event table, the call offered", f"/games/{event_table.code}/", session_of(entrants[1])),
         ("results", f"/events/{event.code}/results/", None),
         ("room screen", f"/events/{event.code}/screen/", None),
     ]

@@ -16,10 +16,10 @@ class TournamentsConfig(AppConfig):
         from tournaments import championship, receivers, watchdog
         from tournaments.projections.standings import SCORE_EVENTS
         from tournaments.selectors import (
+            directs_table,
             event_of_game,
             hidden_tables,
             may_view_table,
-            sees_table_live,
             table_home,
         )
         from tournaments.signals import championship_recorded
@@ -45,8 +45,9 @@ class TournamentsConfig(AppConfig):
         # An event's sockets catch up with no broadcast heard (Redis down).
         on_startup(watchdog.watch_over)
         on_resubscribed(watchdog.look_again)
-        # A private event's tables are for its organizer and entrants only; who
-        # directs an event sees its tables live, despite its spectator delay.
-        add_audience(Audience(hidden=hidden_tables, allows=may_view_table, live=sees_table_live))
+        # A private event's tables are for who directs it and its entrants only; who
+        # directs an event sees its tables live, despite its spectator delay, and has
+        # their creator's rights.
+        add_audience(Audience(hidden=hidden_tables, allows=may_view_table, directs=directs_table))
         # A game of an event's table links back to it, and offers no rematch.
         add_table_home(table_home)

@@ -2,7 +2,8 @@
 
 The games a championship seats keep their own streams; a championship's stream records
 what the organizer and the players decided about the championship itself (entries,
-check-in, the seating of each round, corrections), so the standings can be replayed
+check-in, the seating of each round, corrections, announcements, calls to the
+director), so the standings can be replayed
 from the log. Its stored names say "event" (the ``event:`` prefix, ``EventCreated``,
 ``EventFinished``): the log is append-only, so they stay (decision 3201).
 """
@@ -187,6 +188,55 @@ class AnnouncementWithdrawn:
     number: int
 
 
+@dataclass(frozen=True, slots=True)
+class DirectorCalled:
+    """A player at a table of the event calls the director, with a reason (one of
+    CALL_REASONS) and what they add. Calls are numbered 1, 2, ...
+    in the order made."""
+
+    round: int
+    # The table's index in its round, its game (id) and the caller's seat there.
+    table: int
+    game: str
+    seat: int
+    player_id: int
+    reason: str
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CallAnswered:
+    """The director is on the way to call ``number``'s table."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class CallClosed:
+    """Call ``number`` dealt with, with the director's note of what was decided."""
+
+    number: int
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeputyNamed:
+    """The organizer named a co-director: they may run the event as the organizer
+    does, but not name deputies (nor, were there such commands, delete the event or
+    change its rules)."""
+
+    user_id: int
+    # The account's name when named, for the organizer's list.
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeputyRemoved:
+    user_id: int
+    # Their name as named, for the audit trail.
+    name: str = ""
+
+
 ChampionshipEvent = (
     SeasonCreated
     | EventCreated
@@ -202,6 +252,11 @@ ChampionshipEvent = (
     | ResultsPublished
     | Announced
     | AnnouncementWithdrawn
+    | DirectorCalled
+    | CallAnswered
+    | CallClosed
+    | DeputyNamed
+    | DeputyRemoved
 )
 EVENT_TYPES: dict[str, type[ChampionshipEvent]] = {
     cls.__name__: cls for cls in typing.get_args(ChampionshipEvent)
@@ -258,6 +313,33 @@ class Announcement:
     at: datetime | None = None
 
 
+# Why a player calls the director (the pages name each in the reader's language), and
+# how much the caller and the director's note may say.
+CALL_REASONS = ("irregularity", "score", "technical", "conduct", "other")
+MAX_CALL_TEXT_LENGTH = 200
+MAX_CALL_NOTE_LENGTH = 500
+# A call's states, in order.
+WAITING = "waiting"
+ANSWERED = "answered"
+CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    number: int
+    called: DirectorCalled
+    state: str = WAITING
+    note: str = ""
+    # When it was made, answered and closed (None when folded from events alone).
+    at: datetime | None = None
+    answered_at: datetime | None = None
+    closed_at: datetime | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.state != CLOSED
+
+
 @dataclass
 class Championship:
     """A championship's stream, folded."""
@@ -276,6 +358,10 @@ class Championship:
     # The announcements not withdrawn, newest first; and how many were ever made.
     announcements: list[Announcement] = field(default_factory=list)
     announced: int = 0
+    # Every call to the director, in the order made (call n is calls[n - 1]).
+    calls: list[Call] = field(default_factory=list)
+    # The organizer's deputies: user id -> name, in the order named.
+    deputies: dict[int, str] = field(default_factory=dict)
     version: int = 0
 
     @property
@@ -284,6 +370,13 @@ class Championship:
             "the championship's stream does not start with EventCreated"
         )
         return self.created
+
+    def directed_by(self, user_id: int | None) -> bool:
+        """Whether ``user_id`` directs the event: its organizer or one of their deputies
+        (the read model's twin of this rule: tournaments.selectors.directs_event)."""
+        return user_id is not None and (
+            user_id == self.settings.organizer_id or user_id in self.deputies
+        )
 
     @property
     def present(self) -> list[int]:
@@ -383,8 +476,23 @@ def fold(
             championship.announcements = [
                 made for made in championship.announcements if made.number != event.number
             ]
+        elif isinstance(event, DirectorCalled):
+            number = len(championship.calls) + 1
+            championship.calls.append(Call(number, event, at=at))
+        elif isinstance(event, CallAnswered):
+            _call(championship, event.number, state=ANSWERED, answered_at=at)
+        elif isinstance(event, CallClosed):
+            _call(championship, event.number, state=CLOSED, note=event.note, closed_at=at)
+        elif isinstance(event, DeputyNamed):
+            championship.deputies[event.user_id] = event.name
+        elif isinstance(event, DeputyRemoved):
+            championship.deputies.pop(event.user_id, None)
         championship.version += 1
     return championship
+
+
+def _call(championship: Championship, number: int, **changes: Any) -> None:
+    championship.calls[number - 1] = replace(championship.calls[number - 1], **changes)
 
 
 def fold_records(championship: Championship, records: Iterable[Recorded]) -> Championship:

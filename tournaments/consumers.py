@@ -38,8 +38,11 @@ import logging
 import uuid
 from typing import Any
 
+import orjson
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
+from coded import CodedError
 from runtime.lifespan import in_background
 from runtime.limits import INVALID_INPUT, BudgetedJsonConsumer, Refusal
 from tournaments import pictures, selectors, services, watchdog
@@ -84,7 +87,8 @@ class EventConsumer(BudgetedJsonConsumer):
         self.groups.append(group)
         await self.channel_layer.group_add(group, self.channel_name)
         self.event_id = event.id
-        self.directs = selectors.directs_event(event, self.viewer_id)
+        # Asked once: a deputy named or removed meanwhile sees the change on connecting again.
+        self.directs = await database_sync_to_async(selectors.directs_event)(event, self.viewer_id)
         watchdog.watch(event.id, self)
         await self._send_event()
 
@@ -157,3 +161,112 @@ class EventConsumer(BudgetedJsonConsumer):
 
     async def _error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})
+
+
+class TableDeskConsumer(BudgetedJsonConsumer):
+    """What a table of an event hears of it: ``/ws/events/<code>/tables/<game code>/``
+    sends on connecting, and again whenever that changes,
+
+        {"type": "desk", "announcements": [...], "may_call": bool, "call": {...} | null,
+         "now": "<the server's time, ISO>"}
+
+    (:func:`tournaments.selectors.desk_seen_by`): the event's announcements, newest
+    first, and, for a player seated there, their last call to the director and its
+    state. Nothing else of the event reaches the table, and a change elsewhere (a hand
+    scored at another table) sends nothing: only a message that differs from the last
+    one sent goes out. It follows the event's group and its watchdog, as
+    :class:`EventConsumer` does, and answers ``{"type": "ping"}`` with a ``pong``. An
+    event, or a table of it, the viewer may not see is closed with 4404
+    (decision 3402)."""
+
+    event_id: uuid.UUID | None = None
+    game_id: uuid.UUID | None = None
+    viewer_id: int | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sending = asyncio.Lock()
+        self._players: list[int] = []
+        self._last = ""
+
+    async def connect(self) -> None:
+        await self.accept()
+        user = self.scope["user"]
+        self.viewer_id = user.pk if user is not None and user.is_authenticated else None
+        kwargs = self.scope["url_route"]["kwargs"]
+        try:
+            event, self.game_id, self._players = await database_sync_to_async(_desk_of)(
+                kwargs["code"], kwargs["game_code"], self.viewer_id
+            )
+        except CodedError as error:
+            await self._error(error.code, error.message)
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        group = services.event_group(event.id)
+        self.groups.append(group)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.event_id = event.id
+        watchdog.watch(event.id, self)
+        await self._send_desk()
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind != "refresh":
+            await self._error(INVALID_INPUT, REFRESH_ONLY)
+        elif self.event_id is not None:
+            self._last = ""
+            await self._send_desk()
+
+    async def refuse(self, refusal: Refusal) -> None:
+        await self._error(
+            refusal.code, REFRESH_ONLY if refusal.code == INVALID_INPUT else refusal.message
+        )
+
+    async def disconnect(self, code: int) -> None:
+        if self.event_id is not None:
+            watchdog.unwatch(self.event_id, self)
+        await super().disconnect(code)
+
+    def changed(self, version: int) -> None:
+        """The watchdog's news that the event changed with no broadcast heard."""
+        in_background(self._changed_unheard())
+
+    async def _changed_unheard(self) -> None:
+        try:
+            await self._send_desk()
+        except Exception:  # The socket closed meanwhile: no one left to tell.
+            logger.warning("event %s: the watchdog's desk was not sent", self.event_id)
+
+    async def event_changed(self, message: dict[str, Any]) -> None:
+        if self.event_id is None:
+            return
+        watchdog.heard(self.event_id)
+        await self._send_desk()
+
+    async def _send_desk(self) -> None:
+        assert self.event_id is not None and self.game_id is not None
+        async with self._sending:
+            try:
+                source = await pictures.desk(self.event_id)
+            except Exception:  # A bug must not cost the player their socket.
+                logger.exception("event %s: the desk could not be read", self.event_id)
+                await self._error("server_error", "something went wrong on our side")
+                return
+            seen = selectors.desk_seen_by(source, self.game_id, self._players, self.viewer_id)
+            text = orjson.dumps(seen).decode()
+            if text != self._last:
+                self._last = text
+                # The server's time, so the page counts a call's wait on its clock.
+                now = timezone.now().isoformat()
+                await self.send(text_data=orjson.dumps({**seen, "now": now}).decode())
+
+    async def _error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
+
+
+def _desk_of(code: str, game_code: str, viewer_id: int | None) -> tuple[Any, uuid.UUID, list[int]]:
+    event = selectors.viewable_event(code, viewer_id)
+    game_id, players = selectors.table_players(event, game_code)
+    return event, game_id, players

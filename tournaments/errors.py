@@ -38,6 +38,56 @@ class NotOrganizer(EventError):
         super().__init__(message)
 
 
+class NotDirector(NotOrganizer):
+    """Someone who directs no part of the event (neither its organizer nor a deputy):
+    the organizer's refusal, as its callers know it, worded for deputies too."""
+
+    text = gettext_noop("Only the event's organizer or their deputies may do that.")
+
+    def __init__(
+        self, message: str = "only the event's organizer or their deputies may do that"
+    ) -> None:
+        super().__init__(message)
+
+
+class OrganizerOnly(EventError):
+    """A deputy asking what only the organizer may: naming or removing deputies."""
+
+    code = "organizer_only"
+    text = gettext_noop("Only the event's organizer may do that, not a deputy.")
+    status = 403
+
+    def __init__(self, message: str = "only the event's organizer may do that") -> None:
+        super().__init__(message)
+
+
+class NoSuchAccount(EventError):
+    code = "no_such_account"
+    text = gettext_noop("There is no account with that username or e-mail address.")
+    status = 404
+
+    def __init__(self, reference: object) -> None:
+        super().__init__(f"there is no account {reference!r}")
+
+
+class AlreadyDeputy(EventError):
+    code = "already_deputy"
+    text = gettext_noop("That account already directs this event.")
+    status = 409
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(f"user {user_id} already directs this event")
+
+
+class NotDeputy(EventError):
+    code = "not_deputy"
+    text = gettext_noop("That account is not a deputy of this event.")
+    status = 404
+
+    def __init__(self, user_id: object) -> None:
+        super().__init__(f"user {user_id} is not a deputy of this event")
+
+
 class NotEntered(EventError):
     code = "not_entered"
     text = gettext_noop("That player is not entered in this event.")
@@ -149,6 +199,44 @@ class TooManyAnnouncements(EventError):
         super().__init__(f"{shown} announcements are shown, the most there may be")
 
 
+class NotAtTable(EventError):
+    code = "not_at_table"
+    text = gettext_noop("Only a player seated at this table may call the director from it.")
+    status = 403
+
+    def __init__(self, player_id: int) -> None:
+        super().__init__(f"player {player_id} is not seated at this table")
+
+
+class CallStillOpen(EventError):
+    """One call at a time from a seat: the director has not closed the last one."""
+
+    code = "call_open"
+    text = gettext_noop("You have already called the director: the call is still open.")
+    status = 409
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"call {number} from this seat is still open")
+
+
+class CallNotFound(EventError):
+    code = "call_not_found"
+    text = gettext_noop("There is no such call to the director.")
+    status = 404
+
+    def __init__(self, number: object) -> None:
+        super().__init__(f"there is no call {number}")
+
+
+class CallOver(EventError):
+    code = "call_closed"
+    text = gettext_noop("That call to the director is closed already.")
+    status = 409
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"call {number} is closed already")
+
+
 class ResultsFinal(EventError):
     """A correction after the published results' protest window closed."""
 
@@ -185,15 +273,6 @@ class TableOver(EventError):
 
     def __init__(self, table: int) -> None:
         super().__init__(f"table {table}'s game is over")
-
-
-class PlayerNotFound(EventError):
-    code = "player_not_found"
-    text = gettext_noop("There is no account by that name.")
-    status = 404
-
-    def __init__(self, username: str) -> None:
-        super().__init__(f"there is no account {username!r}")
 
 
 class Disqualified(EventError):

@@ -4,16 +4,20 @@ services decide."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from itertools import permutations
-from typing import Any
+from typing import Any, cast
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from games.rules import PRESETS
+from games.rules import preset as rules_preset
 from games.web.forms import PRESET_LABELS, NewGameForm, rule_changes
+from tournaments.championship import MAX_CALL_NOTE_LENGTH
 from tournaments.models import Season
 from tournaments.points import PointsMethod
 from tournaments.services import (
@@ -66,11 +70,22 @@ TIE_BREAK_LABELS = {
     "head_to_head": _("head-to-head"),
     "best_game": _("best game"),
 }
-# A tie-break order is one of the orders of all three (a whist drive skips exact bids).
+# A tie-break order is one of the orders of all three (a whist drive skips exact bids),
+# worded in the reader's language when shown, not in the server's when loaded.
 TIE_BREAK_ORDERS = {
-    ",".join(order): ", ".join(str(TIE_BREAK_LABELS[name]) for name in order)
+    ",".join(order): format_lazy("{}, {}, {}", *(TIE_BREAK_LABELS[name] for name in order))
     for order in permutations(DEFAULT_TIE_BREAKS)
 }
+# The fields that apply to one game only: the page shows them for it alone.
+GAME_ONLY = {
+    "preset": "romanian",
+    "table_size": "romanian",
+    "duplicate": "romanian",
+    "place": "romanian",
+    "deals": "classic",
+    "movement": "classic",
+}
+RULE_FLAGS = ("repeat_one_card_deals", "repeat_eight_card_deals", "must_trump")
 # A whist drive's usual length (the whist-drive preset's).
 DRIVE_DEALS = 24
 
@@ -91,6 +106,7 @@ class EventForm(forms.Form):
         ],
         initial="online",
         required=False,
+        widget=forms.RadioSelect,
         help_text=_(
             "A table in the room plays with cards and a score sheet; a player at it "
             "writes each deal down on a phone."
@@ -114,10 +130,12 @@ class EventForm(forms.Form):
         help_text=_("Where the number of players allows; otherwise tables of 3 to 6."),
     )
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS, initial=3)
+    # Radio buttons, not a list: their long explanations wrap instead of being cut off.
     points = forms.ChoiceField(
         label=_("Tournament points"),
         choices=list(POINTS_LABELS.items()),
         initial=PointsMethod.RELATIVE.value,
+        widget=forms.RadioSelect,
     )
     duplicate = forms.BooleanField(
         label=_("Duplicate deals"),
@@ -125,7 +143,10 @@ class EventForm(forms.Form):
         help_text=_("Every table of a size plays the same deals; only with matchpoints."),
     )
     first_round = forms.ChoiceField(
-        label=_("Round 1 seats players"), choices=list(FIRST_ROUND_LABELS.items()), initial="random"
+        label=_("Round 1 seats players"),
+        choices=list(FIRST_ROUND_LABELS.items()),
+        initial="random",
+        widget=forms.RadioSelect,
     )
     public = forms.BooleanField(
         label=_("Public"),
@@ -138,6 +159,7 @@ class EventForm(forms.Form):
         choices=list(TIE_BREAK_ORDERS.items()),
         initial=",".join(DEFAULT_TIE_BREAKS),
         required=False,
+        widget=forms.RadioSelect,
         help_text=_("In this order; players still level share the place."),
     )
     auto_advance = forms.BooleanField(
@@ -197,6 +219,7 @@ class EventForm(forms.Form):
         choices=list(MOVEMENT_LABELS.items()),
         initial="progressive",
         required=False,
+        widget=forms.RadioSelect,
     )
     # The rule changes, as the lobby offers them.
     schedule = NewGameForm.base_fields["schedule"]
@@ -212,6 +235,29 @@ class EventForm(forms.Form):
         field = self.fields["season"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [("", _("none")), *((str(s.id), s.name) for s in seasons or [])]
+        # Each rule's "as the preset" says what the chosen preset sets.
+        effects = self.preset_effects().get(str(self["preset"].value()), {})
+        for name, label in effects.items():
+            rule = self.fields[name]
+            assert isinstance(rule, forms.ChoiceField)
+            rule.choices = [("", label), *_choices(rule)[1:]]
+
+    def preset_effects(self) -> dict[str, dict[str, str]]:
+        """For each preset, what each rule field's empty choice ("as the preset")
+        leaves: the preset's value, as the field words it (for the page's script too,
+        which changes the words when another preset is chosen)."""
+        effects: dict[str, dict[str, str]] = {}
+        for name in PRESETS:
+            options = rules_preset(name).to_dict()
+            effects[name] = {}
+            for field in RULE_FIELDS:
+                value = options[field]
+                if field in RULE_FLAGS:
+                    value = "yes" if value else "no"
+                words = dict(_choices(self.fields[field])).get(str(value))
+                if words is not None:
+                    effects[name][field] = str(_("%(value)s (the preset's)") % {"value": words})
+        return effects
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -263,8 +309,15 @@ class EventForm(forms.Form):
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in RULE_FIELDS]
 
-    def main_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.fields if name not in RULE_FIELDS]
+    def main_fields(self) -> list[tuple[forms.BoundField, str]]:
+        """Each field but the rule changes, and the game it applies to alone ("": both)."""
+        return [
+            (self[name], GAME_ONLY.get(name, "")) for name in self.fields if name not in RULE_FIELDS
+        ]
+
+    def chosen_game(self) -> str:
+        """The game the form is for as it stands: the page shows its fields."""
+        return str(self["game"].value() or "romanian")
 
     def options(self) -> dict[str, Any]:
         """The rule changes chosen over the preset's, as the rules library reads them:
@@ -272,6 +325,12 @@ class EventForm(forms.Form):
         if self.is_drive:
             return {"deals": self.cleaned_data["deals"] or DRIVE_DEALS}
         return rule_changes(self.cleaned_data)
+
+
+def _choices(field: forms.Field) -> list[tuple[str, Any]]:
+    """A rule field's choices: flat (value, words) pairs, as the lobby's form makes them."""
+    assert isinstance(field, forms.ChoiceField)
+    return list(cast(Iterable[tuple[str, Any]], field.choices))
 
 
 class SeasonForm(forms.Form):
@@ -293,6 +352,14 @@ class RegisterPlayerForm(forms.Form):
                 _("There is no account named %(username)s."), params={"username": username}
             )
         return player
+
+
+class DeputyForm(forms.Form):
+    who = forms.CharField(
+        label=_("Username or e-mail address"),
+        max_length=254,
+        help_text=_("A deputy runs the event as you do, but cannot name or remove deputies."),
+    )
 
 
 class StartRoundForm(forms.Form):
@@ -385,3 +452,7 @@ class AnnouncementForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("Shown on the room's screen and the event's page until you withdraw it."),
     )
+
+
+class CloseCallForm(forms.Form):
+    note = forms.CharField(label=_("Note"), max_length=MAX_CALL_NOTE_LENGTH, required=False)

@@ -53,6 +53,10 @@ class Event(models.Model):
     # The director's announcements not withdrawn, newest first:
     # [{"number": 2, "text": "...", "at": "<ISO time>"}, ...].
     announcements = models.JSONField(default=list)
+    # The calls to the director still open, and the last from each seat of the current
+    # round (tournaments.projections.event._calls), oldest first: only who directs the
+    # event sees them all, a player only their own.
+    calls = models.JSONField(default=list)
     # When the published results become final (their protest window's end); none:
     # final once published, or not published yet.
     results_final_at = models.DateTimeField(null=True)
@@ -85,6 +89,25 @@ class Entry(models.Model):
             models.UniqueConstraint(fields=["event_id", "player_id"], name="one_entry_per_player")
         ]
         ordering = ["name", "player_id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Deputy(models.Model):
+    """A co-director the organizer named (tournaments.championship.DeputyNamed)."""
+
+    event_id = models.UUIDField()
+    user_id = models.BigIntegerField(db_index=True)
+    name = models.CharField(max_length=64)
+
+    class Meta:
+        verbose_name = _("deputy")
+        verbose_name_plural = _("deputies")
+        constraints = [
+            models.UniqueConstraint(fields=["event_id", "user_id"], name="one_deputy_per_user")
+        ]
+        ordering = ["name", "user_id"]
 
     def __str__(self) -> str:
         return self.name

@@ -1,6 +1,7 @@
 """An event's picture, read once for every socket of a process that asks at the same
 moment, and encoded once: the room's screen and a thousand phones on the event page
-hear of a change together (decision 3303).
+hear of a change together (decision 3303). What the event's tables hear of it (their
+desk: the announcements and the calls to the director) is read so too (decision 3402).
 
 A read in flight is shared only by whoever asked before it began; whoever asks while
 it runs shares the next, begun once it ends, so that nobody is given a picture read
@@ -81,8 +82,15 @@ class Picture:
         )
 
 
-def _read(event_id: uuid.UUID, directs: bool) -> Picture:
-    live = selectors.event_picture(Event.objects.get(pk=event_id), directs=directs)
+# What is read: the picture as who directs the event sees it, as anyone else does, or
+# what its tables hear of it.
+DIRECTS, OTHERS, DESK = "directs", "others", "desk"
+
+
+def _read(event_id: uuid.UUID, kind: str) -> Picture | dict[str, Any]:
+    if kind == DESK:
+        return selectors.desk_source(event_id)
+    live = selectors.event_picture(Event.objects.get(pk=event_id), directs=kind == DIRECTS)
     body = orjson.dumps(live)
     assert body.endswith(_NO_ONE + b"}"), "the picture's last member is its viewer's seat"
     digest = hashlib.blake2b(body, digest_size=9).hexdigest()
@@ -91,7 +99,7 @@ def _read(event_id: uuid.UUID, directs: bool) -> Picture:
         digest.encode(),
         body,
     )
-    key = (event_id, directs)
+    key = (event_id, kind)
     before = _last.pop(key, None)
     picture = Picture(live, text, digest)
     if before is not None:
@@ -106,9 +114,9 @@ def _read(event_id: uuid.UUID, directs: bool) -> Picture:
     return picture
 
 
-Key = tuple[uuid.UUID, bool]
-_reading: dict[Key, asyncio.Future[Picture]] = {}
-_next: dict[Key, asyncio.Future[Picture]] = {}
+Key = tuple[uuid.UUID, str]
+_reading: dict[Key, asyncio.Future[Any]] = {}
+_next: dict[Key, asyncio.Future[Any]] = {}
 # The last picture read of each of the events most recently read, the base of the
 # next one's patch.
 _last: dict[Key, Picture] = {}
@@ -118,7 +126,18 @@ _REMEMBERED = 256
 async def picture(event_id: uuid.UUID, *, directs: bool) -> Picture:
     """The event's picture as who directs it (``directs``), or anyone else, sees it
     now: read after this call began."""
-    key = (event_id, directs)
+    shown: Picture = await _shared((event_id, DIRECTS if directs else OTHERS))
+    return shown
+
+
+async def desk(event_id: uuid.UUID) -> dict[str, Any]:
+    """What the event's tables hear of it now (:func:`tournaments.selectors.desk_source`):
+    read after this call began."""
+    source: dict[str, Any] = await _shared((event_id, DESK))
+    return source
+
+
+async def _shared(key: Key) -> Any:
     queued = _next.get(key)
     if queued is not None:
         return await asyncio.shield(queued)
@@ -130,14 +149,14 @@ async def picture(event_id: uuid.UUID, *, directs: bool) -> Picture:
     return await asyncio.shield(following)
 
 
-def _start(key: Key) -> asyncio.Future[Picture]:
+def _start(key: Key) -> asyncio.Future[Any]:
     read = asyncio.ensure_future(database_sync_to_async(_read)(*key))
     _reading[key] = read
     read.add_done_callback(lambda done: _forget(_reading, key, done))
     return read
 
 
-async def _after(current: asyncio.Future[Picture], key: Key) -> Picture:
+async def _after(current: asyncio.Future[Any], key: Key) -> Any:
     await asyncio.wait([current])
     _forget(_next, key, asyncio.current_task())
     return await _start(key)

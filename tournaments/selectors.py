@@ -30,11 +30,17 @@ from games.read.selectors import TableHome
 from games.table import CLASSIC, ONLINE
 from games.visibility import record_public
 from games.write.tables import load_table
-from tournaments import points
+from tournaments import desk, points, rounds
 from tournaments.championship import (
+    ANSWERED,
+    CLOSED,
     Announced,
     AnnouncementWithdrawn,
+    CallClosed,
     Championship,
+    DeputyNamed,
+    DeputyRemoved,
+    DirectorCalled,
     EventFinished,
     PlayerDisqualified,
     PlayerWithdrew,
@@ -46,8 +52,9 @@ from tournaments.championship import (
     championship_stream,
     fold_records,
 )
-from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
+from tournaments.errors import EventNotFound, NotDirector, SeasonNotFound
 from tournaments.models import (
+    Deputy,
     Entry,
     Event,
     RatingChange,
@@ -92,16 +99,38 @@ def is_entrant(event: Event, user_id: int | None) -> bool:
 
 
 def may_view(event: Event, user_id: int | None) -> bool:
-    """A public event: anyone; a private one: its organizer and its entrants."""
-    return event.public or event.organizer_id == user_id or is_entrant(event, user_id)
+    """A public event: anyone; a private one: who directs it and its entrants."""
+    return event.public or directs_event(event, user_id) or is_entrant(event, user_id)
 
 
 def directs_event(event: Event, user_id: int | None) -> bool:
-    """Whether ``user_id`` directs the event: its organizer (its deputies, once there
-    are any, are added here). Who directs an event sees its tables' play as it
-    happens, despite its spectator delay, everywhere (:func:`sees_table_live`), and
-    whose turn it is at each table."""
-    return user_id is not None and event.organizer_id == user_id
+    """Whether ``user_id`` directs the event: its organizer or one of their deputies
+    (the fold's twin of this rule: Championship.directed_by, which the services
+    decide by). Who directs an event manages it (:func:`managed_event`), sees its
+    tables' play as it happens, despite its spectator delay, everywhere, and has the
+    organizer's rights at its tables (:func:`directs_table`), and sees whose turn it
+    is at each table."""
+    return user_id is not None and (
+        event.organizer_id == user_id
+        or Deputy.objects.filter(event_id=event.id, user_id=user_id).exists()
+    )
+
+
+def deputies(event: Event) -> list[Deputy]:
+    return list(Deputy.objects.filter(event_id=event.id))
+
+
+def directed_events(events: Iterable[Event], user_id: int | None) -> set[uuid.UUID]:
+    """Which of ``events`` ``user_id`` directs (:func:`directs_event`), asked at once."""
+    events = list(events)
+    if user_id is None:
+        return set()
+    deputized = set(
+        Deputy.objects.filter(
+            user_id=user_id, event_id__in=[event.id for event in events]
+        ).values_list("event_id", flat=True)
+    )
+    return {event.id for event in events if event.organizer_id == user_id} | deputized
 
 
 def seen_status(event: Event, user_id: int | None, now: datetime) -> str:
@@ -121,10 +150,11 @@ def _status_seen(event: Event, *, directs: bool, now: datetime) -> str:
     return event.status
 
 
-def sees_table_live(game_id: uuid.UUID, user_id: int) -> bool:
-    """Whether ``user_id`` sees the game of an event's table live: who directs its
-    event (registered with games.visibility's Audience, which asks it for every
-    route that shows a table's play)."""
+def directs_table(game_id: uuid.UUID, user_id: int) -> bool:
+    """Whether ``user_id`` directs the game of an event's table: who directs its event
+    (registered with games.visibility's Audience: they see its play live on every
+    route that shows it, and have its creator's rights, to pause it, seat a bot or
+    write its deals down from the room)."""
     event_id = event_of_game(game_id)
     if event_id is None:
         return False
@@ -141,19 +171,20 @@ def viewable_event(code: str, user_id: int | None) -> Event:
 
 
 def managed_event(code: str, user_id: int | None) -> Event:
-    """The event, for its organizer only (404 to those who may not even see it)."""
+    """The event, for who directs it only (404 to those who may not even see it)."""
     event = viewable_event(code, user_id)
-    if event.organizer_id != user_id:
-        raise NotOrganizer()
+    if not directs_event(event, user_id):
+        raise NotDirector()
     return event
 
 
 def events_list(user_id: int | None) -> QuerySet[Event]:
-    """Public events, and the viewer's own (organized or entered)."""
+    """Public events, and the viewer's own (organized, deputized or entered)."""
     visible = Q(public=True)
     if user_id is not None:
         entered = Entry.objects.filter(player_id=user_id).values_list("event_id", flat=True)
-        visible |= Q(organizer_id=user_id) | Q(id__in=list(entered))
+        deputized = Deputy.objects.filter(user_id=user_id).values_list("event_id", flat=True)
+        visible |= Q(organizer_id=user_id) | Q(id__in=[*entered, *deputized])
     return Event.objects.filter(visible)
 
 
@@ -186,7 +217,14 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
     event = Event.objects.get(pk=event_id)
     game = Game.objects.get(pk=game_id)
     url = reverse("tournaments:event", args=[event.code])
-    return TableHome(event.name, row.round, row.number, f"{url}#table-{game.code}")
+    return TableHome(
+        event.name,
+        row.round,
+        row.number,
+        f"{url}#table-{game.code}",
+        desk_template=desk.TEMPLATE,
+        desk=desk.config(event.code, game.code),
+    )
 
 
 def hidden_tables(user_id: int | None) -> QuerySet[TableResult, uuid.UUID]:
@@ -194,7 +232,10 @@ def hidden_tables(user_id: int | None) -> QuerySet[TableResult, uuid.UUID]:
     events = Event.objects.filter(public=False)
     if user_id is not None:
         entered = Entry.objects.filter(player_id=user_id).values("event_id")
-        events = events.exclude(organizer_id=user_id).exclude(pk__in=entered)
+        deputized = Deputy.objects.filter(user_id=user_id).values("event_id")
+        events = (
+            events.exclude(organizer_id=user_id).exclude(pk__in=entered).exclude(pk__in=deputized)
+        )
     tables = TableResult.objects.filter(event_id__in=events.values("pk"))
     return tables.values_list("game_id", flat=True)
 
@@ -390,7 +431,8 @@ def event_live(event_id: uuid.UUID, viewer_id: int | None = None) -> dict[str, A
     round so far (the current one's with their progress, online or in the room) and,
     for a signed-in viewer, where they sit. JSON-ready.
 
-    Only the organizer sees whose turn it is at each table (the slow seats). In a
+    Only the organizer sees whose turn it is at each table (the slow seats) and the
+    calls to the director waiting (``calls``; no other picture has the key). In a
     duplicate event, while the current round plays, everyone else sees neither the
     tables' scores nor the standings: they would tell the tables still playing how
     the same deals went elsewhere (``screened``).
@@ -469,6 +511,9 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         # When the published results become final, while they may still be corrected (ISO).
         "final_at": provisional_until.isoformat() if provisional_until else None,
         "round_playing": round_playing,
+        # For who directs it: the next round, and why it may not start now (an error's
+        # code; None: it may), by the rule its service decides by. None: none is left.
+        "next_round": _next_round(event, entries.values(), current_tables) if directs else None,
         "screened": screened,
         # Seconds this viewer is held behind the play (the organizer: none).
         "delay": delay,
@@ -491,12 +536,112 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         ],
         # The director's word to the room, newest first: no play in it, so no delay.
         "announcements": event.announcements,
+        # The calls to the director waiting for them, oldest first: for who directs it.
+        **({"calls": _open_calls(event, games, names, now)} if directs else {}),
         "tables": current_tables,
         "rounds": [{"number": number, "tables": by_round[number]} for number in sorted(by_round)],
         # Last: a socket adds each viewer's to the picture's text (tournaments.consumers).
         "me": None,
     }
     return live
+
+
+def _open_calls(
+    event: Event, games: dict[Any, Game], names: dict[int, str], now: datetime
+) -> list[dict[str, Any]]:
+    calls = []
+    for call in event.calls:
+        if call["state"] == CLOSED:
+            continue
+        game = games.get(uuid.UUID(call["game_id"]))
+        calls.append(
+            {
+                key: call[key]
+                for key in ("number", "round", "table", "seat", "player_id", "reason", "text")
+            }
+            | {
+                "state": call["state"],
+                "name": names.get(call["player_id"], str(call["player_id"])),
+                "game_code": game.code if game is not None else "",
+                "place": game.place if game is not None else ONLINE,
+                "at": call["at"],
+                # Since the call (or, answered, since the answer): the page counts on.
+                "waited_seconds": _since(
+                    call["answered_at"] if call["state"] == ANSWERED else call["at"], now
+                ),
+            }
+        )
+    return calls
+
+
+def _since(at: str | None, now: datetime) -> int:
+    if at is None:
+        return 0
+    return max(0, int((now - datetime.fromisoformat(at)).total_seconds()))
+
+
+def _next_round(
+    event: Event, entries: Iterable[Entry], current: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    if event.rounds_started >= event.rounds_total:
+        return None
+    present = [(e.player_id, e.in_room) for e in entries if e.checked_in and not e.withdrawn]
+    refusal = rounds.next_round_refusal(
+        kind=event.kind,
+        started=event.rounds_started,
+        total=event.rounds_total,
+        unfinished=sum(not table["finished"] for table in current),
+        seated=rounds.groups(event.place, present),
+    )
+    return {
+        "number": event.rounds_started + 1,
+        "refusal": None if refusal is None else refusal.code,
+    }
+
+
+# --- A table's desk: what its players hear of their event ----------------------------
+
+
+def desk_source(event_id: uuid.UUID) -> dict[str, Any]:
+    """What every table of the event is told, read once for all of them: the event's
+    announcements and calls (:func:`desk_seen_by` picks each viewer's)."""
+    read = Event.objects.filter(pk=event_id).values("version", "status", "announcements", "calls")
+    return dict(read.get())
+
+
+def desk_seen_by(
+    source: dict[str, Any], game_id: uuid.UUID, players: Sequence[int], viewer_id: int | None
+) -> dict[str, Any]:
+    """What the viewer ``viewer_id`` at the event's table ``game_id`` (played by
+    ``players``, by seat) hears of the event: its announcements, newest first, and, for
+    a player seated there, whether they may call the director and their last call from
+    this seat. Nothing else of the event: no standings, no other table, no one else's
+    call."""
+    seated = viewer_id is not None and viewer_id in players
+    call = None
+    if viewer_id is not None and seated:
+        seat = list(players).index(viewer_id)
+        mine = [
+            made
+            for made in source["calls"]
+            if made["game_id"] == str(game_id) and made["seat"] == seat
+        ]
+        if mine:
+            last = mine[-1]
+            call = {key: last[key] for key in ("number", "reason", "text", "state", "note", "at")}
+    return {
+        "type": "desk",
+        "announcements": source["announcements"],
+        "may_call": seated and source["status"] != Event.Status.PUBLISHED,
+        "call": call,
+    }
+
+
+def table_players(event: Event, game_code: str) -> tuple[uuid.UUID, list[int]]:
+    """The game (id) of the event's table ``game_code`` and its players by seat."""
+    game = event_game(event, game_code)
+    row = TableResult.objects.get(game_id=game.id)
+    return game.id, [int(player) for player in row.players]
 
 
 # --- The audit trail and the results' corrections ---------------------------------
@@ -592,6 +737,25 @@ def _published(event: ResultsPublished, actor: int | None, names: dict[int, str]
     )
 
 
+def _called(event: DirectorCalled, actor: int | None, names: dict[int, str]) -> _Said:
+    player = names.get(event.player_id, str(event.player_id))
+    reason = desk.call_reasons().get(event.reason, event.reason)
+    return _Said(
+        _("%(player)s called the director to table %(table)s")
+        % {
+            "player": player,
+            "table": event.table + 1,
+        },
+        f"{reason}: {event.text}" if event.text else reason,
+        event.round,
+        player,
+    )
+
+
+def _call_closed(event: CallClosed, actor: int | None, names: dict[int, str]) -> _Said:
+    return _Said(_("Closed call %(number)s") % {"number": event.number}, event.note)
+
+
 # Each director's action the event's stream records, and how the audit trail says it:
 # a new kind of action is one more describer here.
 AUDITED: dict[type, Describer] = {
@@ -608,7 +772,16 @@ AUDITED: dict[type, Describer] = {
         _("Withdrew announcement %(number)s") % {"number": event.number}
     ),
     EventFinished: lambda event, actor, names: _Said(_("Recorded the last table's finish")),
+    DeputyNamed: lambda event, actor, names: _Said(
+        _("Named %(name)s a deputy") % {"name": event.name}
+    ),
+    DeputyRemoved: lambda event, actor, names: _Said(
+        _("Removed %(name)s as a deputy") % {"name": event.name}
+    ),
     ResultsPublished: _published,
+    # The calls: the day's record of what the director was asked and decided.
+    DirectorCalled: _called,
+    CallClosed: _call_closed,
 }
 
 

@@ -27,20 +27,30 @@ from eventlog import store
 from games.commands import actions as games
 from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES
 from games.commands.aliases import fitting_alias
-from games.errors import UnknownBot, VersionConflict
+from games.errors import GameNotFound, UnknownBot, VersionConflict
 from games.models import Game
 from games.rules import RuleOptions, build_schedule, classic, options_from_dict, preset
 from games.rules.errors import RuleError
 from games.table import CLASSIC, GAME_KINDS, ONLINE, ROMANIAN, ROOM
 from runtime import outbox
 from runtime.transactions import after_commit
-from tournaments import seating
+from tournaments import rounds, seating
 from tournaments.championship import (
+    ANSWERED,
+    CALL_REASONS,
     CHAMPIONSHIP_STREAM_PREFIX,
+    MAX_CALL_NOTE_LENGTH,
+    MAX_CALL_TEXT_LENGTH,
     Announced,
     AnnouncementWithdrawn,
+    Call,
+    CallAnswered,
+    CallClosed,
     Championship,
     ChampionshipEvent,
+    DeputyNamed,
+    DeputyRemoved,
+    DirectorCalled,
     EventCreated,
     EventFinished,
     PlayerCheckedIn,
@@ -59,24 +69,30 @@ from tournaments.championship import (
     season_stream,
 )
 from tournaments.errors import (
+    AlreadyDeputy,
     AlreadyEntered,
     AnnouncementNotFound,
+    CallNotFound,
+    CallOver,
+    CallStillOpen,
     Disqualified,
+    EventError,
     EventNotFound,
     EventOver,
     InvalidEventInput,
-    NotEnoughPlayers,
+    NoSuchAccount,
+    NotAtTable,
+    NotDeputy,
+    NotDirector,
     NotEntered,
     NotOrganizer,
-    PlayerNotFound,
-    PlayersNotInFours,
+    OrganizerOnly,
     ReserveSeated,
     ResultsFinal,
     RoundInProgress,
     SeasonNotFound,
     SeatNotFound,
     TableOver,
-    TooFewInPlace,
     TooManyAnnouncements,
 )
 from tournaments.models import Event, Season, SeasonStanding
@@ -90,7 +106,7 @@ FIRST_ROUND_METHODS = ("random", "rating")
 # How a whist drive's players change tables between rounds (see EventCreated.movement).
 MOVEMENTS = ("progressive", "swiss")
 # Where an event's tables are played: each player says at check-in for BOTH.
-BOTH = "both"
+BOTH = rounds.BOTH
 EVENT_PLACES = (ONLINE, ROOM, BOTH)
 MAX_ROUNDS = 20
 MAX_SPECTATOR_DELAY = 3600
@@ -270,7 +286,7 @@ def event_register(
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
         if player.pk != actor.pk:
-            _require_organizer(championship, actor)
+            _require_director(championship, actor)
         if player.pk in championship.entries:
             raise AlreadyEntered(player.pk)
         _require_rounds_left(championship)
@@ -284,7 +300,7 @@ def event_add_bots(*, event_id: uuid.UUID, actor: User, count: int) -> EventResu
     _check_whole(count, "the number of bots", 1, 1000)
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         _require_rounds_left(championship)
         if championship.settings.place == ROOM:
             raise InvalidEventInput("bots play online: this event's tables are in the room")
@@ -330,10 +346,12 @@ def _entry_command(
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
         if target != actor.pk:
-            _require_organizer(championship, actor)
+            _require_director(championship, actor)
         entry = championship.entries.get(target)
         if entry is None:
             raise NotEntered(target)
+        if championship.finished:
+            raise EventOver("the event is over: there is no round to come")
         if make is PlayerWithdrew:
             if entry.withdrawn:
                 return []
@@ -359,7 +377,7 @@ def event_disqualify(
     reason = reason.strip() if isinstance(reason, str) else ""
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         entry = championship.entries.get(player_id)
         if entry is None:
             raise NotEntered(player_id)
@@ -403,23 +421,22 @@ def event_seat_substitute(
     username: str = "",
 ) -> EventResult:
     """Seat someone in seat ``seat`` (from 0) of table ``table`` (from 1) of the round in
-    play: the entrant ``player_id``, the account ``username`` (entered, unchecked, if
-    not yet), or a bot when neither is given. A reserve plays the seat from now on and
+    play: the entrant ``player_id``, the account ``username`` (or e-mail address;
+    entered, unchecked, if not yet), or a bot when neither is given. The organizer or a
+    deputy may. A reserve plays the seat from now on and
     the deals they play count for them; a bot's count for nobody; the seat's own player
     seated back plays on for themself (decision 3406)."""
     username = username.strip() if isinstance(username, str) else ""
     person: User | None = None
     if username:
-        person = User.objects.filter(username__iexact=username).first()
-        if person is None:
-            raise PlayerNotFound(username)
+        person = _account(username)
     elif player_id is not None:
         person = User.objects.filter(pk=player_id).first()
         if person is None:
             raise NotEntered(player_id)
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         if not championship.rounds or isinstance(table, bool) or isinstance(seat, bool):
             raise SeatNotFound(table, seat)
         played = championship.rounds[-1]
@@ -469,15 +486,12 @@ def event_start_round(
     whist drive seats fours, and its later rounds follow the event's movement."""
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         settings = championship.settings
-        if len(championship.rounds) >= settings.rounds:
-            raise EventOver()
-        playing = _unfinished_tables(championship)
-        if playing:
-            raise RoundInProgress(championship.rounds[-1].number, playing)
         groups = _groups(championship)
-        _require_seatable(settings, groups)
+        refusal = _next_round_refusal(championship, groups)
+        if refusal is not None:
+            raise refusal
         number = len(championship.rounds) + 1
         rng = random.Random(f"{settings.seed}:{number}")
         tables: list[list[int]] = []
@@ -487,7 +501,7 @@ def event_start_round(
             tables += seated
             places += [place] * len(seated)
         game_ids = [
-            _open_table(event_id, championship, actor, number, players, place)
+            _open_table(event_id, championship, number, players, place)
             for players, place in zip(tables, places, strict=True)
         ]
         return [
@@ -541,15 +555,24 @@ def _seat(
     )
 
 
-def _groups(championship: Championship) -> list[tuple[str, list[int]]]:
-    """The players to seat in the next round, by where their tables are played: at an
-    event played both online and in the room, as each said at check-in."""
-    settings, present = championship.settings, championship.present
-    if settings.place != BOTH:
-        return [(settings.place, present)]
-    room = [player for player in present if championship.entries[player].in_room]
-    online = [player for player in present if not championship.entries[player].in_room]
-    return [(place, players) for place, players in ((ROOM, room), (ONLINE, online)) if players]
+def _groups(championship: Championship) -> rounds.Groups:
+    """The players to seat in the next round, by where their tables are played."""
+    present = championship.present
+    return rounds.groups(
+        championship.settings.place,
+        ((player, championship.entries[player].in_room) for player in present),
+    )
+
+
+def _next_round_refusal(championship: Championship, groups: rounds.Groups) -> EventError | None:
+    settings = championship.settings
+    return rounds.next_round_refusal(
+        kind=settings.kind,
+        started=len(championship.rounds),
+        total=settings.rounds,
+        unfinished=_unfinished_tables(championship),
+        seated=groups,
+    )
 
 
 def event_move_table(*, event_id: uuid.UUID, actor: User, table: int, place: str) -> EventResult:
@@ -562,7 +585,7 @@ def event_move_table(*, event_id: uuid.UUID, actor: User, table: int, place: str
         raise InvalidEventInput(f"a table is played {ONLINE} or {ROOM}, not {place!r}")
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         if championship.settings.place != BOTH:
             raise InvalidEventInput("only an event played both online and in the room moves tables")
         if not championship.rounds or isinstance(table, bool) or not isinstance(table, int):
@@ -575,7 +598,7 @@ def event_move_table(*, event_id: uuid.UUID, actor: User, table: int, place: str
             return []
         games.game_call_off(game_id=uuid.UUID(played.games[index]), actor=actor)
         players = list(played.tables[index])
-        moved = _open_table(event_id, championship, actor, played.number, players, place)
+        moved = _open_table(event_id, championship, played.number, players, place)
         return [TableMoved(played.number, index, place, str(moved))]
 
     return _execute(event_id, actor, None, decide)
@@ -589,10 +612,8 @@ def event_advance(*, event_id: uuid.UUID) -> EventResult | None:
     settings = championship.settings
     if (
         not settings.auto_advance
-        or len(championship.rounds) >= settings.rounds
         or not championship.rounds
-        or _unfinished_tables(championship)
-        or not _seatable(settings, _groups(championship))
+        or _next_round_refusal(championship, _groups(championship)) is not None
     ):
         return None
     organizer = User.objects.get(pk=settings.organizer_id)
@@ -618,7 +639,7 @@ def event_correct_result(
     reason = (reason or "").strip()
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         if championship.results_final(timezone.now()):
             raise ResultsFinal()
         if not reason:
@@ -644,7 +665,7 @@ def event_publish_results(
         _check_whole(protest_minutes, "the protest window", 0, MAX_PROTEST_MINUTES)
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         if championship.published:
             return []
         if len(championship.rounds) < championship.settings.rounds:
@@ -806,13 +827,16 @@ def publish_event(event_id: uuid.UUID, version: int) -> None:
 def _open_table(
     event_id: uuid.UUID,
     championship: Championship,
-    organizer: User,
     round_number: int,
     players: list[int],
     place: str,
 ) -> uuid.UUID:
-    """The game of one table, every seat taken (bots' seats played by bots)."""
+    """The game of one table, every seat taken (bots' seats played by bots). Its
+    creator is the event's organizer whoever starts the round: a table is the event's,
+    and who directs it is the event's word (tournaments.selectors.directs_table), so a
+    deputy removed later keeps no rights at the tables they opened."""
     settings = championship.settings
+    organizer = User.objects.get(pk=settings.organizer_id)
     game = games.game_create(
         creator=organizer,
         player_count=len(players),
@@ -864,8 +888,16 @@ def _require_organizer_account(user: User) -> None:
 
 
 def _require_organizer(championship: Championship, actor: User) -> None:
-    if actor.pk != championship.settings.organizer_id:
-        raise NotOrganizer()
+    """The organizer's own commands: a deputy may not name or remove deputies."""
+    if actor.pk == championship.settings.organizer_id:
+        return
+    raise OrganizerOnly() if championship.directed_by(actor.pk) else NotDirector()
+
+
+def _require_director(championship: Championship, actor: User) -> None:
+    """Whoever directs the event: its organizer or one of their deputies."""
+    if not championship.directed_by(actor.pk):
+        raise NotDirector()
 
 
 def _require_rounds_left(championship: Championship) -> None:
@@ -881,25 +913,6 @@ def _drive_rules(preset_name: str, options: Mapping[str, Any] | None) -> classic
     if not chosen.tournament:
         raise InvalidEventInput("a whist drive plays a fixed number of deals at each table")
     return chosen
-
-
-def _seatable(settings: EventCreated, groups: list[tuple[str, list[int]]]) -> bool:
-    if not groups:
-        return False
-    if settings.kind == CLASSIC:
-        return all(len(p) >= seating.PARTNERSHIP_TABLE and not len(p) % 4 for _, p in groups)
-    return all(len(present) >= seating.MIN_TABLE for _, present in groups)
-
-
-def _require_seatable(settings: EventCreated, groups: list[tuple[str, list[int]]]) -> None:
-    if _seatable(settings, groups):
-        return
-    if settings.kind == CLASSIC:
-        raise PlayersNotInFours(sum(len(present) for _, present in groups))
-    if len(groups) > 1:
-        place, few = min(groups, key=lambda group: len(group[1]))
-        raise TooFewInPlace(place, len(few))
-    raise NotEnoughPlayers(sum(len(present) for _, present in groups))
 
 
 def _winning_sides(played: Round, rng: random.Random) -> list[int]:
@@ -952,7 +965,7 @@ def event_announce(
     text = text.strip() if isinstance(text, str) else ""
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         if not 1 <= len(text) <= MAX_ANNOUNCEMENT_LENGTH:
             raise InvalidEventInput(f"an announcement is 1 to {MAX_ANNOUNCEMENT_LENGTH} characters")
         if len(championship.announcements) >= MAX_ANNOUNCEMENTS:
@@ -968,9 +981,146 @@ def event_withdraw_announcement(
     """Take announcement ``number`` off the screen and the event's page."""
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
-        _require_organizer(championship, actor)
+        _require_director(championship, actor)
         if not any(made.number == number for made in championship.announcements):
             raise AnnouncementNotFound(number)
         return [AnnouncementWithdrawn(number)]
 
     return _execute(event_id, actor, expected_version, decide)
+
+
+# --- Calls to the director -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CallMade(EventResult):
+    # The call's number in the event.
+    number: int
+
+
+def event_call_director(
+    *, event_id: uuid.UUID, actor: User, game_id: uuid.UUID, reason: str, text: str = ""
+) -> CallMade:
+    """A player seated at one of the event's tables calls the director to it, with a
+    reason and what they add. One call at a time from a seat: a second is refused
+    until the director closes the first."""
+    text = text.strip() if isinstance(text, str) else ""
+    made: list[int] = []
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        if reason not in CALL_REASONS:
+            raise InvalidEventInput(f"a call's reason is one of {', '.join(CALL_REASONS)}")
+        if len(text) > MAX_CALL_TEXT_LENGTH:
+            raise InvalidEventInput(f"a call says at most {MAX_CALL_TEXT_LENGTH} characters")
+        if championship.published:
+            raise EventOver("the results are published: the director takes no more calls")
+        number, table, seat = _seat_at(championship, str(game_id), actor.pk)
+        waiting = next(
+            (
+                call.number
+                for call in championship.calls
+                if call.open and call.called.game == str(game_id) and call.called.seat == seat
+            ),
+            None,
+        )
+        if waiting is not None:
+            raise CallStillOpen(waiting)
+        made[:] = [len(championship.calls) + 1]
+        return [DirectorCalled(number, table, str(game_id), seat, actor.pk, reason, text)]
+
+    result = _execute(event_id, actor, None, decide)
+    return CallMade(result.event_id, result.version, made[0])
+
+
+def event_answer_call(*, event_id: uuid.UUID, actor: User, number: int) -> EventResult:
+    """The director is on the way: the caller's table sees it. Answered again, nothing
+    changes."""
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_director(championship, actor)
+        call = _open_call(championship, number)
+        return [] if call.state == ANSWERED else [CallAnswered(number)]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def event_close_call(
+    *, event_id: uuid.UUID, actor: User, number: int, note: str = ""
+) -> EventResult:
+    """The director closes a call (answered or not), with a note of what was decided."""
+    note = note.strip() if isinstance(note, str) else ""
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_director(championship, actor)
+        if len(note) > MAX_CALL_NOTE_LENGTH:
+            raise InvalidEventInput(f"a call's note is at most {MAX_CALL_NOTE_LENGTH} characters")
+        _open_call(championship, number)
+        return [CallClosed(number, note)]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def _seat_at(championship: Championship, game: str, player_id: int) -> tuple[int, int, int]:
+    """The round, table index and seat of ``player_id`` at the event's table ``game``."""
+    for played in championship.rounds:
+        if game in played.games:
+            players = played.tables[played.games.index(game)]
+            if player_id not in players:
+                raise NotAtTable(player_id)
+            return played.number, played.games.index(game), players.index(player_id)
+    raise GameNotFound(game)
+
+
+def _open_call(championship: Championship, number: int) -> Call:
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise CallNotFound(number)
+    if not 1 <= number <= len(championship.calls):
+        raise CallNotFound(number)
+    call = championship.calls[number - 1]
+    if not call.open:
+        raise CallOver(number)
+    return call
+
+
+# --- Deputies -------------------------------------------------------------------------
+
+
+def event_name_deputy(*, event_id: uuid.UUID, actor: User, who: str) -> EventResult:
+    """Name the account ``who`` (a username, or the e-mail address of one account) a
+    deputy: a co-director who may do all the organizer does to run the event (entries,
+    check-in, rounds, tables, corrections, announcements, publishing), each command
+    recorded as theirs, but not name or remove deputies. Only the organizer may."""
+    deputy = _account(who)
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_organizer(championship, actor)
+        if championship.directed_by(deputy.pk):
+            raise AlreadyDeputy(deputy.pk)
+        return [DeputyNamed(deputy.pk, deputy.display[:64])]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def event_remove_deputy(*, event_id: uuid.UUID, actor: User, user_id: int) -> EventResult:
+    """Take a deputy's rights back; what they did stays recorded as theirs. Only the
+    organizer may."""
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_organizer(championship, actor)
+        if user_id not in championship.deputies:
+            raise NotDeputy(user_id)
+        return [DeputyRemoved(user_id, championship.deputies[user_id])]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def _account(who: str) -> User:
+    """The person's account named by its username, or by an e-mail address that one
+    account has; a bot directs nothing."""
+    who = who.strip() if isinstance(who, str) else ""
+    found = list(User.objects.filter(username__iexact=who, is_active=True)[:1])
+    if not found and "@" in who:
+        found = list(User.objects.filter(email__iexact=who, is_active=True)[:2])
+    if len(found) != 1 or found[0].is_bot:
+        raise NoSuchAccount(who)
+    return found[0]

@@ -37,13 +37,24 @@ from coded import CodedError
 from games.commands import actions as games
 from games.web.forms import PRESET_LABELS
 from runtime.error_text import refusal
-from tournaments import paper, selectors, services
-from tournaments.errors import EventNotFound, NotOrganizer, SeasonNotFound
+from tournaments import desk, paper, selectors, services
+from tournaments.championship import MAX_CALL_NOTE_LENGTH
+from tournaments.errors import (
+    EventNotFound,
+    NotEnoughPlayers,
+    NotOrganizer,
+    PlayersNotInFours,
+    RoundInProgress,
+    SeasonNotFound,
+    TooFewInPlace,
+)
 from tournaments.forms import (
     POINTS_LABELS,
     AnnouncementForm,
     BotsForm,
+    CloseCallForm,
     CorrectionForm,
+    DeputyForm,
     DisqualifyForm,
     EventForm,
     PauseForm,
@@ -139,7 +150,30 @@ def event_text() -> dict[str, Any]:
         "tablemates": _("At your table: %(names)s"),
         "go_to_table": _("Go to your table"),
         "seated_banner": _("Round %(round)s has started: you sit at table %(table)s."),
+        "tables_in_play": _("Tables in play"),
+        "tables_of_round": _("Tables of round %(round)s"),
+        "start_round": _("Start round %(round)s"),
+        # Why the next round may not start yet (tournaments.rounds), by the refusal's code.
+        "start_waits": {
+            code: _(text)
+            for code, text in (
+                (RoundInProgress.code, RoundInProgress.text),
+                (NotEnoughPlayers.code, NotEnoughPlayers.text),
+                (PlayersNotInFours.code, PlayersNotInFours.text),
+                (TooFewInPlace.code, TooFewInPlace.text),
+            )
+        },
         "notify_title": _("Your table is ready"),
+        # The calls to the director, on the organizer's page.
+        "reasons": desk.call_reasons(),
+        "call_from": _("%(name)s, table %(table)s, seat %(seat)s"),
+        "call_waiting": _("Waiting %(time)s"),
+        "call_answered": _("Answered %(time)s ago: on the way"),
+        "answer_call": _("Answer: I am coming"),
+        "close_call": _("Close"),
+        "call_note": _("Note (what was decided)"),
+        "open_table": _("Open the table"),
+        "no_calls": _("No call is waiting."),
     }
 
 
@@ -188,6 +222,9 @@ def _page_config(
         config["move_url"] = reverse("tournaments:move-table", args=[event.code, 0])
         config["score_url"] = reverse("games:score", args=["CODE"])
         config["unannounce_url"] = reverse("tournaments:unannounce", args=[event.code, 0])
+        config["answer_call_url"] = reverse("tournaments:answer-call", args=[event.code, 0])
+        config["close_call_url"] = reverse("tournaments:close-call", args=[event.code, 0])
+        config["max_note"] = MAX_CALL_NOTE_LENGTH
         if CAN_PAUSE:
             config["pause_url"] = reverse("tournaments:pause", args=[event.code, "CODE"])
             config["resume_url"] = reverse("tournaments:resume", args=[event.code, "CODE"])
@@ -216,7 +253,9 @@ def events_list(request: HttpRequest) -> HttpResponse:
     events = [_as_seen(request, event) for event in selectors.events_list(_user_id(request))]
     names = selectors.season_names(event.season_id for event in events)
     labels = status_labels()
+    directed = selectors.directed_events(events, _user_id(request))
     for event in events:
+        event.directed = event.id in directed  # type: ignore[attr-defined]
         event.season_name = names.get(event.season_id, "")  # type: ignore[arg-type, attr-defined]
         event.status_label = labels.get(event.status, event.status)  # type: ignore[attr-defined]
     return render(
@@ -327,7 +366,7 @@ def _event_page(
         **_event_context(event),
         "live": live,
         "me": live["me"],
-        "is_organizer": event.organizer_id == user_id,
+        "directs": selectors.directs_event(event, user_id),
         "error": error,
         "page": _page_config(request, event, live, "public"),
     }
@@ -435,11 +474,18 @@ def _manage_page(
     **forms: Any,
 ) -> HttpResponse:
     live = selectors.event_live(event.id, _user_id(request))
+    is_organizer = event.organizer_id == _user_id(request)
     context = {
         **_event_context(event),
         "live": live,
         "entries": Entry.objects.filter(event_id=event.id),
+        # Check-in and withdrawal are for the rounds to come: none once it is over.
+        "over": event.status in (Event.Status.FINISHED, Event.Status.PUBLISHED),
         "error": error,
+        # Only the organizer names and removes deputies.
+        "is_organizer": is_organizer,
+        "deputies": selectors.deputies(event) if is_organizer else [],
+        "deputy_form": forms.get("deputy_form") or DeputyForm(),
         "can_pause": CAN_PAUSE,
         # No results are published while a table plays (the service refuses it too).
         "tables_playing": any(not table["finished"] for table in live["tables"]),
@@ -449,6 +495,7 @@ def _manage_page(
         "correction_form": forms.get("correction_form")
         or CorrectionForm(players=_players(event), initial={"round": event.rounds_started or 1}),
         "start_form": StartRoundForm(initial={"expected_version": event.version}),
+        "start_wait": _start_wait(live["next_round"]),
         "publish_form": forms.get("publish_form")
         or PublishForm(initial={"protest_minutes": _protest_minutes(event)}),
         "audit": selectors.event_audit(event.id),
@@ -459,6 +506,12 @@ def _manage_page(
         "page": _page_config(request, event, live, "manage"),
     }
     return render(request, "tournaments/manage.html", context, status=status)
+
+
+def _start_wait(next_round: dict[str, Any] | None) -> str:
+    """Why the next round is not offered yet, as event.js says it too."""
+    refusal = next_round["refusal"] if next_round else None
+    return str(event_text()["start_waits"].get(refusal, "")) if refusal else ""
 
 
 def _protest_minutes(event: Event) -> int:
@@ -931,6 +984,62 @@ def unannounce(request: AuthenticatedHttpRequest, code: str, number: int) -> Htt
     def run(event: Event) -> str:
         services.event_withdraw_announcement(event_id=event.id, actor=request.user, number=number)
         return _("Announcement withdrawn.")
+
+    return _organizer_action(request, code, run)
+
+
+# --- Calls to the director ------------------------------------------------------------
+
+
+@require_POST
+@login_required
+def answer_call(request: AuthenticatedHttpRequest, code: str, number: int) -> HttpResponse:
+    def run(event: Event) -> str:
+        services.event_answer_call(event_id=event.id, actor=request.user, number=number)
+        return _("Call answered: the player sees that you are coming.")
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def close_call(request: AuthenticatedHttpRequest, code: str, number: int) -> HttpResponse:
+    def run(event: Event) -> str:
+        form = CloseCallForm(request.POST)
+        if not form.is_valid():
+            limit = {"count": MAX_CALL_NOTE_LENGTH}
+            raise InvalidForm(_("A note is at most %(count)s characters.") % limit)
+        services.event_close_call(
+            event_id=event.id, actor=request.user, number=number, note=form.cleaned_data["note"]
+        )
+        return _("Call closed.")
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def name_deputy(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
+    def run(event: Event) -> str:
+        form = DeputyForm(request.POST)
+        if not form.is_valid():
+            raise InvalidForm(deputy_form=form)
+        services.event_name_deputy(
+            event_id=event.id, actor=request.user, who=form.cleaned_data["who"]
+        )
+        return _("%(who)s is a deputy: they may run this event with you.") % {
+            "who": form.cleaned_data["who"].strip()
+        }
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def remove_deputy(request: AuthenticatedHttpRequest, code: str, user_id: int) -> HttpResponse:
+    def run(event: Event) -> str:
+        services.event_remove_deputy(event_id=event.id, actor=request.user, user_id=user_id)
+        return _("The deputy is removed.")
 
     return _organizer_action(request, code, run)
 

@@ -81,6 +81,7 @@ from games.table import (
 )
 from games.table.deciders import acting_seat, fold_all, ruled, start
 from games.visibility import MAX_SPECTATOR_DELAY as MAX_SPECTATOR_DELAY
+from games.visibility import directs_game
 from games.write.automatic import automatic_bot, automatic_move_delay, stands_in
 from games.write.path import CommandResult, Move, execute, server_moves_of
 from games.write.tables import load_table
@@ -343,7 +344,7 @@ def game_call_off(
     and online opens it again there). Nobody plays it from then on."""
 
     def require_unbegun(table: Table) -> None:
-        if actor.pk != table.creator_id:
+        if not directs_game(game_id, table.creator_id, actor.pk):
             raise NotTheCreator("only the table's creator may do that")
         if table.begun:
             raise TableBegun()
@@ -717,7 +718,9 @@ def game_set_seat_bot(
     def decide(table: Table) -> list[AnyEvent]:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
             raise InvalidInput(f"there is no seat {seat} at this table")
-        if actor.pk != table.creator_id and table.seat_of(actor.pk) != seat:
+        if table.seat_of(actor.pk) != seat and not directs_game(
+            game_id, table.creator_id, actor.pk
+        ):
             raise NotYourSeat("only the game's creator or the seat's player may do that")
         if table.bots[seat] == bot:
             return []
@@ -740,14 +743,14 @@ def game_set_seat_bot(
 def game_substitute(
     *, game_id: uuid.UUID, actor: User, seat: int, user: User, alias: str
 ) -> CommandResult:
-    """Hand a seat in play to ``user`` (a reserve, or its player back): only the game's
-    creator (a championship's director) may. They play and see the seat from then on,
-    and a bot playing it stops."""
+    """Hand a seat in play to ``user`` (a reserve, or its player back): only whoever
+    directs the game (its creator, a championship's deputies) may. They play and see
+    the seat from then on, and a bot playing it stops."""
     alias = clean_alias(alias)
 
     def decide(table: Table) -> list[AnyEvent]:
-        if actor.pk != table.creator_id:
-            raise NotYourSeat("only the game's creator may hand a seat to a substitute")
+        if not directs_game(game_id, table.creator_id, actor.pk):
+            raise NotYourSeat("only the game's director may hand a seat to a substitute")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
             raise InvalidInput(f"there is no seat {seat} at this table")
         if table.status != "playing":
@@ -789,7 +792,7 @@ def game_resume(*, game_id: uuid.UUID, actor: User) -> CommandResult:
 
 def _set_paused(game_id: uuid.UUID, actor: User, event: GamePaused | GameResumed) -> CommandResult:
     def decide(table: Table) -> list[AnyEvent]:
-        if actor.pk != table.creator_id:
+        if not directs_game(game_id, table.creator_id, actor.pk):
             raise NotYourSeat("only the game's creator may pause or resume it")
         if table.status != "playing":
             raise InvalidInput("only a game in play can be paused or resumed")
@@ -886,17 +889,18 @@ def _recording_move(
 ) -> Move:
     def decide(table: Table) -> list[AnyEvent]:
         # At a table played here the rules refuse it (PlayedTable).
-        return ruled(table, make(recorder(table, actor, seat)))
+        return ruled(table, make(recorder(game_id, table, actor, seat)))
 
     return Move(
         game_id, actor, expected_version, idempotency_key, command, decide, after_the_end=True
     )
 
 
-def recorder(table: Table, actor: User | None, seat: int | None) -> int | None:
+def recorder(game_id: uuid.UUID, table: Table, actor: User | None, seat: int | None) -> int | None:
     """The seat a deal is written or confirmed for, None for the director: a player's
-    own seat, the organizer's word (unless they sit at the table and name no other
-    seat), or the seat a scorer who gave the PIN (``actor`` None) chose."""
+    own seat, the word of who directs the table (its creator, or an event's deputy;
+    unless they sit at the table and name no other seat), or the seat a scorer who
+    gave the PIN (``actor`` None) chose."""
     if actor is None:
         if (
             isinstance(seat, bool)
@@ -908,7 +912,7 @@ def recorder(table: Table, actor: User | None, seat: int | None) -> int | None:
     own = table.seat_of(actor.pk)
     if own is not None and seat in (None, own):
         return own
-    if actor.pk == table.creator_id:
+    if directs_game(game_id, table.creator_id, actor.pk):
         return None
     return acting_seat(table, actor.pk, seat)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
@@ -17,7 +17,7 @@ from games.read.pins import granted_seat
 from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule, options_from_dict
 from games.rules.cards import MAX_PLAYERS, MIN_PLAYERS
 from games.table import ROOM
-from games.visibility import may_see_game, seen_games, seen_status, visible_games
+from games.visibility import directs_game, may_see_game, seen_games, seen_status, visible_games
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,8 @@ def scored_game(
 class Scorer:
     """Who writes the deals of a table in the room down from a session: a seat (a
     player's own, or the one its PIN was given for), the director (the organizer who
-    opened the table, not sitting at it), or nobody until the PIN is given."""
+    opened the table, or an event's deputy, not sitting at it), or nobody until the
+    PIN is given."""
 
     seat: int | None
     director: bool = False
@@ -114,7 +115,7 @@ def scorer_of(game: Game, *, user_id: int | None, session: Mapping[str, Any] | N
         own = next((seat["seat"] for seat in game.seats if seat.get("user_id") == user_id), None)
         if own is not None:
             return Scorer(own)
-        if game.creator_id == user_id:
+        if directs_game(game.id, game.creator_id, user_id):
             return Scorer(None, director=True)
     seat = granted_seat(session, game.id)
     return Scorer(seat, by_pin=seat is not None)
@@ -141,6 +142,12 @@ class TableHome:
     round: int
     table: int
     url: str
+    # What the table's pages show of its home beside the play (the event's desk: its
+    # announcements and the call to its director): a template of the home's app,
+    # included with ``home`` and ``seated`` (whether the viewer sits at the table), and
+    # what its script is given. Empty: nothing.
+    desk_template: str = ""
+    desk: Mapping[str, Any] = field(default_factory=dict)
 
 
 # Registered by the apps that seat games (see :func:`add_table_home`): the games app

@@ -48,7 +48,7 @@ from games.read.selectors import (
 )
 from games.rules import classic, options_from_dict
 from games.table import CLASSIC, ROMANIAN, ROOM
-from games.visibility import deal_set_over, may_see_game
+from games.visibility import deal_set_over, directs_game, may_see_game
 from games.web.forms import (
     KIND_LABELS,
     TABLE_FORMS,
@@ -307,6 +307,7 @@ def score(request: HttpRequest, ref: str) -> HttpResponse:
         "pin": pin if QR_PIN.fullmatch(pin) else "",
         "pin_digits": PIN_DIGITS,
         "home": table_home(game.id),
+        "seated": _seated(game, user_id),
     }
     return render(request, "games/score.html", context)
 
@@ -341,7 +342,8 @@ def _table_page(
         "game": str(game.id),
         "code": game.code,
         "socket": f"/ws/games/{game.id}/",
-        "creator": user_id is not None and user_id == game.creator_id,
+        # Who directs the table (its creator, an event's deputy) has its creator's controls.
+        "creator": directs_game(game.id, game.creator_id, user_id),
         "text": table_text(),
         # The levels a seat may be handed to a bot at from this page, and the one chosen
         # until the player picks another.

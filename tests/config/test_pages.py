@@ -5,14 +5,21 @@ from tests.accounts.factories import UserFactory
 
 
 @pytest.mark.django_db
-def test_home_page_names_the_platform_and_links_admin_and_health(client: Client) -> None:
-    response = client.get("/")
+@pytest.mark.django_db
+def test_home_page_names_the_platform_and_links_admin_and_health_for_staff_only(
+    client: Client,
+) -> None:
+    # Given a visitor, then a member of the site's staff
+    visitor = client.get("/").content.decode()
+    client.force_login(UserFactory.create(is_staff=True))
+    staff = client.get("/").content.decode()
 
-    assert response.status_code == 200
-    content = response.content.decode()
-    assert "<title>Romanian Whist championships — Atu</title>" in content
-    assert 'href="/admin/"' in content
-    assert 'href="/healthz"' in content
+    # Then both see the platform named; only the staff the admin and health links
+    assert "<title>Romanian Whist championships — Atu</title>" in visitor
+    assert 'href="/admin/"' not in visitor
+    assert 'href="/healthz"' not in visitor
+    assert 'href="/admin/"' in staff
+    assert 'href="/healthz"' in staff
 
 
 @pytest.mark.django_db
@@ -30,13 +37,16 @@ def test_admin_css_is_served_without_collectstatic(client: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_home_page_offers_visitors_sign_in_register_and_the_api_docs(client: Client) -> None:
+def test_home_page_offers_visitors_sign_in_register_and_the_api_docs_not_its_schema(
+    client: Client,
+) -> None:
     content = client.get("/").content.decode()
 
     assert 'href="/accounts/login/"' in content
     assert 'href="/accounts/register/"' in content
     assert 'href="/api/docs/"' in content
-    assert 'href="/api/schema/"' in content
+    # The machine-readable schema is for operators: the staff's footer links it.
+    assert 'href="/api/schema/"' not in content
     assert 'action="/accounts/logout/"' not in content
 
 

@@ -274,6 +274,6 @@ def test_nobody_but_the_organizer_announces_or_withdraws(client: Client) -> None
     for url, data in [(announce, {"text": "Hi"}), (withdraw, {})]:
         response = entrant.post(url, data)
         assert response.status_code == 403, url
-        assert "Only the event&#x27;s organizer may do that." in text(response)
+        assert "Only the event&#x27;s organizer or their deputies may do that." in text(response)
         assert client.post(url, data).status_code == 302
     assert logged(event) == [Announced("Welcome.")]

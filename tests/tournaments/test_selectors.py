@@ -287,3 +287,33 @@ def test_a_published_results_window_is_open_until_its_end_and_only_once_publishe
     event.status = Event.Status.PUBLISHED
     assert results_provisional_until(event, NOON) == end
     assert results_provisional_until(event, end) is None
+
+
+def test_the_audit_trail_lists_a_call_to_the_director_and_what_was_decided(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Given a round in play, and a player at its table
+    clock = stopped_clock(monkeypatch, NOON)
+    event, director, entrants, [game] = event_round(4, public=True)
+    caller = entrants[3]
+    name = Entry.objects.get(event_id=event.id, player_id=caller.pk).name
+
+    # When the player calls the director over the score, and the director closes the call
+    clock.now = NOON + timedelta(minutes=1)
+    services.event_call_director(
+        event_id=event.id, actor=caller, game_id=game.id, reason="score", text="6 or 7?"
+    )
+    clock.now = NOON + timedelta(minutes=4)
+    services.event_close_call(event_id=event.id, actor=director, number=1, note="7 stands.")
+
+    # Then the trail has the call, with its reason, and its close, with the decision
+    lines = [(line.at, line.actor, line.action, line.reason) for line in event_audit(event.id)]
+    assert lines[1:] == [
+        (
+            NOON + timedelta(minutes=1),
+            caller.display,
+            f"{name} called the director to table 1",
+            "The score is disputed: 6 or 7?",
+        ),
+        (NOON + timedelta(minutes=4), director.display, "Closed call 1", "7 stands."),
+    ]

@@ -377,7 +377,7 @@ def test_seats_not_at_the_event_players_seated_elsewhere_and_finished_tables_are
     assert refused("seat_not_found", call, table=1, seat=4, **common).status == 404
     error = refused("reserve_seated", call, table=1, seat=0, player_id=seated[3].pk, **common)
     assert error.message == f"player {seated[3].pk} already holds a seat at table 1 this round"
-    refused("player_not_found", call, table=1, seat=0, username="nobody-here", **common)
+    refused("no_such_account", call, table=1, seat=0, username="nobody-here", **common)
     refused("not_organizer", call, event_id=event.id, actor=reserve, table=1, seat=0)
 
     play_on(game_id, seated)
@@ -491,7 +491,7 @@ def test_a_refused_seat_shows_the_page_again_with_the_reason_and_its_status() ->
     assert elsewhere.status_code == 409
     assert "That player already holds a seat in this round." in text(elsewhere)
     assert nobody.status_code == 404
-    assert "There is no account by that name." in text(nobody)
+    assert "There is no account with that username or e-mail address." in text(nobody)
     assert stranger.status_code == 403
     assert [r.type for r in store.read(championship_stream(event.id))][-1] == "RoundStarted"
 
@@ -567,3 +567,20 @@ def test_the_csv_lists_substitutions_and_disqualifications_after_the_standings()
     assert tail[0] == "What,Reason,Recorded at"
     assert tail[1].startswith(f"Seated {names[reserve.pk]} in table 1 seat 1 of round 1,,")
     assert tail[2].startswith(f"Disqualified {names[seated[2].pk]},used a phone,")
+
+
+@pytest.mark.django_db
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)
+def test_a_deputy_seats_a_reserve_and_the_log_records_the_deputy_as_its_actor() -> None:
+    event, director, seated, (reserve,), game_id = table_of_four(reserves=1)
+    deputy = UserFactory.create(username="adjunct")
+    services.event_name_deputy(event_id=event.id, actor=director, who="adjunct")
+
+    services.event_seat_substitute(
+        event_id=event.id, actor=deputy, table=1, seat=1, player_id=reserve.pk
+    )
+
+    last = store.read(championship_stream(event.id))[-1]
+    assert (last.event, last.actor_id) == (SeatSubstituted(1, 0, 1, reserve.pk), deputy.pk)
+    taken = store.read(stream_of(game_id))[-1]
+    assert (taken.type, taken.actor_id) == ("SeatTaken", deputy.pk)

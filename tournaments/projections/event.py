@@ -7,8 +7,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from tournaments.championship import Championship
-from tournaments.models import Entry, Event, TableResult
+from tournaments.championship import Call, Championship
+from tournaments.models import Deputy, Entry, Event, TableResult
 
 
 def project_event(
@@ -19,7 +19,7 @@ def project_event(
     created_at: Any | None = None,
 ) -> None:
     """Bring the championship's read models up to its stream: its ``Event`` row, its
-    entries and a row per table."""
+    entries, its deputies and a row per table."""
     settings = championship.settings
     values = {
         "code": settings.code,
@@ -47,6 +47,7 @@ def project_event(
             }
             for made in championship.announcements
         ],
+        "calls": _calls(championship),
         "results_final_at": championship.final_at,
         "version": championship.version,
         "updated_at": updated_at,
@@ -66,6 +67,13 @@ def project_event(
             Entry.objects.create(event_id=event_id, player_id=entry.player_id, **fields)
         elif any(getattr(row, key) != value for key, value in fields.items()):
             Entry.objects.filter(pk=row.pk).update(**fields)
+    named = set(Deputy.objects.filter(event_id=event_id).values_list("user_id", flat=True))
+    Deputy.objects.filter(
+        event_id=event_id, user_id__in=named - set(championship.deputies)
+    ).delete()
+    for user_id, name in championship.deputies.items():
+        if user_id not in named:
+            Deputy.objects.create(event_id=event_id, user_id=user_id, name=name)
     tabled = set(TableResult.objects.filter(event_id=event_id).values_list("game_id", flat=True))
     playing = {uuid.UUID(game_id) for played in championship.rounds for game_id in played.games}
     # A table moved between the room and online: its called-off game is no table.
@@ -92,3 +100,42 @@ def _status(championship: Championship) -> str:
     if not championship.rounds:
         return Event.Status.REGISTRATION
     return Event.Status.RUNNING
+
+
+def _calls(championship: Championship) -> list[dict[str, Any]]:
+    """The calls to the director the pages show: every open one, and the last call
+    from each seat of the current round, closed, so its player sees how it ended."""
+    current = championship.rounds[-1].number if championship.rounds else 0
+    last = {_seat(call): call.number for call in championship.calls}
+    return [
+        _call(call)
+        for call in championship.calls
+        if call.open or (call.called.round == current and last[_seat(call)] == call.number)
+    ]
+
+
+def _seat(call: Call) -> tuple[str, int]:
+    return call.called.game, call.called.seat
+
+
+def _call(call: Call) -> dict[str, Any]:
+    called = call.called
+    return {
+        "number": call.number,
+        "round": called.round,
+        "table": called.table + 1,
+        "game_id": called.game,
+        "seat": called.seat,
+        "player_id": called.player_id,
+        "reason": called.reason,
+        "text": called.text,
+        "state": call.state,
+        "note": call.note,
+        "at": _iso(call.at),
+        "answered_at": _iso(call.answered_at),
+        "closed_at": _iso(call.closed_at),
+    }
+
+
+def _iso(at: Any) -> str | None:
+    return at.isoformat() if at else None

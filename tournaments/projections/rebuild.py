@@ -17,6 +17,7 @@ from tournaments.championship import (
     fold_records,
 )
 from tournaments.models import (
+    Deputy,
     Entry,
     Event,
     RatingChange,
@@ -30,12 +31,21 @@ from tournaments.projections.event import project_event
 
 
 def rebuild_standings() -> tuple[int, int]:
-    """Drop every season, championship, entry, table, standing and rating row and derive
+    """Drop every season, championship, entry, deputy, table, standing and rating row and derive
     them again from the streams, as the write path and the tasks did. Returns how many
     championships and seasons were rebuilt."""
     standings.forget_tables()
     with transaction.atomic():
-        for model in (RatingChange, SeasonStanding, Standing, TableResult, Entry, Event, Season):
+        for model in (
+            RatingChange,
+            SeasonStanding,
+            Standing,
+            TableResult,
+            Deputy,
+            Entry,
+            Event,
+            Season,
+        ):
             model.objects.all().delete()
         season_streams = store.streams(SEASON_STREAM_PREFIX)
         for stream in season_streams:

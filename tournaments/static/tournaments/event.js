@@ -127,6 +127,7 @@
     document.body.dataset.eventVersion = String(data.version);
     document.body.dataset.eventStatus = data.status;
     drawStatus();
+    drawCalls(before);
     drawAnnouncements();
     drawLeaderboard(before);
     drawTables();
@@ -134,6 +135,7 @@
     drawEntries();
     drawMe();
     drawPublish();
+    drawStartRound();
     for (const input of document.querySelectorAll("input[name=expected_version]")) {
       input.value = String(data.version);
     }
@@ -147,6 +149,22 @@
     wait.hidden = !playing;
     $("publish-ready").hidden = playing;
   }
+
+  // The next round is offered exactly when its service would start it (the picture's
+  // next_round, by the same rule); otherwise the page says why not.
+  function drawStartRound() {
+    const form = $("start-round-form");
+    if (!form || !live.next_round) return;
+    const refusal = live.next_round.refusal;
+    form.hidden = Boolean(refusal);
+    $("start-round").textContent = fmt(T.start_round, { round: live.next_round.number });
+    const wait = $("start-round-wait");
+    wait.hidden = !refusal;
+    wait.textContent = refusal ? T.start_waits[refusal] || "" : "";
+  }
+
+  // Check-in and withdrawal are for the rounds to come: none once the event is over.
+  const over = () => live.status === "finished" || live.status === "published";
 
   function drawStatus() {
     const element = $("event-status");
@@ -173,6 +191,103 @@
       }),
     );
     if (!manage) $("announcements-panel").hidden = !live.announcements.length;
+  }
+
+  // --- the calls to the director (the organizer's page) ---------------------------
+
+  let audio = null;
+  // A browser lets a page sound only after its reader touched it: the first touch
+  // makes the page's one audio context.
+  function wakeAudio() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) audio = new Context();
+    if (audio && audio.state === "suspended") audio.resume();
+  }
+
+  function beep() {
+    // Counted on the page, so that a test (or a curious director) can tell it rang.
+    document.body.dataset.callsSounded = String(Number(document.body.dataset.callsSounded || 0) + 1);
+    if (!audio) return;
+    for (const [start, frequency] of [[0, 880], [0.25, 1175]]) {
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.2, audio.currentTime + start);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + start + 0.2);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(audio.currentTime + start);
+      tone.stop(audio.currentTime + start + 0.2);
+    }
+  }
+
+  const clock = (seconds) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+
+  function callSeconds(element) {
+    return Number(element.dataset.waited) + Math.floor((Date.now() - Number(element.dataset.received)) / 1000);
+  }
+
+  function callClock(element) {
+    const template = element.dataset.state === "answered" ? T.call_answered : T.call_waiting;
+    element.textContent = fmt(template, { time: clock(callSeconds(element)) });
+  }
+
+  function callItem(call) {
+    const number = `/calls/${call.number}/`;
+    const waited = node("span", {
+      class: "waited",
+      "data-waited": call.waited_seconds,
+      "data-received": receivedAt,
+      "data-state": call.state,
+    });
+    callClock(waited);
+    const table = call.place === "room" && page.score_url ? page.score_url : page.game_url;
+    const note = node("input", {
+      type: "text",
+      name: "note",
+      maxlength: page.max_note,
+      "aria-label": T.call_note,
+      placeholder: T.call_note,
+    });
+    const close = postForm(page.close_call_url.replace("/calls/0/", number), T.close_call, "close-call");
+    close.prepend(note, " ");
+    return node("li", { class: "call", "data-number": call.number, "data-state": call.state }, [
+      node("p", {}, [
+        node("strong", { text: fmt(T.call_from, { name: call.name, table: call.table, seat: call.seat + 1 }) }),
+        " · ",
+        node("span", { class: "reason", text: T.reasons[call.reason] || call.reason }),
+        " · ",
+        waited,
+      ]),
+      call.text ? node("p", { class: "call-text", text: call.text }) : null,
+      node("p", { class: "call-actions" }, [
+        node("a", { class: "button open-table", href: withCode(table, call.game_code), text: T.open_table }),
+        " ",
+        call.state === "waiting" ? postForm(page.answer_call_url.replace("/calls/0/", number), T.answer_call, "answer-call") : null,
+        " ",
+        close,
+      ]),
+    ]);
+  }
+
+  function drawCalls(before) {
+    const list = $("calls");
+    if (!list || !live.calls) return;
+    const known = new Set(before && before.calls ? before.calls.map((call) => call.number) : []);
+    if (before && live.calls.some((call) => !known.has(call.number))) beep();
+    // A note being written is kept: the list is drawn again only when a call changed.
+    const shape = JSON.stringify(live.calls.map((call) => [call.number, call.state]));
+    if (list.dataset.shape === shape) {
+      for (const element of list.querySelectorAll(".waited")) {
+        const call = live.calls.find((made) => String(made.number) === element.closest(".call").dataset.number);
+        element.dataset.waited = call.waited_seconds;
+        element.dataset.received = receivedAt;
+      }
+      return;
+    }
+    list.dataset.shape = shape;
+    list.replaceChildren(
+      ...(live.calls.length ? live.calls.map(callItem) : [node("li", { class: "hint", text: T.no_calls })]),
+    );
   }
 
   function drawLeaderboard(before) {
@@ -293,6 +408,11 @@
   function drawTables() {
     const box = $("tables");
     if (!box) return;
+    const title = $("tables-title");
+    if (title) {
+      const playing = live.tables.some((table) => !table.finished);
+      title.textContent = playing || !live.round ? T.tables_in_play : fmt(T.tables_of_round, { round: live.round });
+    }
     const cards = live.tables.map(tableCard);
     box.replaceChildren(...(cards.length ? cards : [node("p", { class: "hint", text: T.no_tables })]));
   }
@@ -350,7 +470,9 @@
         const forms = node("td");
         const player = `/players/${entry.player_id}/`;
         const checkIn = page.check_in_url.replace("/players/0/", player);
-        if (live.place === "both") {
+        if (over()) {
+          // Nothing to check in or withdraw from.
+        } else if (live.place === "both") {
           // Checked in on one side: the other side's button moves them.
           if (entry.withdrawn || !entry.checked_in || !entry.in_room) {
             forms.append(postForm(checkIn, T.check_in_room, "check-in-room", { in_room: "1" }), " ");
@@ -361,7 +483,7 @@
         } else if (entry.withdrawn || !entry.checked_in) {
           forms.append(postForm(checkIn, T.check_in, "check-in"), " ");
         }
-        if (!entry.withdrawn) {
+        if (!entry.withdrawn && !over()) {
           const question = fmt(T.withdraw_question, { name: entry.name });
           forms.append(confirmForm(page.withdraw_url.replace("/players/0/", player), T.withdraw, question, T.withdraw_confirm, "withdraw"));
         }
@@ -442,6 +564,7 @@
   }
 
   function tick() {
+    for (const element of document.querySelectorAll("#calls .waited")) callClock(element);
     for (const element of document.querySelectorAll(".table-card .turn[data-idle]")) {
       const seconds = idle({ idle_seconds: Number(element.dataset.idle) });
       element.textContent = fmt(T.to_act, { name: element.dataset.name, seconds });
@@ -453,6 +576,7 @@
   offerNotifications();
   connect();
   if (manage) {
+    for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, wakeAudio, { passive: true });
     setInterval(tick, 1000);
     if (page.poll) setInterval(poll, 5000);
   }
