@@ -572,7 +572,7 @@ def test_the_csv_lists_substitutions_and_disqualifications_after_the_standings()
 @pytest.mark.django_db
 @override_settings(ATU_BOT_DELAY_SECONDS=3600)
 def test_a_deputy_seats_a_reserve_and_the_log_records_the_deputy_as_its_actor() -> None:
-    event, director, seated, (reserve,), game_id = table_of_four(reserves=1)
+    event, director, _, (reserve,), game_id = table_of_four(reserves=1)
     deputy = UserFactory.create(username="adjunct")
     services.event_name_deputy(event_id=event.id, actor=director, who="adjunct")
 
