@@ -536,14 +536,15 @@ def _copied(value: Any) -> Any:
 
 def _turn_deadline(table: Table) -> str | None:
     """When the seat to act is played by a bot if it has not acted (ISO 8601), while
-    a turn timer runs: counted from the event that began the turn, as the automatic
-    move is (games.write.automatic), so a page loaded mid-turn shows the time really left."""
-    seat = table.to_act
-    if seat is None or table.paused or not table.turn_seconds or table.moved_at is None:
+    a turn timer or a stand-in time runs: counted from the event that began the turn,
+    as the automatic move is (games.write.automatic), so a page loaded mid-turn shows
+    the time really left."""
+    seat, timer = table.to_act, table.timer_seconds
+    if seat is None or table.paused or not timer or table.moved_at is None:
         return None
     if table.bots and table.bots[seat] is not None:
         return None  # A bot's seat: played after the bots' delay, not on a timer.
-    return (table.moved_at + timedelta(seconds=table.turn_seconds)).isoformat()
+    return (table.moved_at + timedelta(seconds=timer)).isoformat()
 
 
 class _Lender:

@@ -117,6 +117,9 @@ class EventCreated:
     # finishes the deal in progress and plays no more (decision 3405).
     round_minutes: int = 0
     at_time: str = "none"
+    # Seconds of a person's turn after which a bot stands in for them at their table,
+    # until they come back; 0: never (as before there was the choice).
+    absent_seconds: int = 0
 
 
 # What happens at a round's time limit (EventCreated.at_time).
@@ -193,6 +196,27 @@ class ResultCorrected:
     round: int
     player_id: int
     points: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSubstituted:
+    """The director seated ``player_id`` (a reserve, or the seat's own player back),
+    or a bot (None), in seat ``seat`` of table ``table`` (its index) of round
+    ``round``. Who plays each deal is read from the table's log (decision 3406)."""
+
+    round: int
+    table: int
+    seat: int
+    player_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDisqualified:
+    """The director disqualified a player, with the reason: out of the rounds to come,
+    their results so far kept and marked in the standings."""
+
+    player_id: int
     reason: str
 
 
@@ -284,6 +308,8 @@ ChampionshipEvent = (
     | RoundTimeUp
     | TableMoved
     | ResultCorrected
+    | SeatSubstituted
+    | PlayerDisqualified
     | EventFinished
     | ResultsPublished
     | Announced
@@ -326,6 +352,8 @@ class Entry:
     in_room: bool = False
     # A no-show seated at the start: a bot plays their seat until they check in.
     bot_plays: bool = False
+    # Why the director disqualified the player; empty: not disqualified.
+    disqualified: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +415,9 @@ class Championship:
     entries: dict[int, Entry] = field(default_factory=dict)
     rounds: list[Round] = field(default_factory=list)
     corrections: list[ResultCorrected] = field(default_factory=list)
+    # Who holds each seat the director handed to someone else, by (round, table,
+    # seat): a reserve's id, or None for a bot.
+    substituted: dict[tuple[int, int, int], int | None] = field(default_factory=dict)
     finished: bool = False
     published: bool = False
     # A scheduled event's start has come: check-in is over, the no-shows dealt with.
@@ -434,6 +465,18 @@ class Championship:
         """Whether the results are final at ``now``: published, and their protest
         window (if any) over."""
         return self.published and (self.final_at is None or now >= self.final_at)
+
+    def holders(self, number: int) -> list[list[int | None]]:
+        """Who holds each seat of each table of round ``number`` now, by the
+        director's word: its player, a reserve, or None for a bot."""
+        played = self.rounds[number - 1]
+        return [
+            [
+                self.substituted.get((number, table, seat), player)
+                for seat, player in enumerate(players)
+            ]
+            for table, players in enumerate(played.tables)
+        ]
 
     def seat_of(self, player_id: int) -> tuple[int, int, int] | None:
         """The round, table and seat of ``player_id`` in the latest round, if seated."""
@@ -499,6 +542,10 @@ def fold(
             _move(championship, event)
         elif isinstance(event, ResultCorrected):
             championship.corrections.append(event)
+        elif isinstance(event, SeatSubstituted):
+            championship.substituted[event.round, event.table, event.seat] = event.player_id
+        elif isinstance(event, PlayerDisqualified):
+            _entry(championship, event.player_id, withdrawn=True, disqualified=event.reason)
         elif isinstance(event, EventFinished):
             championship.finished = True
         elif isinstance(event, ResultsPublished):

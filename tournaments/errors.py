@@ -293,3 +293,39 @@ class ResultsFinal(EventError):
 
     def __init__(self) -> None:
         super().__init__("the results are final: their protest window is over")
+
+
+class SeatNotFound(EventError):
+    code = "seat_not_found"
+    text = gettext_noop("There is no such seat at this event's round in play.")
+    status = 404
+
+    def __init__(self, table: object, seat: object) -> None:
+        super().__init__(f"the round in play has no table {table} seat {seat}")
+
+
+class ReserveSeated(EventError):
+    code = "reserve_seated"
+    text = gettext_noop("That player already holds a seat in this round.")
+    status = 409
+
+    def __init__(self, player_id: int, table: int) -> None:
+        super().__init__(f"player {player_id} already holds a seat at table {table} this round")
+
+
+class TableOver(EventError):
+    code = "table_over"
+    text = gettext_noop("That table's game is over: its seats are no longer handed over.")
+    status = 409
+
+    def __init__(self, table: int) -> None:
+        super().__init__(f"table {table}'s game is over")
+
+
+class Disqualified(EventError):
+    code = "disqualified"
+    text = gettext_noop("That player was disqualified from this event.")
+    status = 409
+
+    def __init__(self, player_id: int) -> None:
+        super().__init__(f"player {player_id} was disqualified from this event")

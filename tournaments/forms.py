@@ -17,7 +17,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES
+from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from games.rules import PRESETS
 from games.rules import preset as rules_preset
 from games.web.forms import PRESET_LABELS, NewGameForm, rule_changes
@@ -245,6 +245,18 @@ class EventForm(forms.Form):
         initial=AT_TIME_NONE,
         required=False,
     )
+    # Left out (as by older clients): never.
+    absent_seconds = forms.IntegerField(
+        label=_("A bot stands in for an absent player after (seconds)"),
+        min_value=0,
+        max_value=MAX_TURN_SECONDS,
+        initial=0,
+        required=False,
+        help_text=_(
+            "Seconds into a player's turn; the bot plays their seat until they come back. "
+            "Its deals count for nobody. A shorter turn timer moves first. 0: never."
+        ),
+    )
     # Left out (as by older clients): the default level.
     bot_level = forms.ChoiceField(
         label=_("Bot level"),
@@ -409,6 +421,15 @@ class EventForm(forms.Form):
     def clean_at_time(self) -> str:
         return str(self.cleaned_data["at_time"] or AT_TIME_NONE)
 
+    def clean_absent_seconds(self) -> int:
+        seconds = int(self.cleaned_data["absent_seconds"] or 0)
+        if 0 < seconds < MIN_TURN_SECONDS:
+            raise forms.ValidationError(
+                _("At least %(seconds)s seconds, or 0 for never."),
+                params={"seconds": MIN_TURN_SECONDS},
+            )
+        return seconds
+
     def clean_movement(self) -> str:
         return str(self.cleaned_data["movement"] or "progressive")
 
@@ -522,6 +543,40 @@ class PublishForm(forms.Form):
             "corrected; then they are final. 0: final at once."
         ),
     )
+
+
+class SubstituteForm(forms.Form):
+    """A seat of the round in play handed to someone: an entrant, an account by its
+    username, or a bot (neither)."""
+
+    table = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    seat = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    player = forms.TypedChoiceField(label=_("Seat"), coerce=int, required=False, empty_value=None)
+    username = forms.CharField(label=_("or a username"), max_length=150, required=False)
+
+    def __init__(
+        self, *args: Any, players: list[tuple[int, str]] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["player"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [
+            ("", _("a bot")),
+            *((player_id, name) for player_id, name in players or []),
+        ]
+
+
+class DisqualifyForm(forms.Form):
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    reason = forms.CharField(label=_("Reason"), max_length=500)
+
+    def __init__(
+        self, *args: Any, players: list[tuple[int, str]] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["player"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(player_id, name) for player_id, name in players or []]
 
 
 class PauseForm(forms.Form):

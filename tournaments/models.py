@@ -140,6 +140,9 @@ class TableResult(models.Model):
     players = models.JSONField()
     scores = models.JSONField()
     exact_bids = models.JSONField()
+    # By seat, [who, deals, exact bids] of each who played its deals when anyone but
+    # its player did (a bot: who is null); empty otherwise (decision 3406).
+    played = models.JSONField(default=list)
     hands_scored = models.PositiveSmallIntegerField(default=0)
     hands_total = models.PositiveSmallIntegerField(default=0)
     finished = models.BooleanField(default=False)

@@ -52,12 +52,18 @@ class TableResult:
     how many of their bids they made exactly.
 
     ``table`` is the table's number in its round, for display only.
+
+    ``played``: by seat, who played its deals when someone other than its player did
+    (a substitute's id, or None for a bot standing in), as ``(who, deals, exact bids)``
+    for each who played any, its player included; empty for a seat its player played
+    throughout, and for a table with no substitute at all (decision 3406).
     """
 
     players: tuple[int, ...]
     scores: tuple[int, ...]
     exact_bids: tuple[int, ...]
     table: int = 0
+    played: tuple[tuple[tuple[int | None, int, int], ...], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -70,6 +76,19 @@ class TableResult:
     @property
     def size(self) -> int:
         return len(self.players)
+
+    def shares(self, seat: int) -> tuple[tuple[int | None, int, int], ...]:
+        """Who played seat ``seat``'s deals: ``(who, deals, exact bids)``, one share
+        for its player alone when nobody stood in."""
+        if self.played and self.played[seat]:
+            return self.played[seat]
+        return ((self.players[seat], 1, self.exact_bids[seat]),)
+
+    def whole(self, seat: int) -> int | None:
+        """Who played every one of ``seat``'s deals, if one person did, else None: the
+        tie-breaks compare only games a player played whole."""
+        shares = self.shares(seat)
+        return shares[0][0] if len(shares) == 1 else None
 
 
 def displayed(value: Fraction | int) -> float:
@@ -256,6 +275,12 @@ def standings(
 
     ``adjustments`` adds points to players' totals (an organizer's corrections)
     before they are ranked.
+
+    A seat played in part by someone else (:attr:`TableResult.played`) shares its
+    points among those who played it, in proportion to the deals each played; a
+    bot's share goes to nobody. Each counts their own exact bids and the table among
+    their games; a seat's score counts for the best game and head-to-head only for a
+    player who played it whole (decision 3406).
     """
     unknown = [name for name in tie_breaks if name not in TIE_BREAKS]
     if unknown:
@@ -264,21 +289,33 @@ def standings(
     for result, points in results:
         if len(points) != result.size:
             raise ValueError(f"{len(points)} points for a table of {result.size}")
-        for player, score, exact, earned in zip(
-            result.players, result.scores, result.exact_bids, points, strict=True
+        for seat, (player, score, earned) in enumerate(
+            zip(result.players, result.scores, points, strict=True)
         ):
-            line = totals[player]
-            line.points += earned
-            line.exact_bids += exact
-            line.best_game = score if line.best_game is None else max(line.best_game, score)
-            line.games += 1
+            # A seated player has a line even when others played all their deals.
+            totals.setdefault(player, _Totals())
+            shares = result.shares(seat)
+            deals = sum(count for _, count, _ in shares)
+            for who, count, exact in shares:
+                if who is None or not count:
+                    continue
+                line = totals[who]
+                line.points += earned * Fraction(count, deals)
+                line.exact_bids += exact
+                line.games += 1
+            whole = result.whole(seat)
+            if whole is not None:
+                line = totals[whole]
+                line.best_game = score if line.best_game is None else max(line.best_game, score)
     for player, extra in (adjustments or {}).items():
         totals[player].points += extra
     # Each player's own tables: head-to-head looks at those only, not at every table.
     tables_of: dict[int, list[TableResult]] = defaultdict(list)
     for result, _ in results:
-        for player in result.players:
-            tables_of[player].append(result)
+        for seat in range(result.size):
+            whole = result.whole(seat)
+            if whole is not None:
+                tables_of[whole].append(result)
 
     def key(name: str, player: int, group: Sequence[int]) -> int:
         if name == "exact_bids":
@@ -330,10 +367,11 @@ def _head_to_head(tables: Sequence[TableResult], player: int, group: Sequence[in
     rivals = set(group) - {player}
     balance = 0
     for table in tables:
-        if player not in table.players:
+        wholes = [table.whole(seat) for seat in range(table.size)]
+        if player not in wholes:
             continue  # Callers may pass every table, or only the player's own.
-        mine = table.scores[table.players.index(player)]
-        for other, score in zip(table.players, table.scores, strict=True):
+        mine = table.scores[wholes.index(player)]
+        for other, score in zip(wholes, table.scores, strict=True):
             if other in rivals:
                 balance += (mine > score) - (mine < score)
     return balance

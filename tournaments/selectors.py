@@ -39,17 +39,21 @@ from tournaments.championship import (
     Announced,
     AnnouncementWithdrawn,
     CallClosed,
+    Championship,
     DeputyNamed,
     DeputyRemoved,
     DirectorCalled,
     EventFinished,
+    PlayerDisqualified,
     PlayerWithdrew,
     ResultCorrected,
     ResultsPublished,
     RoundStarted,
     RoundTimeUp,
+    SeatSubstituted,
     TableMoved,
     championship_stream,
+    fold_records,
 )
 from tournaments.errors import EventNotFound, NotDirector, SeasonNotFound
 from tournaments.models import (
@@ -360,7 +364,11 @@ def _table(
     """A table as the event page shows it: live from its game, or, ``delayed``, from
     ``row``'s figures as they stood when the viewer's delay began."""
     players = [int(player) for player in row.players]
-    seat_names = [names.get(player, str(player)) for player in players]
+    # Live, a seat the director handed to a reserve shows who plays it now.
+    held = {} if delayed or game is None else {s["seat"]: s["user_id"] for s in game.seats}
+    seat_names = [
+        names.get(held.get(seat, player), str(player)) for seat, player in enumerate(players)
+    ]
     status = game.status if game is not None else Game.Status.OPEN
     total = game.hands_total if game is not None else row.hands_total
     if delayed:
@@ -786,6 +794,23 @@ def _moved(event: TableMoved, actor: int | None, names: dict[int, str]) -> _Said
     return _Said(where % {"table": event.table + 1, "round": event.round})
 
 
+def _substituted(event: SeatSubstituted, actor: int | None, names: dict[int, str]) -> _Said:
+    where = {"table": event.table + 1, "seat": event.seat + 1, "round": event.round}
+    if event.player_id is None:
+        return _Said(_("Seated a bot in table %(table)s seat %(seat)s of round %(round)s") % where)
+    return _Said(
+        _("Seated %(player)s in table %(table)s seat %(seat)s of round %(round)s")
+        % {**where, "player": names.get(event.player_id, str(event.player_id))},
+        round=event.round,
+        player=names.get(event.player_id, ""),
+    )
+
+
+def _disqualified(event: PlayerDisqualified, actor: int | None, names: dict[int, str]) -> _Said:
+    player = names.get(event.player_id, str(event.player_id))
+    return _Said(_("Disqualified %(player)s") % {"player": player}, event.reason, player=player)
+
+
 def _published(event: ResultsPublished, actor: int | None, names: dict[int, str]) -> _Said:
     if event.final_at is None:
         return _Said(_("Published the results, final at once"))
@@ -821,6 +846,8 @@ AUDITED: dict[type, Describer] = {
     ResultCorrected: _corrected,
     PlayerWithdrew: _withdrawn,
     TableMoved: _moved,
+    SeatSubstituted: _substituted,
+    PlayerDisqualified: _disqualified,
     RoundStarted: lambda event, actor, names: _Said(
         _("Started round %(round)s") % {"round": event.number}
     ),
@@ -869,6 +896,83 @@ def event_audit(event_id: uuid.UUID, kinds: Iterable[type] | None = None) -> lis
         )
         for record, line in said
     ]
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """A seat of the round in play, for the director: who holds it by the championship
+    (its player, a reserve, or nobody for a bot), whether a bot plays it for a person
+    now (seated by the director, or standing in for an absent player), and whose seat
+    it was."""
+
+    seat: int
+    player: str
+    holder: str
+    bot: bool
+
+
+@dataclass(frozen=True)
+class SeatsTable:
+    number: int
+    game_code: str
+    playing: bool
+    seats: list[SeatLine]
+
+
+def event_seats(event_id: uuid.UUID) -> list[SeatsTable]:
+    """Every seat of the round in play, as the manage page offers them to substitutes:
+    read from the championship's stream and each table's log."""
+    championship = fold_records(Championship(), store.read(championship_stream(event_id)))
+    if not championship.rounds:
+        return []
+    played = championship.rounds[-1]
+    names = {entry.player_id: entry.name for entry in championship.entries.values()}
+    codes = dict(Game.objects.filter(pk__in=played.games).values_list("id", "code"))
+    bots = set(
+        User.objects.filter(
+            pk__in=[player for players in played.tables for player in players], is_bot=True
+        ).values_list("pk", flat=True)
+    )
+    tables = []
+    for index, holders in enumerate(championship.holders(played.number)):
+        game_id = uuid.UUID(played.games[index])
+        table = load_table(game_id)
+        tables.append(
+            SeatsTable(
+                number=index + 1,
+                game_code=codes.get(game_id, ""),
+                playing=table.status == "playing",
+                seats=[
+                    SeatLine(
+                        seat=seat,
+                        player=names.get(player, str(player)),
+                        holder="" if holder is None else names.get(holder, str(holder)),
+                        # A bot entrant's own bot is no stand-in.
+                        bot=table.bots[seat] is not None and player not in bots,
+                    )
+                    for seat, (player, holder) in enumerate(
+                        zip(played.tables[index], holders, strict=True)
+                    )
+                ],
+            )
+        )
+    return tables
+
+
+def event_substitutions(event_id: uuid.UUID) -> list[AuditLine]:
+    """The director's substitutions and disqualifications, oldest first, with their
+    reasons: what the results page lists under the rule that counts their deals."""
+    return event_audit(event_id, [SeatSubstituted, PlayerDisqualified])
+
+
+def event_disqualified(event_id: uuid.UUID) -> dict[int, str]:
+    """The disqualified players of the event, with the director's reason."""
+    records = store.read(championship_stream(event_id), types=("PlayerDisqualified",))
+    return {
+        record.event.player_id: record.event.reason
+        for record in records
+        if isinstance(record.event, PlayerDisqualified)
+    }
 
 
 def event_corrections(event_id: uuid.UUID) -> list[AuditLine]:

@@ -60,6 +60,7 @@ from tournaments.championship import (
     EventCreated,
     EventFinished,
     PlayerCheckedIn,
+    PlayerDisqualified,
     PlayerRegistered,
     PlayerWithdrew,
     ResultCorrected,
@@ -68,6 +69,7 @@ from tournaments.championship import (
     RoundStarted,
     RoundTimeUp,
     SeasonCreated,
+    SeatSubstituted,
     TableMoved,
     championship_stream,
     fold_records,
@@ -82,6 +84,7 @@ from tournaments.errors import (
     CallStillOpen,
     CheckInClosedError,
     CheckInNotOpen,
+    Disqualified,
     EntryDeadlinePassed,
     EventError,
     EventFull,
@@ -96,9 +99,12 @@ from tournaments.errors import (
     NotEntered,
     NotOrganizer,
     OrganizerOnly,
+    ReserveSeated,
     ResultsFinal,
     RoundInProgress,
     SeasonNotFound,
+    SeatNotFound,
+    TableOver,
     TooManyAnnouncements,
 )
 from tournaments.models import Event, Season, SeasonStanding
@@ -211,6 +217,7 @@ def event_create(
     protest_minutes: int = 0,
     round_minutes: int = 0,
     at_time: str = AT_TIME_NONE,
+    absent_seconds: int = 0,
 ) -> Event:
     """Open an event for entries; its rounds are started one by one by the organizer.
 
@@ -228,6 +235,8 @@ def event_create(
     what happens when it is up (championship.AT_TIME_RULES): "none", the clock is only
     shown; "finish-deal", each table finishes the deal in progress and plays no more
     (Romanian events without duplicate deals only: the others' results need every deal).
+    ``absent_seconds``: how long into a person's turn a bot stands in
+    for them at their table, until they come back (0: never).
 
     The schedule (all optional): ``starts_at`` (an aware time, shown in ``time_zone``,
     the site's by default), when check-in closes and round 1 starts by itself; players
@@ -270,6 +279,10 @@ def event_create(
         raise InvalidEventInput("round 1 is seated at random or by rating")
     if turn_seconds is not None:
         _check_whole(turn_seconds, "a turn timer", games.MIN_TURN_SECONDS, games.MAX_TURN_SECONDS)
+    if absent_seconds:
+        _check_whole(
+            absent_seconds, "a stand-in time", games.MIN_TURN_SECONDS, games.MAX_TURN_SECONDS
+        )
     if place not in EVENT_PLACES:
         raise InvalidEventInput(f"tables are played {', '.join(EVENT_PLACES)}, not {place!r}")
     if place != ONLINE and kind != ROMANIAN:
@@ -317,6 +330,7 @@ def event_create(
         protest_minutes=protest_minutes,
         round_minutes=round_minutes,
         at_time=at_time if round_minutes else AT_TIME_NONE,
+        absent_seconds=absent_seconds or 0,
     )
     event_id = uuid.uuid4()
     _execute(event_id, organizer, 0, lambda championship: [created], Championship())
@@ -470,7 +484,12 @@ def _entry_command(
         if championship.finished:
             raise EventOver("the event is over: there is no round to come")
         if make is PlayerWithdrew:
-            return [] if entry.withdrawn else [PlayerWithdrew(target)]
+            if entry.withdrawn:
+                return []
+            _leave_table(championship, target)
+            return [PlayerWithdrew(target)]
+        if entry.disqualified:
+            raise Disqualified(target)
         if target == actor.pk != championship.settings.organizer_id:
             _require_check_in_open(championship)
         # Only an event played both ways asks where a player is.
@@ -483,6 +502,116 @@ def _entry_command(
         ):
             return []
         return [PlayerCheckedIn(target, where)]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def event_disqualify(
+    *, event_id: uuid.UUID, actor: User, player_id: int, reason: str
+) -> EventResult:
+    """Disqualify a player, with the reason: out of the rounds to come, a bot in their
+    seat if their table still plays; their results so far stay in the standings,
+    marked disqualified (decision 3406)."""
+    reason = reason.strip() if isinstance(reason, str) else ""
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_director(championship, actor)
+        entry = championship.entries.get(player_id)
+        if entry is None:
+            raise NotEntered(player_id)
+        if not reason:
+            raise InvalidEventInput("a disqualification states its reason")
+        if entry.disqualified:
+            return []
+        _leave_table(championship, player_id)
+        return [PlayerDisqualified(player_id, reason[:500])]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def _leave_table(championship: Championship, player_id: int) -> None:
+    """A player leaving the event mid-round (withdrawn, disqualified): a bot takes the
+    seat they hold at a table of the round in play that is still playing online, so
+    the table goes on; the deals it plays count for nobody. The withdrawal or the
+    disqualification says why: the championship records no substitution of its own."""
+    if not championship.rounds:
+        return
+    played = championship.rounds[-1]
+    organizer = User.objects.get(pk=championship.settings.organizer_id)
+    for index, seats in enumerate(championship.holders(played.number)):
+        if player_id not in seats or played.place_of(index) == ROOM:
+            continue
+        game_id = uuid.UUID(played.games[index])
+        if Game.objects.filter(pk=game_id, status=Game.Status.PLAYING).exists():
+            seat = seats.index(player_id)
+            level = championship.settings.bot_level
+            games.game_set_seat_bot(game_id=game_id, actor=organizer, seat=seat, bot=level)
+            return
+
+
+def event_seat_substitute(
+    *,
+    event_id: uuid.UUID,
+    actor: User,
+    table: int,
+    seat: int,
+    player_id: int | None = None,
+    username: str = "",
+) -> EventResult:
+    """Seat someone in seat ``seat`` (from 0) of table ``table`` (from 1) of the round in
+    play: the entrant ``player_id``, the account ``username`` (or e-mail address;
+    entered, unchecked, if not yet), or a bot when neither is given. The organizer or a
+    deputy may. A reserve plays the seat from now on and
+    the deals they play count for them; a bot's count for nobody; the seat's own player
+    seated back plays on for themself (decision 3406)."""
+    username = username.strip() if isinstance(username, str) else ""
+    person: User | None = None
+    if username:
+        person = _account(username)
+    elif player_id is not None:
+        person = User.objects.filter(pk=player_id).first()
+        if person is None:
+            raise NotEntered(player_id)
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_director(championship, actor)
+        if not championship.rounds or isinstance(table, bool) or isinstance(seat, bool):
+            raise SeatNotFound(table, seat)
+        played = championship.rounds[-1]
+        if not isinstance(table, int) or not 1 <= table <= len(played.tables):
+            raise SeatNotFound(table, seat)
+        index = table - 1
+        if not isinstance(seat, int) or not 0 <= seat < len(played.tables[index]):
+            raise SeatNotFound(table, seat)
+        game_id = uuid.UUID(played.games[index])
+        if Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).exists():
+            raise TableOver(table)
+        holders = championship.holders(played.number)
+        events: list[ChampionshipEvent] = []
+        if person is None:
+            games.game_set_seat_bot(
+                game_id=game_id, actor=actor, seat=seat, bot=championship.settings.bot_level
+            )
+        else:
+            for number, seats in enumerate(holders):
+                for other, holder in enumerate(seats):
+                    if holder == person.pk and (number, other) != (index, seat):
+                        raise ReserveSeated(person.pk, number + 1)
+            entry = championship.entries.get(person.pk)
+            if entry is not None and entry.disqualified:
+                raise Disqualified(person.pk)
+            if entry is None:
+                events.append(PlayerRegistered(person.pk, _name(person.display)[:64]))
+            name = _name(person.display) if events else championship.entries[person.pk].name
+            game = Game.objects.get(pk=game_id)
+            taken = {s["alias"] for s in game.seats if s["seat"] != seat}
+            games.game_substitute(
+                game_id=game_id, actor=actor, seat=seat, user=person, alias=_alias(name, taken)
+            )
+        chosen = None if person is None else person.pk
+        if holders[index][seat] != chosen:
+            events.append(SeatSubstituted(played.number, index, seat, chosen))
+        return events
 
     return _execute(event_id, actor, None, decide)
 
@@ -944,6 +1073,7 @@ def _open_table(
         preset=settings.preset or None,
         options=settings.options,
         turn_seconds=settings.turn_seconds,
+        stand_in_seconds=settings.absent_seconds or None,
         spectator_delay=settings.spectator_delay,
         kind=settings.kind,
         # Duplicate: every table of a size in the round plays the same deals.

@@ -56,12 +56,14 @@ from tournaments.forms import (
     CloseCallForm,
     CorrectionForm,
     DeputyForm,
+    DisqualifyForm,
     EventForm,
     PauseForm,
     PublishForm,
     RegisterPlayerForm,
     SeasonForm,
     StartRoundForm,
+    SubstituteForm,
 )
 from tournaments.models import Entry, Event, Season
 
@@ -341,6 +343,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             protest_minutes=data["protest_minutes"],
             round_minutes=data["round_minutes"],
             at_time=data["at_time"],
+            absent_seconds=data["absent_seconds"],
         )
     except CodedError as error:
         form.add_error(None, _refusal(error))
@@ -528,6 +531,9 @@ def _manage_page(
         "publish_form": forms.get("publish_form")
         or PublishForm(initial={"protest_minutes": _protest_minutes(event)}),
         "audit": selectors.event_audit(event.id),
+        "seat_tables": selectors.event_seats(event.id),
+        "substitute_players": _players(event),
+        "disqualify_form": forms.get("disqualify_form") or DisqualifyForm(players=_players(event)),
         "room_tables": paper.room_tables(event),
         "page": _page_config(request, event, live, "manage"),
     }
@@ -751,6 +757,48 @@ def resume_table(request: AuthenticatedHttpRequest, code: str, game_code: str) -
 
 @require_POST
 @login_required
+def seat_substitute(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
+    """Seat an entrant, an account by username, or a bot in a seat of the round in play."""
+
+    def run(event: Event) -> str:
+        form = SubstituteForm(request.POST, players=_players(event))
+        if not form.is_valid():
+            raise InvalidForm(_("Choose an entrant, type a username, or leave both for a bot."))
+        data = form.cleaned_data
+        services.event_seat_substitute(
+            event_id=event.id,
+            actor=request.user,
+            table=data["table"],
+            seat=data["seat"],
+            player_id=data["player"],
+            username=data["username"],
+        )
+        return _("Seat %(seat)s of table %(table)s handed over.") % {
+            "seat": data["seat"] + 1,
+            "table": data["table"],
+        }
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def disqualify_player(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
+    def run(event: Event) -> str:
+        form = DisqualifyForm(request.POST, players=_players(event))
+        if not form.is_valid():
+            raise InvalidForm(disqualify_form=form)
+        data = form.cleaned_data
+        services.event_disqualify(
+            event_id=event.id, actor=request.user, player_id=data["player"], reason=data["reason"]
+        )
+        return _("Player disqualified.")
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
 def move_table(request: AuthenticatedHttpRequest, code: str, number: int) -> HttpResponse:
     """Move a table of the round in play to the room or online (``place``)."""
 
@@ -867,8 +915,9 @@ def standings_csv(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _csv_afterword(writer: Any, event: Event) -> None:
-    """After the standings: whether they may still change, and the corrections
-    folded into them, each with its reason."""
+    """After the standings: whether they may still change, the corrections folded
+    into them, each with its reason, and the substitutions and disqualifications
+    that decided whom deals count for."""
     until = selectors.results_provisional_until(event, timezone.now())
     corrections = selectors.event_corrections(event.id)
     if until is not None:
@@ -888,15 +937,27 @@ def _csv_afterword(writer: Any, event: Event) -> None:
                 line.at.isoformat(),
             ]
         )
+    substitutions = selectors.event_substitutions(event.id)
+    if substitutions:
+        writer.writerow([])
+        writer.writerow([_("Substitutions and disqualifications")])
+        writer.writerow([_("What"), _("Reason"), _("Recorded at")])
+    for line in substitutions:
+        writer.writerow([_csv_text(line.action), _csv_text(line.reason), line.at.isoformat()])
 
 
 @require_GET
 def results(request: HttpRequest, code: str) -> HttpResponse:
     event = _viewable(request, code)
     live = selectors.event_live(event.id, _user_id(request))
+    disqualified = selectors.event_disqualified(event.id)
     context = {
         **_event_context(event),
-        "standings": live["leaderboard"],
+        "standings": [
+            {**row, "disqualified": disqualified.get(row["player_id"], "")}
+            for row in live["leaderboard"]
+        ],
+        "substitutions": selectors.event_substitutions(event.id),
         "screened": live["screened"],
         "rounds": live["rounds"],
         "final": event.status in (Event.Status.FINISHED, Event.Status.PUBLISHED),

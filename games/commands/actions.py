@@ -75,13 +75,14 @@ from games.table import (
     PlayerLeft,
     PlayerSeated,
     SeatAutomated,
+    SeatTaken,
     Table,
     TableCancelled,
 )
 from games.table.deciders import acting_seat, fold_all, ruled, start
 from games.visibility import MAX_SPECTATOR_DELAY as MAX_SPECTATOR_DELAY
 from games.visibility import directs_game
-from games.write.automatic import automatic_bot, automatic_move_delay
+from games.write.automatic import automatic_bot, automatic_move_delay, stands_in
 from games.write.path import CommandResult, Move, execute, server_moves_of
 from games.write.tables import load_table
 from games.write.vault import Vault
@@ -113,9 +114,12 @@ def game_create(
     kind: str = ROMANIAN,
     rematch_of: uuid.UUID | None = None,
     place: str = ONLINE,
+    stand_in_seconds: int | None = None,
 ) -> Game:
     """Open a table of ``player_count`` seats under a preset and/or explicit options;
-    with ``turn_seconds``, a seat that has not acted by then is played by a bot.
+    with ``turn_seconds``, a seat that has not acted by then is played by a bot; with
+    ``stand_in_seconds``, a bot stands in for a player that long into their turn, and
+    plays their seat until they come back (they move, or take it back).
 
     ``kind``: the game the table plays, Romanian Whist (the default) or classic
     partnership Whist (four seats, presets and options of :mod:`games.rules.classic`).
@@ -134,7 +138,7 @@ def game_create(
     if place == ROOM and kind != ROMANIAN:
         raise InvalidInput("only Romanian Whist tables are recorded from the room")
     if place == ROOM:
-        turn_seconds = None
+        turn_seconds = stand_in_seconds = None
     if isinstance(player_count, bool) or not isinstance(player_count, int):
         raise InvalidInput("player_count must be a whole number from 3 to 6")
     chosen: RuleOptions | classic.ClassicOptions
@@ -153,6 +157,14 @@ def game_create(
     ):
         raise InvalidInput(
             f"a turn timer is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds, or none"
+        )
+    if stand_in_seconds is not None and (
+        isinstance(stand_in_seconds, bool)
+        or not isinstance(stand_in_seconds, int)
+        or not MIN_TURN_SECONDS <= stand_in_seconds <= MAX_TURN_SECONDS
+    ):
+        raise InvalidInput(
+            f"a stand-in time is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds, or none"
         )
     if (
         isinstance(spectator_delay, bool)
@@ -173,6 +185,7 @@ def game_create(
         kind,
         str(rematch_of) if rematch_of else None,
         place,
+        stand_in_seconds,
     )
     execute(
         Move(
@@ -727,6 +740,45 @@ def game_set_seat_bot(
     )
 
 
+def game_substitute(
+    *, game_id: uuid.UUID, actor: User, seat: int, user: User, alias: str
+) -> CommandResult:
+    """Hand a seat in play to ``user`` (a reserve, or its player back): only whoever
+    directs the game (its creator, a championship's deputies) may. They play and see
+    the seat from then on, and a bot playing it stops."""
+    alias = clean_alias(alias)
+
+    def decide(table: Table) -> list[AnyEvent]:
+        if not directs_game(game_id, table.creator_id, actor.pk):
+            raise NotYourSeat("only the game's director may hand a seat to a substitute")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise InvalidInput(f"there is no seat {seat} at this table")
+        if table.status != "playing":
+            raise InvalidInput("only a seat of a game in play can be handed over")
+        taken = table.seat_of(user.pk)
+        if taken is not None and taken != seat:
+            raise AlreadySeated(taken)
+        events: list[AnyEvent] = []
+        if taken is None:
+            others = (s for number, s in enumerate(table.seats) if s is not None and number != seat)
+            require_free(alias, (other.alias for other in others))
+            events.append(SeatTaken(seat, user.pk, alias))
+        if table.bots[seat] is not None:
+            events.append(SeatAutomated(seat, None))
+        return fold_all(table, events)
+
+    return execute(
+        Move(
+            game_id=game_id,
+            actor=actor,
+            expected_version=None,
+            idempotency_key=None,
+            command={"seat": seat, "substitute": user.pk},
+            decide=decide,
+        )
+    )
+
+
 def game_pause(*, game_id: uuid.UUID, actor: User, reason: str = "") -> CommandResult:
     """Stop the game: no move is taken, no bot or turn timer acts, until it is resumed.
     Only the game's creator (a championship's organizer) may."""
@@ -767,6 +819,9 @@ def game_play_automatically(*, game_id: uuid.UUID, expected_version: int) -> Com
     def decide(table: Table) -> list[AnyEvent]:
         game = table.game
         seat = game.turn
+        # The player stayed away their stand-in time: a bot plays the seat until
+        # they come back.
+        absent = fold_all(table, [SeatAutomated(seat, DEFAULT_LEVEL)]) if stands_in(table) else []
         bot = automatic_bot(table, seat)
         rng = random.Random(f"{game_id}:{table.version}")
         command: rules.Command
@@ -774,7 +829,7 @@ def game_play_automatically(*, game_id: uuid.UUID, expected_version: int) -> Com
             command = choose_classic_command(game, seat, rng, bot=bot, played=table.played)
         else:
             command = choose_command(game, seat, rng, bot=bot, played=table.played)
-        return ruled(table, command) + server_moves_of(game_id, table)
+        return absent + ruled(table, command) + server_moves_of(game_id, table)
 
     table = load_table(game_id)
     if table.version != expected_version or automatic_move_delay(table) is None:
@@ -841,7 +896,14 @@ def _rules_move(
         acting = acting_seat(table, actor_id, seat)
         if table.paused:
             raise GamePausedError()
-        return ruled(table, make(acting, table)) + server_moves_of(game_id, table)
+        # A person's own move takes their seat back from the bot playing it (a bot
+        # account's seat stays its bot's).
+        back = (
+            fold_all(table, [SeatAutomated(acting, None)])
+            if actor is not None and not actor.is_bot and table.bots[acting] is not None
+            else []
+        )
+        return back + ruled(table, make(acting, table)) + server_moves_of(game_id, table)
 
     return Move(game_id, actor, expected_version, idempotency_key, command, decide)
 

@@ -84,6 +84,9 @@ class GameCreated:
     rematch_of: str | None = None
     # ONLINE or ROOM.
     place: str = ONLINE
+    # Seconds of a person's turn after which a bot stands in for them, playing their
+    # seat until they come back; None: never (a championship's option).
+    stand_in_seconds: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,9 +126,8 @@ class DealRevealed:
 
 @dataclass(frozen=True, slots=True)
 class SeatTaken:
-    """A substitute took over a seat in play: they play it, and see it, from then on;
-    the player who left no longer does. No command writes it; it is read still, as a
-    log is kept for good (decision 1501)."""
+    """A substitute took over a seat in play (the director's choice): they play it,
+    and see it, from then on; the player who left no longer does."""
 
     seat: int
     user_id: int
@@ -233,6 +235,7 @@ class Table:
     preset: str = ""
     creator_id: int | None = None
     turn_seconds: int | None = None
+    stand_in_seconds: int | None = None
     spectator_delay: int = 0
     deal_set: str | None = None
     rematch_of: str | None = None
@@ -304,6 +307,13 @@ class Table:
         return self.options
 
     @property
+    def timer_seconds(self) -> int | None:
+        """Seconds a person's turn lasts before a bot acts for them: the shorter of the
+        turn timer and the stand-in time, if either runs."""
+        timers = [seconds for seconds in (self.turn_seconds, self.stand_in_seconds) if seconds]
+        return min(timers) if timers else None
+
+    @property
     def to_act(self) -> int | None:
         """The seat whose move the game waits for (a choice, a bid or a card), if any."""
         return self.game.turn if self.game.phase._value_ in ACTING_PHASES else None
@@ -339,6 +349,7 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
             table.preset = event.preset
             table.creator_id = event.creator_id
             table.turn_seconds = event.turn_seconds
+            table.stand_in_seconds = event.stand_in_seconds
             table.spectator_delay = event.spectator_delay
             table.deal_set = event.deal_set
             table.rematch_of = event.rematch_of

@@ -42,8 +42,9 @@ def _choices(enum: Any) -> list[str]:
 
 STATUS_CHOICES = _choices(Game.Status)
 TURN_DEADLINE_HELP = (
-    "When the seat to act is played by a bot if it has not acted; null when no turn "
-    "timer runs (no timer, nobody to act, a bot's seat, a paused game)."
+    "When the seat to act is played by a bot if it has not acted (its turn timer, or a "
+    "bot standing in for an absent player); null when neither runs (none set, nobody "
+    "to act, a bot's seat, a paused game)."
 )
 
 # --- Rule options -------------------------------------------------------------------

@@ -64,9 +64,19 @@ def automatic_move_delay(table: Table) -> float | None:
         return None
     if table.bots and table.bots[seat] is not None:
         return float(settings.ATU_BOT_DELAY_SECONDS)
-    if table.turn_seconds:
-        return float(table.turn_seconds)
-    return None
+    timer = table.timer_seconds
+    return None if timer is None else float(timer)
+
+
+def stands_in(table: Table) -> bool:
+    """Whether the automatic move due for the seat to act makes a bot stand in for its
+    absent player (it plays the seat from then on, until they come back) rather than
+    make one timed-out move: the table's stand-in time comes no later than its turn
+    timer (decision 3406)."""
+    seat, stand_in = table.to_act, table.stand_in_seconds
+    if seat is None or not stand_in or (table.bots and table.bots[seat] is not None):
+        return False
+    return not table.turn_seconds or stand_in <= table.turn_seconds
 
 
 def automatic_bot(table: Table, seat: int) -> str:

@@ -192,6 +192,24 @@ def test_the_turn_deadline_counts_from_the_event_that_began_the_turn_however_it_
     assert state_view(game_id, load_table(game_id), Viewer(None))["turn_deadline"] == moved
 
 
+def test_the_turn_deadline_runs_to_a_stand_in_when_it_comes_before_the_turn_timer() -> None:
+    # Given a table whose bot stands in for an absent player after 20 s, its turns 60 s
+    users = UserFactory.create_batch(3)
+    game = game_create(
+        creator=users[0],
+        player_count=3,
+        preset="romanian-standard",
+        turn_seconds=60,
+        stand_in_seconds=20,
+    )
+    for number, user in enumerate(users):
+        game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")
+
+    # Then the seat to act has 20 s
+    deadline = deadline_after_last_event(game.id, 20)
+    assert state_view(game.id, load_table(game.id), Viewer(None))["turn_deadline"] == deadline
+
+
 def test_there_is_no_turn_deadline_without_a_timer_or_while_paused() -> None:
     untimed, _ = timed_game(None)
     timed, users = timed_game(600)

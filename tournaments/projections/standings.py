@@ -25,13 +25,16 @@ from eventlog import store
 from games import rules
 from games.models import Game
 from games.rules import classic
-from games.table import stream_of
+from games.table import PlayerSeated, SeatAutomated, SeatTaken, stream_of
 from tournaments import points
 from tournaments.championship import Championship, championship_stream, fold
 from tournaments.models import Entry, Standing, TableResult
 
 # The events whose arrival changes an event's standings.
 SCORE_EVENTS = ("HandScored", "GameFinished", "classic.HandScored", "classic.MatchFinished")
+# The events that say who plays each seat when a deal is scored: its player, a
+# substitute, or a bot standing in once the game has begun (decision 3406).
+SEAT_EVENTS = ("GameStarted", "classic.MatchStarted", "PlayerSeated", "SeatTaken", "SeatAutomated")
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,58 @@ class GameFigures:
     hands_scored: int
     finished: bool
     version: int
+    # Who played each seat's deals, when anyone but its player did (points.TableResult).
+    played: tuple[tuple[tuple[int | None, int, int], ...], ...] = ()
+
+
+class _Seats:
+    """Who plays each seat of one game as its log goes: its player, a substitute, or
+    nobody (None) while a bot stands in for them."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self.users: dict[int, int] = {}
+        self.standing_in: set[int] = set()
+        self.first: dict[int, int] = {}
+
+    def follow(self, event: object) -> None:
+        if isinstance(event, PlayerSeated):
+            self.users[event.seat] = self.first[event.seat] = event.user_id
+        elif isinstance(event, SeatTaken):
+            self.users[event.seat] = event.user_id
+        elif isinstance(event, SeatAutomated):
+            # A bot seated before the game began plays for its bot entrant.
+            if event.bot is not None and self.started:
+                self.standing_in.add(event.seat)
+            else:
+                self.standing_in.discard(event.seat)
+        else:
+            self.started = True
+
+    def holders(self, count: int) -> tuple[int | None, ...]:
+        return tuple(
+            None if seat in self.standing_in else self.users.get(seat) for seat in range(count)
+        )
+
+
+def _played(
+    holders: Sequence[tuple[int | None, ...]],
+    exact: Sequence[Sequence[bool]],
+    players: Sequence[int | None],
+) -> tuple[tuple[tuple[int | None, int, int], ...], ...]:
+    """By seat, ``(who, deals, exact bids)`` of each who played its deals (``holders``
+    and ``exact`` by deal), or () for a seat its player played throughout; () for a
+    table where nobody stood in."""
+    seats: list[tuple[tuple[int | None, int, int], ...]] = []
+    for seat, player in enumerate(players):
+        shares: dict[int | None, list[int]] = {}
+        for held, made in zip(holders, exact, strict=True):
+            share = shares.setdefault(held[seat], [0, 0])
+            share[0] += 1
+            share[1] += made[seat]
+        alone = list(shares) in ([], [player])
+        seats.append(() if alone else tuple((who, d, e) for who, (d, e) in shares.items()))
+    return tuple(seats) if any(seats) else ()
 
 
 def read_figures(
@@ -51,8 +106,13 @@ def read_figures(
     by_stream = {stream_of(game_id): game_id for game_id in game_ids}
     if not by_stream:
         return {}
-    scored = store.read_streams(list(by_stream), types=SCORE_EVENTS, until=until)
+    scored = store.read_streams(list(by_stream), types=SCORE_EVENTS + SEAT_EVENTS, until=until)
     figures: dict[uuid.UUID, GameFigures] = {}
+    seats: dict[uuid.UUID, _Seats] = defaultdict(_Seats)
+    # Who played each deal, by seat, as it was first scored; and whether each seat
+    # made its bid exactly (none in classic Whist).
+    held: dict[uuid.UUID, dict[int, tuple[int | None, ...]]] = defaultdict(dict)
+    classic_held: dict[uuid.UUID, list[tuple[int | None, ...]]] = defaultdict(list)
     scores: dict[uuid.UUID, tuple[int, ...]] = {}
     exact: dict[uuid.UUID, list[int]] = {}
     hands: dict[uuid.UUID, int] = defaultdict(int)
@@ -62,10 +122,14 @@ def read_figures(
     last: dict[uuid.UUID, int] = {}
     for stream, record in scored:
         game_id = by_stream[stream]
-        last[game_id] = record.sequence
         event = record.event
+        if record.type in SEAT_EVENTS:
+            seats[game_id].follow(event)
+            continue
+        last[game_id] = record.sequence
         if isinstance(event, rules.HandScored):
             deals[game_id][event.hand] = event
+            held[game_id].setdefault(event.hand, seats[game_id].holders(len(event.totals)))
             scores[game_id] = event.totals
         elif isinstance(event, rules.GameFinished):
             scores[game_id] = event.scores
@@ -78,6 +142,7 @@ def read_figures(
             exact.setdefault(game_id, [0] * 4)
             if isinstance(event, classic.HandScored):
                 hands[game_id] += 1
+                classic_held[game_id].append(seats[game_id].holders(4))
             else:
                 finished.add(game_id)
     for game_id, scored_deals in deals.items():
@@ -88,12 +153,22 @@ def read_figures(
         hands[game_id] = len(scored_deals)
     for game_id in by_stream.values():
         if game_id in scores:
+            count = len(scores[game_id])
+            players = [seats[game_id].first.get(seat) for seat in range(count)]
+            if game_id in deals:
+                ordered = sorted(deals[game_id].items())
+                by_deal = [held[game_id][hand] for hand, _ in ordered]
+                hit = [[b == w for b, w in zip(d.bids, d.tricks, strict=True)] for _, d in ordered]
+            else:
+                by_deal = classic_held[game_id]
+                hit = [[False] * count for _ in by_deal]
             figures[game_id] = GameFigures(
                 scores[game_id],
                 tuple(exact[game_id]),
                 hands[game_id],
                 game_id in finished,
                 last[game_id],
+                _played(by_deal, hit, players),
             )
     return figures
 
@@ -110,14 +185,21 @@ def _scored_table(
     key = (row.game_id, row.version, method.value)
     scored = _TABLE_POINTS.get(key)
     if scored is None:
-        result = points.TableResult(
-            tuple(row.players), tuple(row.scores), tuple(row.exact_bids), row.number
-        )
+        result = _result(row)
         scored = (result, points.table_points(result, method))
         if len(_TABLE_POINTS) >= _TABLE_POINTS_LIMIT:
             _TABLE_POINTS.clear()
         _TABLE_POINTS[key] = scored
     return scored
+
+
+def _result(row: TableResult) -> points.TableResult:
+    played = tuple(
+        tuple((who, deals, exact) for who, deals, exact in seat) for seat in row.played or ()
+    )
+    return points.TableResult(
+        tuple(row.players), tuple(row.scores), tuple(row.exact_bids), row.number, played
+    )
 
 
 def compute_standings(
@@ -134,11 +216,7 @@ def compute_standings(
         by_round: dict[int, list[points.TableResult]] = defaultdict(list)
         for row in tables:
             if (row.round, len(row.players)) not in unfinished:
-                by_round[row.round].append(
-                    points.TableResult(
-                        tuple(row.players), tuple(row.scores), tuple(row.exact_bids), row.number
-                    )
-                )
+                by_round[row.round].append(_result(row))
         for number in sorted(by_round):
             scored += points.round_points(by_round[number], method)
     else:
@@ -177,6 +255,7 @@ def _fill(row: TableResult, figures: GameFigures | None) -> None:
         row.scores = [0] * len(row.players)
         row.exact_bids = [0] * len(row.players)
         row.hands_scored, row.finished, row.version = 0, False, 0
+        row.played = []
     else:
         row.scores = list(figures.scores)
         row.exact_bids = list(figures.exact_bids)
@@ -185,6 +264,7 @@ def _fill(row: TableResult, figures: GameFigures | None) -> None:
             figures.finished,
             figures.version,
         )
+        row.played = [[list(share) for share in seat] for seat in figures.played]
 
 
 # The events whose memos a process keeps: above the events in play at once; an event
@@ -238,7 +318,8 @@ def refresh_tables(event_id: uuid.UUID, marker: tuple[int, int] | None = None) -
         if not row.finished:
             row.version = version
     TableResult.objects.bulk_update(
-        stale, ["scores", "exact_bids", "hands_scored", "hands_total", "finished", "version"]
+        stale,
+        ["scores", "exact_bids", "hands_scored", "hands_total", "finished", "version", "played"],
     )
     if marker is not None:
         with _ROWS_LOCK:

@@ -7,10 +7,15 @@ from django.test import override_settings
 
 from eventlog import store
 from games.commands import actions
-from games.errors import InvalidInput, NotYourSeat, UnknownBot
+from games.errors import AlreadySeated, InvalidInput, NotYourSeat, UnknownBot
 from games.rules import Phase
-from games.table import stream_of
-from games.write.automatic import automatic_bot, automatic_move_delay, resume_automatic_moves
+from games.table import SeatAutomated, SeatTaken, stream_of
+from games.write.automatic import (
+    automatic_bot,
+    automatic_move_delay,
+    resume_automatic_moves,
+    stands_in,
+)
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import seated_game
@@ -175,3 +180,78 @@ def wait_until_moved(game_id: uuid.UUID, seat: int, seconds: float = 20) -> None
     while time.monotonic() < deadline and load_table(game_id).game.turn == seat:
         time.sleep(0.05)
     assert load_table(game_id).game.turn != seat
+
+
+# --- A bot standing in for an absent player (decision 3406) -------------------------
+
+
+def stand_in_table(turn_seconds: int | None, stand_in_seconds: int | None) -> uuid.UUID:
+    users = UserFactory.create_batch(3)
+    game = actions.game_create(
+        creator=users[0],
+        player_count=3,
+        preset="championship",
+        turn_seconds=turn_seconds,
+        stand_in_seconds=stand_in_seconds,
+    )
+    for number, user in enumerate(users):
+        actions.game_join(game_id=game.id, user=user, alias=f"P{number}")
+    return game.id
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("turn", "stand_in", "delay", "stands"),
+    [
+        (None, 20, 20.0, True),
+        (30, 20, 20.0, True),
+        (20, 20, 20.0, True),
+        (10, 20, 10.0, False),
+        (30, None, 30.0, False),
+    ],
+)
+def test_a_stand_in_is_due_after_its_time_unless_a_shorter_turn_timer_moves_first(
+    turn: int | None, stand_in: int | None, delay: float, stands: bool
+) -> None:
+    table = load_table(stand_in_table(turn, stand_in))
+
+    assert (automatic_move_delay(table), stands_in(table)) == (delay, stands)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seconds", [4, 601, True, "20"])
+def test_a_stand_in_time_outside_5_to_600_seconds_is_refused(seconds: object) -> None:
+    with pytest.raises(InvalidInput, match="a stand-in time is 5 to 600 seconds, or none"):
+        actions.game_create(
+            creator=UserFactory.create(),
+            player_count=3,
+            stand_in_seconds=seconds,  # type: ignore[arg-type]
+        )
+
+
+@pytest.mark.django_db
+def test_the_creator_hands_a_seat_in_play_to_a_substitute_and_a_bot_there_stops() -> None:
+    game_id, users = seated_game(players=3)
+    actions.game_set_seat_bot(game_id=game_id, actor=users[0], seat=1, bot="medium")
+    substitute = UserFactory.create()
+    version = load_table(game_id).version
+
+    actions.game_substitute(
+        game_id=game_id, actor=users[0], seat=1, user=substitute, alias="Rezerva"
+    )
+
+    records = store.read(stream_of(game_id), after=version)
+    assert [record.event for record in records] == [
+        SeatTaken(1, substitute.pk, "Rezerva"),
+        SeatAutomated(1, None),
+    ]
+    with pytest.raises(NotYourSeat):
+        actions.game_substitute(
+            game_id=game_id, actor=users[1], seat=2, user=UserFactory.create(), alias="X"
+        )
+    with pytest.raises(AlreadySeated):
+        actions.game_substitute(game_id=game_id, actor=users[0], seat=2, user=users[0], alias="Y")
+    with pytest.raises(InvalidInput, match="the alias 'Player 1' is taken at this table"):
+        actions.game_substitute(
+            game_id=game_id, actor=users[0], seat=2, user=UserFactory.create(), alias="Player 1"
+        )
