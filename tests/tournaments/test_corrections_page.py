@@ -16,7 +16,7 @@ from tests.tournaments.drivers import played_event
 from tournaments.models import Entry, Event, Standing
 from tournaments.projections.rebuild import rebuild_standings
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tasks_run")]
 
 # A protest window's minute lasts this many seconds here: long enough to see the
 # results provisional, short enough to see them become final.
