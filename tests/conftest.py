@@ -147,16 +147,25 @@ def _fresh_throttles() -> None:
     forget_throttle_counts()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "worker_bot_delay(seconds): the Celery worker's bots wait that long before each "
+        "move (production mode), as production's do, for a test that acts between them",
+    )
+
+
 @pytest.fixture
-def celery_worker() -> Iterator[subprocess.Popen[bytes]]:
+def celery_worker(request: pytest.FixtureRequest) -> Iterator[subprocess.Popen[bytes]]:
     """A real worker process on the test database and the Redis broker."""
     database = settings.DATABASES["default"]
+    # Bots play at once unless the test says otherwise: a test waits for whole games.
+    delay = request.node.get_closest_marker("worker_bot_delay")
     env = {
         **os.environ,
         "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
         f"{connection.settings_dict['NAME']}",
-        # Bots play at once: a test waits for whole games.
-        "ATU_BOT_DELAY_SECONDS": "0",
+        "ATU_BOT_DELAY_SECONDS": str(delay.args[0]) if delay else "0",
     }
     # Tasks left in the broker by earlier runs name games of databases long gone.
     celery_app.control.purge()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
+from datetime import datetime
 
 from celery import shared_task
 from django.conf import settings
@@ -140,12 +141,20 @@ def check_standings() -> int:
     for event_id in running:
         update_standings.delay(str(event_id))
         advance_event.delay(str(event_id))
-    clocks = Event.objects.filter(
-        status=Event.Status.RUNNING, at_time=AT_TIME_FINISH_DEAL, round_ends_at__lte=timezone.now()
-    ).values_list("id", "rounds_started")
-    for event_id, number in clocks:
+    for event_id, number in rounds_past_time(timezone.now()):
         call_round_time.delay(str(event_id), number)
     return len(running)
+
+
+def rounds_past_time(now: datetime) -> list[tuple[uuid.UUID, int]]:
+    """The events (and their rounds in play) whose round's time was up at ``now`` and
+    stops its tables: what beat's check has the clock's task apply, in case its timer
+    was lost."""
+    return list(
+        Event.objects.filter(
+            status=Event.Status.RUNNING, at_time=AT_TIME_FINISH_DEAL, round_ends_at__lte=now
+        ).values_list("id", "rounds_started")
+    )
 
 
 def schedule_round_clock(event_id: str, round_number: int, seconds: float) -> None:

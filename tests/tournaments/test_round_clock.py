@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from django.templatetags.static import static
 from django.test import Client
 
 from eventlog import store
@@ -29,7 +30,7 @@ from tournaments.championship import EventCreated, championship_stream, decode
 from tournaments.models import Event, Standing
 from tournaments.projections.rebuild import rebuild_standings
 from tournaments.services import load_championship
-from tournaments.tasks import call_round_time, check_standings, update_standings
+from tournaments.tasks import call_round_time, rounds_past_time, update_standings
 
 NOON = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 pytestmark = pytest.mark.django_db
@@ -362,13 +363,22 @@ def test_a_clock_past_due_is_applied_by_the_next_standings_update(
 # Beat's check runs its tasks one inside another, each closing its connection after it,
 # as a worker does: outside a test's transaction.
 @pytest.mark.django_db(transaction=True)
-def test_a_clock_past_due_is_applied_by_beats_check(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_clock_past_due_is_found_by_beats_check_and_applied_by_its_task(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Given a round whose 30 minutes are up, its timer lost, and one with time left
     clock = stopped_clock(monkeypatch, NOON)
     event, *_ = event_round(4, public=True, round_minutes=30, at_time="finish-deal")
+    event_round(4, public=True, round_minutes=60, at_time="finish-deal")
     clock.now = NOON + timedelta(minutes=31)
 
-    check_standings()
+    # When beat's check looks (it sends the task for each round it finds)
+    due = rounds_past_time(clock.now)
 
+    # Then it finds the round past its time alone, and its task, run as the worker runs
+    # it, records the time
+    assert due == [(event.id, 1)]
+    call_round_time(str(event.id), 1)
     assert log_types(event.id)[-1] == "RoundTimeUp"
 
 
@@ -383,4 +393,4 @@ def test_the_rooms_screen_has_the_countdown_its_script_fills(
     assert 'id="round-clock"' in screen
     assert 'data-warnings="600:10,300:5"' in screen
     assert "Time! Finish the deal in progress; no new deal starts." in screen
-    assert "/static/atu/clock.js" in screen
+    assert static("atu/clock.js") in screen

@@ -17,6 +17,7 @@ from tests.tournaments.test_views import VALID_EVENT, new_event, signed_in, text
 from tournaments import services
 from tournaments.models import Event
 from tournaments.services import load_championship
+from tournaments.tasks import update_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -112,6 +113,8 @@ def test_the_event_list_groups_events_with_their_start_countdown_and_entries() -
     play_round(running.id, creator)
     finished, creator = bot_event(players=3, rounds=1)
     play_round(finished.id, creator)
+    # What the worker does after the last hand (production mode runs no worker here).
+    update_standings(str(finished.id))
 
     # When anyone opens the list
     content = text(signed_in(UserFactory.create()).get("/events/"))

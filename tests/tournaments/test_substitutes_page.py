@@ -27,7 +27,7 @@ from tournaments import services
 from tournaments.models import Event
 from tournaments.services import load_championship
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tasks_run")]
 
 # The event's stand-in time: the shortest the service takes.
 STAND_IN_SECONDS = 5
@@ -85,6 +85,7 @@ async def open_as(browser: object, base: str, user: User, width: int) -> Page:
 
 @pytest.mark.parametrize("width", [390, 1366])
 @override_settings(ATU_BOT_DELAY_SECONDS=1.0)
+@pytest.mark.worker_bot_delay(1.0)
 async def test_a_bot_stands_in_for_a_player_who_stays_away_and_they_take_the_seat_back(
     width: int,
 ) -> None:

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from django.templatetags.static import static
 from django.test import Client
 
 from accounts.models import User
@@ -205,7 +206,7 @@ def test_the_create_form_says_what_the_preset_sets_and_words_tie_breaks_in_roman
     assert "as the preset" not in english
     assert "exact bids, head-to-head, best game" in english
     assert "licitații exacte, întâlnirile directe, cel mai bun joc" in romanian
-    assert 'src="/static/tournaments/event_new.js"' in english
+    assert f'src="{static("tournaments/event_new.js")}"' in english
 
 
 @pytest.mark.django_db
