@@ -18,11 +18,15 @@ from eventlog import store
 from games.write.tables import load_table
 from runtime.errors import DomainError
 from tests.accounts.factories import UserFactory
+from tests.games.drivers import play_bots_to_end
 from tests.tournaments.drivers import SHORT_RULES, organizer, wait_until
+from tests.tournaments.projections.test_standings import read_models
 from tournaments import services, tasks
 from tournaments.championship import CheckInClosed, EventCreated, championship_stream, decode
 from tournaments.models import Entry, Event
 from tournaments.projections.rebuild import rebuild_standings
+from tournaments.projections.standings import read_figures
+from tournaments.tasks import update_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -361,3 +365,32 @@ def test_the_clocks_task_run_twice_begins_the_event_once() -> None:
     assert logged(event).count("RoundStarted") == 1
     assert versions == [Event.objects.get(pk=event.id).version] * 2 == [12, 12]
     assert Entry.objects.get(event_id=event.id, player_id=absent.pk).withdrawn
+
+
+def test_a_no_shows_deals_played_by_a_bot_count_for_nobody_and_bot_entrants_keep_theirs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Given a no-show seated at the start with a bot playing for them, and three bots
+    event = scheduled(no_shows="bot")
+    director = User.objects.get(pk=event.organizer_id)
+    (absent,) = enter(event, 1)
+    services.event_add_bots(event_id=event.id, actor=director, count=3)
+    at(monkeypatch, START + timedelta(seconds=3))
+    services.event_begin(event_id=event.id)
+    game_id = uuid.UUID(services.load_championship(event.id).rounds[0].games[0])
+
+    # When the table is played to its end with the no-show never coming
+    play_bots_to_end(game_id)
+
+    # Then every deal of the no-show's seat counts for nobody (decision 3406), while
+    # each bot entrant's seat is theirs alone
+    seat = load_table(game_id).seat_of(absent.pk)
+    figures = read_figures([game_id])[game_id]
+    deals = figures.hands_scored
+    assert figures.played[seat] == ((None, deals, figures.exact_bids[seat]),)
+    assert [figures.played[other] for other in range(4) if other != seat] == [(), (), ()]
+    # And the rebuild derives the same
+    update_standings(str(event.id))
+    before = read_models(event.id)
+    rebuild_standings()
+    assert read_models(event.id) == before

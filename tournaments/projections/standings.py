@@ -21,6 +21,7 @@ from fractions import Fraction
 from cachetools import LRUCache
 from django.db import transaction
 
+from accounts.models import User
 from eventlog import store
 from games import rules
 from games.models import Game
@@ -52,10 +53,14 @@ class _Seats:
     """Who plays each seat of one game as its log goes: its player, a substitute, or
     nobody (None) while a bot stands in for them."""
 
-    def __init__(self) -> None:
+    def __init__(self, bot_accounts: frozenset[int]) -> None:
+        self.bot_accounts = bot_accounts
         self.started = False
         self.users: dict[int, int] = {}
         self.standing_in: set[int] = set()
+        # Seats a bot played from before the game began: for its bot entrant, or in
+        # place of a person (a no-show at a scheduled start).
+        self.automated: set[int] = set()
         self.first: dict[int, int] = {}
 
     def follow(self, event: object) -> None:
@@ -64,18 +69,24 @@ class _Seats:
         elif isinstance(event, SeatTaken):
             self.users[event.seat] = event.user_id
         elif isinstance(event, SeatAutomated):
-            # A bot seated before the game began plays for its bot entrant.
-            if event.bot is not None and self.started:
-                self.standing_in.add(event.seat)
+            seated = self.standing_in if self.started else self.automated
+            if event.bot is not None:
+                seated.add(event.seat)
             else:
                 self.standing_in.discard(event.seat)
+                self.automated.discard(event.seat)
         else:
             self.started = True
 
     def holders(self, count: int) -> tuple[int | None, ...]:
-        return tuple(
-            None if seat in self.standing_in else self.users.get(seat) for seat in range(count)
+        return tuple(self._holder(seat) for seat in range(count))
+
+    def _holder(self, seat: int) -> int | None:
+        user = self.users.get(seat)
+        stands_in = seat in self.standing_in or (
+            seat in self.automated and user not in self.bot_accounts
         )
+        return None if stands_in else user
 
 
 def _played(
@@ -108,7 +119,13 @@ def read_figures(
         return {}
     scored = store.read_streams(list(by_stream), types=SCORE_EVENTS + SEAT_EVENTS, until=until)
     figures: dict[uuid.UUID, GameFigures] = {}
-    seats: dict[uuid.UUID, _Seats] = defaultdict(_Seats)
+    seated = {
+        record.event.user_id for _, record in scored if isinstance(record.event, PlayerSeated)
+    }
+    bot_accounts = frozenset(
+        User.objects.filter(pk__in=seated, is_bot=True).values_list("pk", flat=True)
+    )
+    seats: dict[uuid.UUID, _Seats] = defaultdict(lambda: _Seats(bot_accounts))
     # Who played each deal, by seat, as it was first scored; and whether each seat
     # made its bid exactly (none in classic Whist).
     held: dict[uuid.UUID, dict[int, tuple[int | None, ...]]] = defaultdict(dict)
