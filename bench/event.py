@@ -245,10 +245,24 @@ class Board:
         # Pictures that brought a socket a new scored deal, summed over the sockets.
         self.updates = 0
         self.errors: Counter[str] = Counter()
+        # (from digest, digest) -> the picture the patch makes.
+        self.applied: dict[tuple[str, str], dict[str, Any]] = {}
 
     @property
     def alive(self) -> int:
         return self.opened - self.lost
+
+    def patched(self, live: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+        """``live`` with the patch ``message`` applied, as each socket's page applies
+        it; applied once for all the sockets sent the same patch (each page would on its
+        own device, not on this one process's)."""
+        key = (message["from"], message["digest"])
+        after = self.applied.get(key)
+        if after is None:
+            after = self.applied[key] = patched(live, message["patch"])
+            while len(self.applied) > 64:
+                del self.applied[next(iter(self.applied))]
+        return after
 
     def arrived(self, table: str, scored: int, now: float) -> None:
         self.reached.setdefault((table, scored), []).append(now)
@@ -284,7 +298,7 @@ async def read_socket(ws: Any, board: Board) -> None:
                 # The baseline's messages have no digest: it sends no patches.
                 live, digest = message["event"], message.get("digest")
             elif kind == "event.patch" and message["from"] == digest:
-                live, digest = patched(live, message["patch"]), message["digest"]
+                live, digest = board.patched(live, message), message["digest"]
             elif kind == "event.patch":
                 board.errors["a patch of another picture"] += 1
                 await ws.send('{"type": "refresh"}')

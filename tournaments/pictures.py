@@ -7,9 +7,9 @@ A read in flight is shared only by whoever asked before it began; whoever asks w
 it runs shares the next, begun once it ends, so that nobody is given a picture read
 before the change they were told of.
 
-Each picture is also encoded as a patch from the one this process read before it
-(:mod:`tournaments.patches`, decision 3304): a socket that holds that one is sent the
-patch, a few kilobytes, rather than the whole picture, a hundred or more.
+Each picture is also encoded as patches from the few this process read before it
+(:mod:`tournaments.patches`, decision 3304): a socket that holds one of those is sent
+its patch, a few kilobytes, rather than the whole picture, a hundred or more.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -38,11 +38,11 @@ class Picture:
     # {"type": "event", "version": N, "digest": D, "event": live}, as JSON.
     text: bytes
     digest: str
-    # The picture this process read before this one (its digest), and the patch from
-    # it to this one as {"type": "event.patch", "version": N, "from": that digest,
-    # "digest": D, "patch": ..., "me": null}: None when there was none, or no patch.
-    previous: str | None = None
-    patch_text: bytes | None = None
+    # The patches to this picture from the last few this process read before it, by
+    # their digests, each as {"type": "event.patch", "version": N, "from": that digest,
+    # "digest": D, "patch": ..., "me": null}: a socket that missed one (it asked while
+    # that one was being read) still holds one of them.
+    patches_from: dict[str, bytes] = field(default_factory=dict)
 
     @property
     def delay(self) -> int:
@@ -60,8 +60,8 @@ class Picture:
         picture; either with where they sit."""
         if holding == self.digest:
             text, end = self._patch({}, holding), _PATCH_END
-        elif holding is not None and holding == self.previous and self.patch_text is not None:
-            text, end = self.patch_text, _PATCH_END
+        elif holding is not None and holding in self.patches_from:
+            text, end = self.patches_from[holding], _PATCH_END
         else:
             text, end = self.text, _WHOLE_END
         if viewer_id is None:
@@ -100,26 +100,25 @@ def _read(event_id: uuid.UUID, kind: str) -> Picture | dict[str, Any]:
         body,
     )
     key = (event_id, kind)
-    before = _last.pop(key, None)
+    earlier = _earlier.pop(key, ())
     picture = Picture(live, text, digest)
-    if before is not None:
+    for before in earlier:
         patch = patches.changes(before.live, live)
-        if patch is not None:
-            picture = Picture(
-                live, text, digest, before.digest, picture._patch(patch, before.digest)
-            )
-    _last[key] = picture
-    while len(_last) > _REMEMBERED:
-        del _last[next(iter(_last))]
+        if patch is not None and before.digest != digest:
+            picture.patches_from[before.digest] = picture._patch(patch, before.digest)
+    _earlier[key] = (picture, *earlier)[:_BASES]
+    while len(_earlier) > _REMEMBERED:
+        del _earlier[next(iter(_earlier))]
     return picture
 
 
 Key = tuple[uuid.UUID, str]
 _reading: dict[Key, asyncio.Future[Any]] = {}
 _next: dict[Key, asyncio.Future[Any]] = {}
-# The last picture read of each of the events most recently read, the base of the
-# next one's patch.
-_last: dict[Key, Picture] = {}
+# The last pictures read of each of the events most recently read, newest first: the
+# bases of the next one's patches.
+_earlier: dict[Key, tuple[Picture, ...]] = {}
+_BASES = 3
 _REMEMBERED = 256
 
 
