@@ -19,6 +19,12 @@ from tournaments.championship import CALL_REASONS, MAX_CALL_NOTE_LENGTH, MAX_CAL
 from tournaments.services import EventResult
 
 TAGS = ["events"]
+# What answering or closing a call may be refused with.
+DIRECTORS_CALL_CODES = {
+    403: ["not_organizer"],
+    404: ["event_not_found", "call_not_found"],
+    409: ["call_closed"],
+}
 CODE = OpenApiParameter("code", str, OpenApiParameter.PATH, description="The event's share code.")
 GAME_CODE = OpenApiParameter(
     "game_code", str, OpenApiParameter.PATH, description="The table's share code."
@@ -114,11 +120,7 @@ class AnswerCallView(APIView):
                 403,
                 404,
                 409,
-                codes={
-                    403: ["not_organizer"],
-                    404: ["event_not_found", "call_not_found"],
-                    409: ["call_closed"],
-                },
+                codes=DIRECTORS_CALL_CODES,
             ),
         },
     )
@@ -143,11 +145,7 @@ class CloseCallView(APIView):
                 403,
                 404,
                 409,
-                codes={
-                    403: ["not_organizer"],
-                    404: ["event_not_found", "call_not_found"],
-                    409: ["call_closed"],
-                },
+                codes=DIRECTORS_CALL_CODES,
             ),
         },
     )

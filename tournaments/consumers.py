@@ -54,9 +54,57 @@ CLOSE_NOT_FOUND = 4404
 REFRESH_ONLY = 'the messages are {"type": "refresh"} and {"type": "ping"}'
 
 
-class EventConsumer(BudgetedJsonConsumer):
+class _EventSocket(BudgetedJsonConsumer):
+    """A socket that follows an event: joins its group and its watchdog, and sends what
+    it shows again (:meth:`_changed`) on the group's news or the watchdog's."""
+
     event_id: uuid.UUID | None = None
     viewer_id: int | None = None
+
+    async def _follow(self, event_id: uuid.UUID) -> None:
+        # Join before reading: a change from here on is announced to this socket.
+        group = services.event_group(event_id)
+        self.groups.append(group)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.event_id = event_id
+        watchdog.watch(event_id, self)
+
+    async def refuse(self, refusal: Refusal) -> None:
+        # Whatever is not JSON is answered with the one message this socket takes.
+        await self._error(
+            refusal.code, REFRESH_ONLY if refusal.code == INVALID_INPUT else refusal.message
+        )
+
+    async def disconnect(self, code: int) -> None:
+        if self.event_id is not None:
+            watchdog.unwatch(self.event_id, self)
+        await super().disconnect(code)
+
+    def changed(self, version: int) -> None:
+        """The watchdog's news that the event changed with no broadcast heard."""
+        in_background(self._changed_unheard())
+
+    async def _changed_unheard(self) -> None:
+        try:
+            await self._changed()
+        except Exception:  # The socket closed meanwhile: no one left to tell.
+            logger.warning("event %s: the watchdog's news was not sent", self.event_id)
+
+    async def event_changed(self, message: dict[str, Any]) -> None:
+        """The group's news that the event changed."""
+        if self.event_id is None:
+            return
+        watchdog.heard(self.event_id)
+        await self._changed()
+
+    async def _changed(self) -> None:
+        raise NotImplementedError
+
+    async def _error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
+
+
+class EventConsumer(_EventSocket):
     # Whether the viewer directs the event: sees it live, and whose turn it is.
     directs: bool = False
 
@@ -82,14 +130,9 @@ class EventConsumer(BudgetedJsonConsumer):
             await self._error(error.code, error.message)
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        # Join before reading: a change from here on is announced to this socket.
-        group = services.event_group(event.id)
-        self.groups.append(group)
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.event_id = event.id
+        await self._follow(event.id)
         # Asked once: a deputy named or removed meanwhile sees the change on connecting again.
         self.directs = await database_sync_to_async(selectors.directs_event)(event, self.viewer_id)
-        watchdog.watch(event.id, self)
         await self._send_event()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
@@ -103,38 +146,14 @@ class EventConsumer(BudgetedJsonConsumer):
             self.digest = None
             await self._send_event()
 
-    async def refuse(self, refusal: Refusal) -> None:
-        # Whatever is not JSON is answered with the one message this socket takes.
-        await self._error(
-            refusal.code, REFRESH_ONLY if refusal.code == INVALID_INPUT else refusal.message
-        )
-
     async def disconnect(self, code: int) -> None:
         for due in self._due:
             due.cancel()
-        if self.event_id is not None:
-            watchdog.unwatch(self.event_id, self)
         await super().disconnect(code)
 
-    def changed(self, version: int) -> None:
-        """The watchdog's news that the event changed with no broadcast heard."""
-        in_background(self._changed_unheard())
-
-    async def _changed_unheard(self) -> None:
-        try:
-            await self._changed()
-        except Exception:  # The socket closed meanwhile: no one left to tell.
-            logger.warning("event %s: the watchdog's picture was not sent", self.event_id)
-
-    async def event_changed(self, message: dict[str, Any]) -> None:
-        """The group's news that the event changed: send the picture again, and once
-        more when the change has come out from behind this viewer's delay."""
-        if self.event_id is None:
-            return
-        watchdog.heard(self.event_id)
-        await self._changed()
-
     async def _changed(self) -> None:
+        """Send the picture again, and once more when the change has come out from
+        behind this viewer's delay."""
         delay = await self._send_event()
         if delay:
             due = asyncio.ensure_future(self._send_event(after=delay))
@@ -159,11 +178,8 @@ class EventConsumer(BudgetedJsonConsumer):
             await self.send(text_data=text)
         return shown.delay
 
-    async def _error(self, code: str, message: str) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message})
 
-
-class TableDeskConsumer(BudgetedJsonConsumer):
+class TableDeskConsumer(_EventSocket):
     """What a table of an event hears of it: ``/ws/events/<code>/tables/<game code>/``
     sends on connecting, and again whenever that changes,
 
@@ -179,9 +195,7 @@ class TableDeskConsumer(BudgetedJsonConsumer):
     event, or a table of it, the viewer may not see is closed with 4404
     (decision 3402)."""
 
-    event_id: uuid.UUID | None = None
     game_id: uuid.UUID | None = None
-    viewer_id: int | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -202,11 +216,7 @@ class TableDeskConsumer(BudgetedJsonConsumer):
             await self._error(error.code, error.message)
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        group = services.event_group(event.id)
-        self.groups.append(group)
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.event_id = event.id
-        watchdog.watch(event.id, self)
+        await self._follow(event.id)
         await self._send_desk()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
@@ -219,30 +229,7 @@ class TableDeskConsumer(BudgetedJsonConsumer):
             self._last = ""
             await self._send_desk()
 
-    async def refuse(self, refusal: Refusal) -> None:
-        await self._error(
-            refusal.code, REFRESH_ONLY if refusal.code == INVALID_INPUT else refusal.message
-        )
-
-    async def disconnect(self, code: int) -> None:
-        if self.event_id is not None:
-            watchdog.unwatch(self.event_id, self)
-        await super().disconnect(code)
-
-    def changed(self, version: int) -> None:
-        """The watchdog's news that the event changed with no broadcast heard."""
-        in_background(self._changed_unheard())
-
-    async def _changed_unheard(self) -> None:
-        try:
-            await self._send_desk()
-        except Exception:  # The socket closed meanwhile: no one left to tell.
-            logger.warning("event %s: the watchdog's desk was not sent", self.event_id)
-
-    async def event_changed(self, message: dict[str, Any]) -> None:
-        if self.event_id is None:
-            return
-        watchdog.heard(self.event_id)
+    async def _changed(self) -> None:
         await self._send_desk()
 
     async def _send_desk(self) -> None:
@@ -261,9 +248,6 @@ class TableDeskConsumer(BudgetedJsonConsumer):
                 # The server's time, so the page counts a call's wait on its clock.
                 now = timezone.now().isoformat()
                 await self.send(text_data=orjson.dumps({**seen, "now": now}).decode())
-
-    async def _error(self, code: str, message: str) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message})
 
 
 def _desk_of(code: str, game_code: str, viewer_id: int | None) -> tuple[Any, uuid.UUID, list[int]]:

@@ -506,15 +506,10 @@ class StartRoundForm(forms.Form):
     expected_version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
 
 
-class CorrectionForm(forms.Form):
-    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=MAX_ROUNDS)
+class _PlayerForm(forms.Form):
+    """A director's form about one of the event's players (``players``: id, name)."""
+
     player = forms.TypedChoiceField(label=_("Player"), coerce=int)
-    points = forms.DecimalField(
-        label=_("Points to add (negative to take away)"),
-        max_digits=8,
-        decimal_places=2,
-    )
-    reason = forms.CharField(label=_("Reason"), max_length=500)
 
     def __init__(
         self, *args: Any, players: list[tuple[int, str]] | None = None, **kwargs: Any
@@ -523,6 +518,17 @@ class CorrectionForm(forms.Form):
         field = self.fields["player"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [(player_id, name) for player_id, name in players or []]
+
+
+class CorrectionForm(_PlayerForm):
+    field_order = ["round", "player", "points", "reason"]
+    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=MAX_ROUNDS)
+    points = forms.DecimalField(
+        label=_("Points to add (negative to take away)"),
+        max_digits=8,
+        decimal_places=2,
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=500)
 
     def clean_points(self) -> float:
         points = self.cleaned_data["points"]
@@ -566,17 +572,8 @@ class SubstituteForm(forms.Form):
         ]
 
 
-class DisqualifyForm(forms.Form):
-    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+class DisqualifyForm(_PlayerForm):
     reason = forms.CharField(label=_("Reason"), max_length=500)
-
-    def __init__(
-        self, *args: Any, players: list[tuple[int, str]] | None = None, **kwargs: Any
-    ) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["player"]
-        assert isinstance(field, forms.ChoiceField)
-        field.choices = [(player_id, name) for player_id, name in players or []]
 
 
 class PauseForm(forms.Form):
