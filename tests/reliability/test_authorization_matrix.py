@@ -298,6 +298,30 @@ HTTP_ROWS = [
     row("POST", f"{MANAGE}announcements/", "private", {}, *ORGANIZER_ONLY, "400", "400", MISSING),
     row("POST", f"{MANAGE}announcements/<int:number>/withdraw/", "private", None,
         *ORGANIZER_ONLY, "404", "404", MISSING),
+    # Deputies: no account named (400), none to remove (404); for the organizer alone.
+    row("POST", f"{MANAGE}deputies/", "private", {}, *ORGANIZER_ONLY, "400", "400", MISSING),
+    row("POST", f"{MANAGE}deputies/<int:user_id>/remove/", "private", None,
+        *ORGANIZER_ONLY, "404", "404", MISSING),
+    # No call 1 to answer or close (404).
+    row("POST", f"{MANAGE}calls/<int:number>/answer/", "private", None,
+        *ORGANIZER_ONLY, "404", "404", MISSING),
+    row("POST", f"{MANAGE}calls/<int:number>/close/", "private", None,
+        *ORGANIZER_ONLY, "404", "404", MISSING),
+    # No seat or player named (400).
+    row("POST", f"{MANAGE}seats/", "private", {}, *ORGANIZER_ONLY, "400", "400", MISSING),
+    row("POST", f"{MANAGE}disqualifications/", "private", {},
+        *ORGANIZER_ONLY, "400", "400", MISSING),
+    # A call from the table with no reason: the body is read first (400), whoever asks,
+    # so it tells nobody whether the event exists; the API's calls are answered and
+    # closed by who directs the event alone.
+    row("POST", "api/events/<str:code>/tables/<str:game_code>/calls/", "private", {},
+        UNAUTHENTICATED, *(INVALID,) * 6),
+    row("POST", "api/events/<str:code>/calls/<int:number>/answer/", "private", None,
+        UNAUTHENTICATED, "403:not_organizer", "403:not_organizer", "403:not_organizer",
+        "404:call_not_found", "404:call_not_found", "404:event_not_found"),
+    row("POST", "api/events/<str:code>/calls/<int:number>/close/", "private", {},
+        UNAUTHENTICATED, "403:not_organizer", "403:not_organizer", "403:not_organizer",
+        "404:call_not_found", "404:call_not_found", "404:event_not_found"),
     # Last: each changes the event or its table, and the next row puts it back.
     row("POST", f"{MANAGE}tables/<str:game_code>/pause/", "private", None,
         *ORGANIZER_ONLY, FOUND, FOUND, MISSING),
@@ -328,6 +352,13 @@ SOCKET_ROWS = [
     row("refresh", "ws/events/<str:code>/", "private", {},
         CLOSED, EVENT, EVENT, EVENT, EVENT, EVENT, CLOSED),
     row("ping", "ws/events/<str:code>/", "private", {},
+        CLOSED, "pong", "pong", "pong", "pong", "pong", CLOSED),
+    # A table's desk: its announcements and, for a player there, their call.
+    row("CONNECT", "ws/events/<str:code>/tables/<str:game_code>/", "private", None,
+        CLOSED, "desk", "desk", "desk", "desk", "desk", CLOSED),
+    row("refresh", "ws/events/<str:code>/tables/<str:game_code>/", "private", {},
+        CLOSED, "desk", "desk", "desk", "desk", "desk", CLOSED),
+    row("ping", "ws/events/<str:code>/tables/<str:game_code>/", "private", {},
         CLOSED, "pong", "pong", "pong", "pong", "pong", CLOSED),
     row("CONNECT", "ws/games/<str:ref>/", "public", None, *(STATE,) * 7),
     row("CONNECT", "ws/games/<str:ref>/", "private", None,
@@ -411,6 +442,7 @@ class Scene:
             .replace("<uuid:season_id>", str(self.season_id))
             .replace("<int:player_id>", str(self.entrant_id))
             .replace("<int:number>", "1")
+            .replace("<int:user_id>", str(self.entrant_id))
         )
 
     def body(self, body: dict[str, Any] | None, target: str) -> dict[str, Any] | None:

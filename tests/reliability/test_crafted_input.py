@@ -124,6 +124,7 @@ def world() -> dict[str, str]:
         "code": event.code,
         "season_id": str(season.id),
         "player_id": str(users[0].pk),
+        "user_id": str(users[1].pk),
         "number": "1",
     }
 

@@ -329,6 +329,15 @@ NO_PROGRESS = {
     "events/<str:code>/manage/tables/<str:game_code>/pause/": "a command",
     "events/<str:code>/manage/round-tables/<int:number>/move/": "a command",
     "events/<str:code>/manage/tables/<str:game_code>/resume/": "a command",
+    "events/<str:code>/manage/deputies/": "a command",
+    "events/<str:code>/manage/deputies/<int:user_id>/remove/": "a command",
+    "events/<str:code>/manage/calls/<int:number>/answer/": "a command",
+    "events/<str:code>/manage/calls/<int:number>/close/": "a command",
+    "events/<str:code>/manage/seats/": "a command",
+    "events/<str:code>/manage/disqualifications/": "a command",
+    "api/events/<str:code>/tables/<str:game_code>/calls/": "a command",
+    "api/events/<str:code>/calls/<int:number>/answer/": "a command",
+    "api/events/<str:code>/calls/<int:number>/close/": "a command",
     # Printouts: who sits where, and blank score sheets; for who directs the event only.
     "events/<str:code>/manage/rounds/<int:number>/seating/": "the organizer's printouts",
     "events/<str:code>/manage/rounds/<int:number>/cards/": "the organizer's printouts",
@@ -349,6 +358,11 @@ SOCKET_ROWS = [
 SOCKET_NO_PROGRESS = {
     ("CONNECT", "ws/health/"): "the socket's health",
     ("ping", "ws/health/"): "the socket's health",
+    # A table's desk: the announcements (no play, so no delay) and the player's own call.
+    **{
+        (kind, "ws/events/<str:code>/tables/<str:game_code>/"): "a table's desk"
+        for kind in ("CONNECT", "refresh", "ping")
+    },
     # Only a seat, or the table's creator, is acked; anyone else is refused with the
     # version this socket has sent, which is as held back as the socket.
     **{(command, GAME_SOCKET): "a command" for command in consumer.COMMANDS},
