@@ -150,22 +150,8 @@ def game_create(
     else:
         chosen = options_from_dict(options or {}, rules.preset(preset) if preset else RuleOptions())
         build_schedule(chosen, player_count)
-    if turn_seconds is not None and (
-        isinstance(turn_seconds, bool)
-        or not isinstance(turn_seconds, int)
-        or not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS
-    ):
-        raise InvalidInput(
-            f"a turn timer is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds, or none"
-        )
-    if stand_in_seconds is not None and (
-        isinstance(stand_in_seconds, bool)
-        or not isinstance(stand_in_seconds, int)
-        or not MIN_TURN_SECONDS <= stand_in_seconds <= MAX_TURN_SECONDS
-    ):
-        raise InvalidInput(
-            f"a stand-in time is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds, or none"
-        )
+    _check_turn_seconds(turn_seconds, "a turn timer")
+    _check_turn_seconds(stand_in_seconds, "a stand-in time")
     if (
         isinstance(spectator_delay, bool)
         or not isinstance(spectator_delay, int)
@@ -199,6 +185,16 @@ def game_create(
         table=Table(),
     )
     return Game.objects.get(pk=game_id)
+
+
+def _check_turn_seconds(seconds: object, what: str) -> None:
+    """A time into a person's turn is whole seconds within the bounds, or None."""
+    if seconds is not None and (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int)
+        or not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS
+    ):
+        raise InvalidInput(f"{what} is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds, or none")
 
 
 def game_join(
