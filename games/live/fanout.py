@@ -8,14 +8,16 @@ sockets at the same version share the step it brings them to
 The channel layer's broadcasts are not all a socket relies on: a broadcast lost to a
 Redis that was down, or given up by a worker (:mod:`runtime.outbox`), is made up by
 :func:`watch_over`. Every ``ATU_WATCHDOG_SECONDS`` it reads, in one query of the read
-model, the versions of the games followed here that heard no broadcast meanwhile, and
-hands a newer one to their sockets that lack it, which catch up from the log: the seat
-to act is told within seconds even while Redis is down (decision 3101).
+model, the versions of the games followed here that heard no broadcast meanwhile; a
+newer version still not heard of at its next look (a broadcast lost, not late) is handed
+to their sockets that lack it, which catch up from the log: the seat to act is told
+within seconds even while Redis is down (decision 3101).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import time
 import uuid
@@ -32,6 +34,8 @@ from games.table import Table
 from games.visibility import Viewer
 from games.write.path import group_name
 from runtime import outbox
+
+logger = logging.getLogger(__name__)
 
 
 class Socket(Protocol):
@@ -62,6 +66,9 @@ class _Followed:
     # last broadcast came (time.monotonic()).
     heard: int = 0
     heard_at: float = field(default_factory=time.monotonic)
+    # The version the watchdog's last look found in the read model and not heard of
+    # here (0: none).
+    missing: int = 0
 
 
 # The games this process's sockets follow.
@@ -132,26 +139,37 @@ async def watch_over() -> None:
     await outbox.watch_over(look_in, "the games' versions")
 
 
-async def look_in(*, quiet_since: float) -> int:
+async def look_in(*, quiet_since: float, at_once: bool = False) -> int:
     """Read the versions of the games followed here that heard no broadcast since
-    ``quiet_since`` (time.monotonic()), in one query, and hand each newer one to the
-    game's sockets that lack it; how many sockets were handed one."""
+    ``quiet_since`` (time.monotonic()), in one query; hand the newest one to the game's
+    sockets that lack it if the version missing at the look before is still not heard
+    of (``at_once``: whatever the look before found). How many sockets were handed one.
+
+    A broadcast is only taken for lost at the second look: under a load that makes
+    broadcasts seconds late, the first look finds most games behind, and their sockets
+    reading the log each would make the broadcasts later still."""
     quiet = [game_id for game_id, followed in _FOLLOWED.items() if followed.heard_at <= quiet_since]
     if not quiet:
         return 0
     # Not thread-sensitive: a database that does not answer must not hold the thread
     # that serves every request's synchronous code.
     versions = await database_sync_to_async(_versions, thread_sensitive=False)(quiet)
-    told = 0
+    told = games = 0
     for game_id, version in versions:
         followed = _FOLLOWED.get(game_id)
         if followed is None or version <= followed.heard:
             continue
+        if not at_once and followed.heard >= followed.missing:
+            followed.missing = version
+            continue
         followed.heard = version
+        games += 1
         for socket in list(followed.sockets):
             if socket.watch is not None and socket.watch.version < version:
                 socket.deliver({"version": version})
                 told += 1
+    if games:
+        logger.warning("%d followed games heard no broadcast of their newest version", games)
     return told
 
 
@@ -159,7 +177,7 @@ async def look_again() -> int:
     """After the subscriptions came back (``runtime.channel_layer.on_resubscribed``):
     :func:`look_in` for every game followed here, whatever it heard, since what was
     published while they were away never came."""
-    return await look_in(quiet_since=math.inf)
+    return await look_in(quiet_since=math.inf, at_once=True)
 
 
 def _versions(game_ids: list[uuid.UUID]) -> list[tuple[uuid.UUID, int]]:

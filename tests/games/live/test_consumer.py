@@ -1315,6 +1315,8 @@ async def test_a_socket_whose_broadcast_was_lost_catches_up_when_the_watchdog_lo
     result = await serve(game_id, users[seat], command)
     await socket.nothing_more()
 
+    # The first look only notes the version missing; the second takes it for lost.
+    assert await fanout.look_in(quiet_since=time.monotonic()) == 0
     told = await fanout.look_in(quiet_since=time.monotonic())
     (message,) = await socket.receive_until(result.version)
 

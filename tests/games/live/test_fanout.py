@@ -243,14 +243,41 @@ async def test_the_watchdog_tells_only_the_followers_behind_the_read_model(
     version = await moved(game_id, users)
     current = await follow(game_id)
 
-    # When the watchdog looks in on the games quiet since now
+    # When the watchdog looks in on the games quiet since now, twice
+    first = await fanout.look_in(quiet_since=time.monotonic())
     told = await fanout.look_in(quiet_since=time.monotonic())
 
-    # Then only the follower behind is handed the version the read model holds
+    # Then at the first look nobody is told (a broadcast may be late, not lost)
+    assert first == 0
+    assert fanout._FOLLOWED[game_id].missing == version
+    # And at the second only the follower behind is handed the version the read model holds
     assert told == 1
     assert await behind.next_versions(1) == [version]
     assert unopened.delivered == current.delivered == []
     assert fanout._FOLLOWED[game_id].heard == version
+
+
+async def test_the_watchdog_tells_nobody_of_a_version_whose_broadcast_came_late(
+    follow: Follow,
+) -> None:
+    # Given a followed game whose move's broadcast is on its way here when a look finds
+    # the move in the read model
+    game_id, users = await seated()
+    follower = await follow(game_id)
+    version = await moved(game_id, users)
+    assert await follower.next_versions(1) == [version]
+    followed = fanout._FOLLOWED[game_id]
+    followed.heard = version - 1  # as it was before the broadcast came
+    assert await fanout.look_in(quiet_since=math.inf) == 0
+    assert followed.missing == version
+
+    # When the broadcast is heard, and the watchdog looks again
+    followed.heard = version
+    told = await fanout.look_in(quiet_since=math.inf)
+
+    # Then nobody is handed the version again
+    assert told == 0
+    assert [message.get("version") for message in follower.delivered] == [version]
 
 
 async def test_the_watchdog_reads_no_game_heard_of_since_and_after_a_resubscription_all(
