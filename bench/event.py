@@ -36,8 +36,8 @@ Then the event is played:
   once (``/deals/confirm/``). The bids and tricks are random and lawful.
 
 A scored deal (a ``HandScored`` in a table's log) goes to the leaderboard as it does
-in production: the standings task (``ATU_STANDINGS_DEBOUNCE_SECONDS`` after the
-first deal that asked for it) updates the standings and publishes
+in production: the standings task (at once, or ``ATU_STANDINGS_SPACING_SECONDS`` after
+the update on its way) updates the standings and publishes
 ``event.changed``, and each socket reads and sends its picture of the event.
 
 Printed for each window of ``--seconds`` (``--repeat`` of them, after

@@ -30,7 +30,8 @@ from tournaments.services import (
     publish_event,
 )
 
-DUE_SLACK_SECONDS = 5
+# How long the key of a standings update on its way outlives its sending.
+BUSY_SECONDS = 10
 # A round's clock waits in steps shorter than this with a broker (as an automatic move
 # does): a message held longer than the visibility timeout would be handed out again.
 MAX_CLOCK_COUNTDOWN = VISIBILITY_TIMEOUT / 2
@@ -38,40 +39,36 @@ MAX_CLOCK_COUNTDOWN = VISIBILITY_TIMEOUT / 2
 logger = logging.getLogger(__name__)
 
 
+def _busy_key(event_id: uuid.UUID | str) -> str:
+    return f"atu:standings-busy:{event_id}"
+
+
 def _due_key(event_id: uuid.UUID | str) -> str:
     return f"atu:standings-due:{event_id}"
 
 
-def _recent_key(event_id: uuid.UUID | str) -> str:
-    return f"atu:standings-recent:{event_id}"
-
-
 def schedule_standings(event_id: uuid.UUID) -> None:
-    """Ask for the event's standings to be brought up to date. The first hand scored
-    after a quiet spell asks at once (a leaderboard in the room moves as the deal is
-    written down); hands scored within ``ATU_STANDINGS_DEBOUNCE_SECONDS`` of it make one
-    more update at the end of that spell, however many they are. Call it after the
-    commit of what changed."""
-    delay = float(settings.ATU_STANDINGS_DEBOUNCE_SECONDS)
+    """Ask for the event's standings to be brought up to date. A hand scored while no
+    update is on its way asks for one at once (a leaderboard in the room moves as the
+    deal is written down); hands scored while one is on its way make one more, however
+    many they are, ``ATU_STANDINGS_SPACING_SECONDS`` after it. Call it after the commit
+    of what changed."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         update_standings(str(event_id))
         return
-    off_the_thread(_ask_for_standings, event_id, delay)
+    off_the_thread(_ask_for_standings, event_id)
 
 
-def _ask_for_standings(event_id: uuid.UUID, delay: float) -> None:
-    # The keys outlive the delay a little, in case the worker is slow to start it, but
-    # not much: a process killed between a key and its message leaves a key with no
-    # update on its way, and the updates asked for meanwhile are dropped until it goes
-    # (an update asked for twice is only made twice).
+def _ask_for_standings(event_id: uuid.UUID) -> None:
     try:
-        if cache.add(_recent_key(event_id), True, timeout=delay):
-            update_standings.apply_async((str(event_id),), retry=False)
-        elif cache.add(_due_key(event_id), True, timeout=delay + DUE_SLACK_SECONDS):
-            update_standings.apply_async((str(event_id),), countdown=delay, retry=False)
+        if not _claim(event_id):
+            cache.set(_due_key(event_id), True, timeout=BUSY_SECONDS)
+            # The update on its way may have finished between the claim and the mark,
+            # without seeing the mark: then the mark's hand asks for its own.
+            _claim(event_id)
     except Exception as error:
         # Redis, the cache and the broker, does not answer: this process brings the
-        # standings up to date itself, after the same delay, so the leaderboard does not
+        # standings up to date itself, after the spacing, so the leaderboard does not
         # wait for beat's check once Redis is back (decision 3101).
         logger.warning(
             "the standings of event %s could not be asked for (%s: %s); updated here",
@@ -79,9 +76,24 @@ def _ask_for_standings(event_id: uuid.UUID, delay: float) -> None:
             type(error).__name__,
             error,
         )
-        timer = threading.Timer(delay, _update_here, (str(event_id),))
+        timer = threading.Timer(_spacing(), _update_here, (str(event_id),))
         timer.daemon = True
         timer.start()
+
+
+def _claim(event_id: uuid.UUID | str, countdown: float = 0.0) -> bool:
+    """Send an update if none is on its way (the busy key marks one). The key outlives
+    a slow update only by so much: a worker killed in one leaves a key with nothing on
+    its way, and the hands scored meanwhile wait for it to go or for beat's check; a
+    second update sent while one is slow is only made twice."""
+    if not cache.add(_busy_key(event_id), True, timeout=BUSY_SECONDS):
+        return False
+    update_standings.apply_async((str(event_id),), countdown=countdown, retry=False)
+    return True
+
+
+def _spacing() -> float:
+    return float(settings.ATU_STANDINGS_SPACING_SECONDS)
 
 
 def _update_here(event_id: str) -> None:
@@ -99,9 +111,26 @@ def update_standings(event_id: str) -> bool:
     """Re-read the event's tables that moved on and rewrite its standings; publish if
     they changed; finish the event if its last table has. Run twice or late, it finds
     nothing more to do."""
-    # Cleared before reading, so a hand scored while this runs asks for another run.
+    # Cleared before reading, so a hand scored while this runs marks it due again.
     cache.delete(_due_key(event_id))
-    return bring_standings_up_to_date(event_id)
+    try:
+        return bring_standings_up_to_date(event_id)
+    finally:
+        _pass_on(event_id)
+
+
+def _pass_on(event_id: str) -> None:
+    """After an update: the next, spaced, if hands were scored while it ran; else the
+    way is free for the next hand's own."""
+    if cache.get(_due_key(event_id)):
+        cache.set(_busy_key(event_id), True, timeout=BUSY_SECONDS)
+        update_standings.apply_async((event_id,), countdown=_spacing(), retry=False)
+        return
+    cache.delete(_busy_key(event_id))
+    # A hand marked due between the look and the delete, whose own claim came before
+    # the delete, would wait for the next hand: it is sent here.
+    if cache.get(_due_key(event_id)):
+        _claim(event_id, countdown=_spacing())
 
 
 def bring_standings_up_to_date(event_id: str) -> bool:

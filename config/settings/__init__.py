@@ -123,10 +123,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": ATU_CLOCK_SECONDS,
     },
 }
-# Standings are recomputed at once after a quiet spell, then at most once more per this
-# many seconds per event while its tables play (tournaments.tasks.schedule_standings).
-# Whole seconds: the cache's keys expire by the second.
-ATU_STANDINGS_DEBOUNCE_SECONDS = 1
+# A hand scored while no standings update of its event is on its way sends one at once;
+# the hands scored while one is on its way send one more, this many seconds after it
+# (tournaments.tasks.schedule_standings).
+ATU_STANDINGS_SPACING_SECONDS = 0.5
 # The room's screen (tournaments.views.screen): for this long after a round starts it
 # shows who sits where instead of the standings; a list too long for it turns a page
 # this often.
