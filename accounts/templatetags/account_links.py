@@ -1,0 +1,32 @@
+"""Links to the sign-in and register pages that keep where the visitor was going."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.urls import reverse
+from django.utils.http import urlencode
+
+from accounts.http import safe_next
+
+register = template.Library()
+
+# The pages whose own ``next`` is carried on, rather than themselves.
+ACCOUNT_PAGES = ("accounts:login", "accounts:register")
+
+
+@register.simple_tag(takes_context=True)
+def account_url(context: dict[str, Any], name: str) -> str:
+    """The address of the account page ``name`` ("accounts:login" or
+    "accounts:register") with ``next``: the page the visitor is on, or, on a sign-in or
+    register page, the ``next`` that page was given (if it is on this site)."""
+    url = reverse(name)
+    request = context.get("request")
+    if request is None:  # The server-error page has none.
+        return url
+    if request.path in {reverse(page) for page in ACCOUNT_PAGES}:
+        target = safe_next(request)
+    else:
+        target = request.get_full_path() if request.method == "GET" else request.path
+    return f"{url}?{urlencode({'next': target})}" if target else url
