@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
+from django.template.context import Context
 from django.urls import reverse
 from django.utils.http import urlencode
 
@@ -17,7 +16,7 @@ ACCOUNT_PAGES = ("accounts:login", "accounts:register")
 
 
 @register.simple_tag(takes_context=True)
-def account_url(context: dict[str, Any], name: str) -> str:
+def account_url(context: Context, name: str) -> str:
     """The address of the account page ``name`` ("accounts:login" or
     "accounts:register") with ``next``: the page the visitor is on, or, on a sign-in or
     register page, the ``next`` that page was given (if it is on this site)."""
