@@ -212,14 +212,15 @@ def play_now(request: HttpRequest) -> HttpResponse:
     return redirect(_table_url(game))
 
 
-@require_http_methods(["POST"])
+@require_http_methods(["GET", "POST"])
 def sit_as_guest(request: HttpRequest, ref: str) -> HttpResponse:
     """A share link's one tap for a visitor without an account: a guest made now and
     seated under the alias given, then signed in (counted against the sign-in budget,
     as Play now's guests are: each is an account). A signed-in visitor is sent back to
-    the table, to sit down under their own account."""
+    the table, to sit down under their own account; so is a GET (a refused form's
+    address reloaded, by the language switch say)."""
     game = _visible_game(request, ref)
-    if request.user.is_authenticated:
+    if request.method == "GET" or request.user.is_authenticated:
         return redirect(_table_url(game))
     form = GuestSeatForm(request.POST, auto_id="id_guest_%s")
     if not form.is_valid():

@@ -170,6 +170,8 @@ HTTP_ROWS = [
     row("POST", "games/<str:ref>/rematch/", "private", None, *(FOUND,) * 6, MISSING),
     # A share link's guest seat, at a table in play: refused to a visitor without an
     # account (no guest made); a signed-in one goes back to the table, whoever may see it.
+    row("GET", "games/<str:ref>/sit-as-guest/", "public", None, *EVERYONE_FOUND),
+    row("GET", "games/<str:ref>/sit-as-guest/", "private", None, MISSING, *(FOUND,) * 5, MISSING),
     row("POST", "games/<str:ref>/sit-as-guest/", "public", JOIN, "409", *EVERYONE_FOUND[1:]),
     row("POST", "games/<str:ref>/sit-as-guest/", "private", JOIN,
         MISSING, *(FOUND,) * 5, MISSING),

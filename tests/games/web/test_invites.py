@@ -109,6 +109,17 @@ def test_a_signed_in_visitor_is_sent_back_to_the_table_and_no_guest_is_made(
     assert load_table(game.id).seat_of(user.pk) is None
 
 
+def test_the_address_of_a_refused_guest_seat_reloaded_goes_back_to_the_table(
+    client: Client,
+) -> None:
+    game = waiting_table()
+
+    response = client.get(f"/games/{game.code}/sit-as-guest/")
+
+    assert (response.status_code, response["Location"]) == (302, f"/games/{game.code}/")
+    assert not User.objects.filter(is_guest=True).exists()
+
+
 def test_a_private_events_table_is_no_table_for_a_visitor_without_an_account(
     client: Client,
 ) -> None:
