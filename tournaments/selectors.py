@@ -296,22 +296,28 @@ class _PlayerEvents(Sequence[PlayerEvent]):
             if self.finished
             else {}
         )
-        return [
-            PlayerEvent(
-                code=event.code,
-                name=event.name,
-                url=reverse("tournaments:event", args=[event.code]),
-                finished=self.finished,
-                entrants=event.entered,
-                table_url=(
-                    reverse("tournaments:my-table", args=[event.code])
-                    if event.status == Event.Status.RUNNING
-                    else None
-                ),
-                place=ranks.get(event.id),
+        told = []
+        for event in events:
+            started = event.status != Event.Status.REGISTRATION
+            told.append(
+                PlayerEvent(
+                    code=event.code,
+                    name=event.name,
+                    url=reverse("tournaments:event", args=[event.code]),
+                    finished=self.finished,
+                    started=started,
+                    entrants=event.entered,
+                    # In play: the player's table of the round (the event's as a whole
+                    # between rounds, or held back), on the page that leads to it.
+                    table_url=(
+                        reverse("tournaments:my-table", args=[event.code])
+                        if started and not self.finished
+                        else None
+                    ),
+                    place=ranks.get(event.id),
+                )
             )
-            for event in events
-        ]
+        return told
 
 
 def player_events(user_id: int, finished: bool) -> Sequence[PlayerEvent]:

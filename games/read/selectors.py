@@ -261,6 +261,8 @@ class PlayerEvent:
     name: str
     url: str
     finished: bool
+    # Whether its first round has started.
+    started: bool
     entrants: int
     table_url: str | None = None
     place: int | None = None
