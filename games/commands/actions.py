@@ -21,9 +21,9 @@ from django.db import IntegrityError, transaction
 from accounts.models import User
 from accounts.services import (
     BOT_NAMES,
+    user_create_guest,
     user_demo_lock,
     user_demo_organizer,
-    user_create_guest,
     user_ensure_bot_players,
 )
 from games import rules

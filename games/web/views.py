@@ -38,6 +38,7 @@ from games.errors import GameNotFound
 from games.models import Game
 from games.read.pins import PIN_DIGITS
 from games.read.selectors import (
+    PlayerGame,
     find_game,
     game_summaries,
     games_list,
@@ -45,7 +46,6 @@ from games.read.selectors import (
     player_events,
     player_games,
     player_seats,
-    PlayerGame,
     rematch_game,
     room_game,
     rule_presets,

@@ -354,9 +354,7 @@ def test_guest_seats_from_share_links_spend_the_same_budget_and_over_it_make_no_
     ]
 
     # Each guest is a new browser opening another table's share link, from one address
-    answers = [
-        Client().post(f"/games/{code}/sit-as-guest/", {"alias": "Maria"}) for code in codes
-    ]
+    answers = [Client().post(f"/games/{code}/sit-as-guest/", {"alias": "Maria"}) for code in codes]
 
     assert statuses(answers) == [302] * limit + [429]
     assert 1 <= int(answers[-1]["Retry-After"]) <= 60

@@ -111,4 +111,8 @@ def test_a_guest_who_registers_is_the_same_account_named_in_the_log() -> None:
     seated = [r.event for r in read(stream_of(game.id)) if isinstance(r.event, PlayerSeated)]
     assert [(event.user_id, event.alias) for event in seated][1] == (user.pk, "Maria")
     assert load_table(game.id).seat_of(user.pk) == 1
-    assert Game.objects.get(pk=game.id).seats[1] == {"seat": 1, "alias": "Maria", "user_id": user.pk}
+    assert Game.objects.get(pk=game.id).seats[1] == {
+        "seat": 1,
+        "alias": "Maria",
+        "user_id": user.pk,
+    }

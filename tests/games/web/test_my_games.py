@@ -17,6 +17,7 @@ from games.read.selectors import player_games, player_seats
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end, seated_game
 from tests.tournaments.drivers import SHORT_RULES, event_round, played_event
+from tournaments import services
 from tournaments.models import Standing
 from tournaments.projections.standings import update_event_standings
 
@@ -25,7 +26,10 @@ pytestmark = pytest.mark.django_db
 
 def finished_game(user: User, players: int = 3) -> Game:
     game_id, users = seated_game(
-        players, preset="romanian-standard", options=SHORT_RULES, users=[user, *UserFactory.create_batch(players - 1)]
+        players,
+        preset="romanian-standard",
+        options=SHORT_RULES,
+        users=[user, *UserFactory.create_batch(players - 1)],
     )
     play_to_end(game_id, users)
     return Game.objects.get(pk=game_id)
@@ -72,15 +76,15 @@ def test_my_games_lists_the_games_in_play_first_with_the_way_back_then_the_finis
     assert in_play.index(f'data-code="{playing.code}"') < in_play.index(
         f'data-code="{waiting.code}"'
     )
-    assert f'<a class="back-to-table" href="/games/{playing.code}/">Back to the table</a>' in in_play
+    assert (
+        f'<a class="back-to-table" href="/games/{playing.code}/">Back to the table</a>' in in_play
+    )
     assert "Waiting for players: 1 of 4" in in_play
     assert f"In play: deal 1 of {playing.hands_total}" in in_play
     # and the finished game says where they placed, with its replay
     done = section(content, "finished-games")
     [mine] = player_seats([finished], user.pk)
-    assert (
-        f"Place {mine.place} of 3, {finished.scores[mine.seat]} points" in done
-    )
+    assert f"Place {mine.place} of 3, {finished.scores[mine.seat]} points" in done
     assert f'<a class="replay" href="/games/{finished.code}/?replay">Replay</a>' in done
     # and no cancelled table, nor anyone else's game
     for game in (cancelled, stranger):
@@ -133,6 +137,8 @@ def test_my_games_lists_an_event_in_play_with_the_way_to_the_table_and_a_finishe
     # Given a player entered in a running event and in a finished one
     running, _, running_players, _ = event_round(4, public=True)
     finished, _, finished_players = played_event(4)
+    # What the standings task does once the last table is over (after the commit)
+    services.event_finish(event_id=finished.id)
     update_event_standings(finished.id)
     player = finished_players[0]
     place = Standing.objects.get(event_id=finished.id, player_id=player.pk).rank
@@ -162,6 +168,5 @@ def test_player_games_finds_a_seat_in_any_place_of_the_read_models_seats() -> No
 
     # Then each finds it, at their own seat
     assert [[game.pk for game in games] for games in found] == [[game_id]] * 6
-    assert [player_seats(games, user.pk)[0].seat for games, user in zip(found, users, strict=True)] == [
-        0, 1, 2, 3, 4, 5,
-    ]  # fmt: skip
+    seats = [player_seats(games, user.pk)[0].seat for games, user in zip(found, users, strict=True)]
+    assert seats == [0, 1, 2, 3, 4, 5]
