@@ -400,7 +400,7 @@ def _table_page(
         # Asked of the game list, which answers a page of none until the rematch opens;
         # only where another person sits (bots ask for no rematch).
         "rematch": (
-            f"{reverse('api-games')}?{urlencode({'rematch_of': game.id})}"
+            f"{reverse('api-games')}?{urlencode({'rematch_of': str(game.id)})}"
             if seated and home is None and others_seated(game, user_id)
             else None
         ),
