@@ -180,24 +180,24 @@ def test_a_guest_registers_and_keeps_their_account_and_games(client: Client) -> 
 # --- Where the visitor was going (decision 3501) -----------------------------------------
 
 
-def test_the_sign_in_pages_register_link_keeps_where_the_visitor_was_going(
-    client: Client,
+@pytest.mark.parametrize(
+    ("page", "other_page_link"),
+    [
+        ("/accounts/login/", 'id="to-register" href="/accounts/register/?next=/games/K7MX2Q/"'),
+        ("/accounts/register/", 'id="to-sign-in" href="/accounts/login/?next=/games/K7MX2Q/"'),
+    ],
+)
+def test_the_sign_in_and_register_pages_keep_where_the_visitor_was_going(
+    client: Client, page: str, other_page_link: str
 ) -> None:
-    page = client.get("/accounts/login/?next=/games/K7MX2Q/").content.decode()
+    content = client.get(page, {"next": "/games/K7MX2Q/"}).content.decode()
 
-    assert 'id="to-register" href="/accounts/register/?next=/games/K7MX2Q/"' in page
-    assert 'name="next" value="/games/K7MX2Q/"' in page
-
-
-def test_the_register_pages_sign_in_link_keeps_where_the_visitor_was_going(
-    client: Client,
-) -> None:
-    page = client.get("/accounts/register/?next=/games/K7MX2Q/").content.decode()
-
-    assert 'id="to-sign-in" href="/accounts/login/?next=/games/K7MX2Q/"' in page
-    assert 'name="next" value="/games/K7MX2Q/"' in page
-    # and the header's links carry the same, not the register page itself
-    assert 'id="sign-in-link" href="/accounts/login/?next=%2Fgames%2FK7MX2Q%2F"' in page
+    # Their form posts it, the link to the other page carries it
+    assert 'name="next" value="/games/K7MX2Q/"' in content
+    assert other_page_link in content
+    # and so do the header's links, rather than the page itself
+    assert 'id="sign-in-link" href="/accounts/login/?next=%2Fgames%2FK7MX2Q%2F"' in content
+    assert 'id="register-link" href="/accounts/register/?next=%2Fgames%2FK7MX2Q%2F"' in content
 
 
 @pytest.mark.parametrize(

@@ -231,28 +231,21 @@ def events_list(scene: Scene, response: Any) -> str:
     return LIVE if "Finished" in row else HELD if "In play" in row else row
 
 
-def my_games_table(scene: Scene, response: Any) -> str:
-    """Where My games lists table A: finished (live), in play (held), or not at all."""
-    if response.status_code != 200:
+def _my_games(response: Any, listed: str) -> str:
+    """Where My games lists what ``listed`` marks: over (live), in play (held), or not
+    at all."""
+    if response.status_code != 200 or listed not in response.content.decode():
         return NONE
     content = response.content.decode()
-    listed = f'data-code="{scene.game.code}"'
-    if listed not in content:
-        return NONE
-    finished = content[content.index('id="finished-games"') :]
-    return LIVE if listed in finished else HELD
+    return LIVE if listed in content[content.index('id="finished-games"') :] else HELD
+
+
+def my_games_table(scene: Scene, response: Any) -> str:
+    return _my_games(response, f'data-code="{scene.game.code}"')
 
 
 def my_games_event(scene: Scene, response: Any) -> str:
-    """Where My games lists the event: finished (live), in play (held), or not at all."""
-    if response.status_code != 200:
-        return NONE
-    content = response.content.decode()
-    listed = f'data-event="{scene.event.code}"'
-    if listed not in content:
-        return NONE
-    finished = content[content.index('id="finished-games"') :]
-    return LIVE if listed in finished else HELD
+    return _my_games(response, f'data-event="{scene.event.code}"')
 
 
 @dataclass(frozen=True)
