@@ -129,16 +129,17 @@ def user_register(
     return user
 
 
-def user_create_guest() -> User:
+def user_create_guest(*, display_name: str = "") -> User:
     """An account for a visitor who plays without one: no password anyone can use,
-    a name like "Guest 4821" (in the visitor's language), organizing nothing. Logged
-    in, it lives in the browser's session; :func:`user_register` makes it a full one."""
+    named ``display_name`` (the alias a visitor sat down under) or else like "Guest
+    4821" (in the visitor's language), organizing nothing. Logged in, it lives in the
+    browser's session; :func:`user_register` makes it a full one, the same account."""
     while True:
         username = f"{GUEST_PREFIX}{secrets.token_hex(6)}"
         number = secrets.randbelow(9000) + 1000
         guest = User(
             username=username,
-            display_name=str(_("Guest %(number)s")) % {"number": number},
+            display_name=display_name or str(_("Guest %(number)s")) % {"number": number},
             is_guest=True,
         )
         guest.set_unusable_password()

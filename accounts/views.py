@@ -18,10 +18,10 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.decorators import method_decorator
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 
 from accounts.forms import RegisterForm, SignInForm
+from accounts.http import safe_next
 from accounts.models import User
 from accounts.services import user_register
 from runtime.errors import TooManyAttempts
@@ -83,18 +83,9 @@ def register(request: HttpRequest) -> HttpResponse:
                 form.add_error(field if field in form.fields else None, messages)
         else:
             login(request, user)
-            return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
-    context = {"form": form, "next": _safe_next(request), "guest": guest}
+            return redirect(safe_next(request) or settings.LOGIN_REDIRECT_URL)
+    context = {"form": form, "next": safe_next(request), "guest": guest}
     return render(request, "accounts/register.html", context)
-
-
-def _safe_next(request: HttpRequest) -> str:
-    """The ``next`` page asked for, if it is on this site; else empty."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    safe = url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return target if safe else ""
 
 
 @method_decorator(sign_in_refused, name="dispatch")

@@ -75,11 +75,15 @@ def every_page() -> list[tuple[str, str, str | None]]:
         ("lobby", "/", onlooker),
         ("lobby, anonymous", "/", None),
         ("table waiting", f"/games/{waiting}/", session_of(opener)),
+        # The share link, for a visitor without an account: the guest seat.
+        ("table waiting, anonymous", f"/games/{waiting}/", None),
         ("table, your bid", f"/games/{bidding}/", player),
         ("table, your card", f"/games/{playing}/", session_of(cardholders[0])),
         ("table spectated", f"/games/{playing}/", onlooker),
         ("table finished", f"/games/{finished}/", session_of(finishers[0])),
         ("replay", f"/games/{finished}/?replay", None),
+        ("my games", "/me/games/", session_of(finishers[0])),
+        ("my games, a finished event", "/me/games/", session_of(entrants[0])),
         ("event", f"/events/{event.code}/", session_of(entrants[0])),
         ("manage", f"/events/{event.code}/manage/", host),
         ("event table, a call waiting", f"/games/{event_table.code}/", session_of(entrants[0])),
@@ -126,7 +130,7 @@ async def violations(browser: Browser, url: str, session: str | None, size: tupl
     await page.goto(url)
     await page.wait_for_load_state("networkidle")
     # A table's page is drawn by its script once the state arrives.
-    if "/games/" in url:
+    if re.search(r"/games/\w+/", url):
         await expect(page.locator("body")).to_have_attribute("data-version", re.compile(r"^\d+$"))
     await page.add_script_tag(path=AXE)
     found: list[dict[str, Any]] = await page.evaluate(AXE_RUN)

@@ -8,7 +8,7 @@ class TournamentsConfig(AppConfig):
         # Here, not at the top: these import the models, which need the apps loaded.
         from eventlog import store
         from games.errors import VersionConflict
-        from games.read.selectors import add_table_home
+        from games.read.selectors import add_player_events, add_table_home
         from games.signals import game_recorded
         from games.visibility import Audience, add_audience
         from runtime.channel_layer import on_resubscribed
@@ -20,6 +20,7 @@ class TournamentsConfig(AppConfig):
             event_of_game,
             hidden_tables,
             may_view_table,
+            player_events,
             table_home,
         )
         from tournaments.signals import championship_recorded
@@ -53,3 +54,5 @@ class TournamentsConfig(AppConfig):
         add_audience(Audience(hidden=hidden_tables, allows=may_view_table, directs=directs_table))
         # A game of an event's table links back to it, and offers no rematch.
         add_table_home(table_home)
+        # A player's My games page lists the events they entered.
+        add_player_events(player_events)

@@ -28,9 +28,9 @@ from accounts.models import User
 from eventlog import store
 from games.errors import GameNotFound
 from games.models import Game
-from games.read.selectors import TableHome
+from games.read.selectors import PlayerEvent, TableHome
 from games.table import CLASSIC, ONLINE
-from games.visibility import record_public
+from games.visibility import MAX_SPECTATOR_DELAY, record_public
 from games.write.tables import load_table
 from tournaments import desk, points, rounds
 from tournaments.championship import (
@@ -270,6 +270,76 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
         warnings=round_warnings(),
         at_time=event.at_time,
     )
+
+
+class _PlayerEvents(Sequence[PlayerEvent]):
+    """A player's events told as the games' pages list them, read a slice at a time."""
+
+    def __init__(self, events: QuerySet[Event], user_id: int, finished: bool) -> None:
+        self.events, self.user_id, self.finished = events, user_id, finished
+
+    def __len__(self) -> int:
+        return self.events.count()
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return self._told(list(self.events[index]))
+        return self._told([self.events[index]])[0]
+
+    def _told(self, events: list[Event]) -> list[PlayerEvent]:
+        ranks = (
+            dict(
+                Standing.objects.filter(
+                    player_id=self.user_id, event_id__in=[event.id for event in events]
+                ).values_list("event_id", "rank")
+            )
+            if self.finished
+            else {}
+        )
+        told = []
+        for event in events:
+            started = event.status != Event.Status.REGISTRATION
+            told.append(
+                PlayerEvent(
+                    code=event.code,
+                    name=event.name,
+                    url=reverse("tournaments:event", args=[event.code]),
+                    finished=self.finished,
+                    started=started,
+                    entrants=event.entered,
+                    # In play: the player's table of the round (the event's as a whole
+                    # between rounds, or held back), on the page that leads to it.
+                    table_url=(
+                        reverse("tournaments:my-table", args=[event.code])
+                        if started and not self.finished
+                        else None
+                    ),
+                    place=ranks.get(event.id),
+                )
+            )
+        return told
+
+
+def player_events(user_id: int, finished: bool) -> Sequence[PlayerEvent]:
+    """The events ``user_id`` entered and has not withdrawn from, the last changed
+    first: those taking entries or in play, or (``finished``) those over, as the
+    player sees them (an event whose finish its spectator delay still holds back from
+    them is in play: :func:`seen_status`). For the games' My games page."""
+    now = timezone.now()
+    entered = Entry.objects.filter(player_id=user_id, withdrawn=False).values("event_id")
+    events = Event.objects.filter(id__in=entered)
+    recent = events.filter(
+        status=Event.Status.FINISHED,
+        spectator_delay__gt=0,
+        updated_at__gt=now - timedelta(seconds=MAX_SPECTATOR_DELAY),
+    )
+    held = [event.id for event in recent if seen_status(event, user_id, now) != event.status]
+    over = (Event.Status.FINISHED, Event.Status.PUBLISHED)
+    if finished:
+        events = events.filter(status__in=over).exclude(id__in=held)
+    else:
+        events = events.filter(~Q(status__in=over) | Q(id__in=held))
+    return _PlayerEvents(events.order_by("-updated_at", "-pk"), user_id, finished)
 
 
 @dataclass(frozen=True)

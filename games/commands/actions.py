@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from accounts.models import User
 from accounts.services import (
     BOT_NAMES,
+    user_create_guest,
     user_demo_lock,
     user_demo_organizer,
     user_ensure_bot_players,
@@ -240,6 +241,24 @@ def game_join(
             ),
         )
     )
+
+
+def game_join_as_guest(*, game_id: uuid.UUID, alias: str = "") -> User:
+    """Seat a visitor without an account at the table ``game_id``, waiting for its
+    players, under ``alias`` (empty: their guest name), as a guest account made now
+    as Play now makes one, named by the alias; returns the guest, to sign in.
+
+    All of it or nothing: a table that has started (``game_started``), is full
+    (``table_full``), or refuses the alias (``alias_invalid``, ``alias_taken``) leaves no
+    guest behind. The seat is the guest's user id in the log: registering makes the
+    same account a full one (:func:`accounts.services.user_register`)."""
+    chosen = clean_alias(alias) if alias.strip() else ""
+    if load_table(game_id).status == "playing":
+        raise GameAlreadyStarted()
+    with transaction.atomic():
+        guest = user_create_guest(display_name=chosen)
+        game_join(game_id=game_id, user=guest, alias=chosen or fitting_alias(guest.display, set()))
+    return guest
 
 
 def _seating(attempt: Callable[[], CommandResult]) -> CommandResult:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from accounts.models import User
 from games.errors import GameNotFound
 from games.models import Game
 from games.read.pins import granted_seat
@@ -175,11 +176,16 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
     return None
 
 
-def games_list(status: str | None = None, *, viewer_id: int | None) -> QuerySet[Game]:
+def games_list(
+    status: str | None = None, *, viewer_id: int | None, rematch_of: uuid.UUID | None = None
+) -> QuerySet[Game]:
     """The games the viewer ``viewer_id`` may see, of ``status`` if given: the status
     they see (a delayed table's finish held back from them is still in play), their
-    figures still the read model's (:func:`game_summaries`)."""
+    figures still the read model's (:func:`game_summaries`); with ``rematch_of``, only
+    that finished game's rematch (none until a player asks for it)."""
     games = visible_games(Game.objects.all(), viewer_id)
+    if rematch_of is not None:
+        games = games.filter(rematch_of=rematch_of)
     return seen_status(games, status, viewer_id, timezone.now()) if status else games
 
 
@@ -187,3 +193,93 @@ def game_summaries(games: Iterable[Game], *, viewer_id: int | None) -> list[Game
     """``games`` (rows of :func:`games_list`) with the figures the viewer ``viewer_id``
     sees: a delayed table held back from them as the delay has released it."""
     return seen_games(games, viewer_id, timezone.now())
+
+
+def others_seated(game: Game, user_id: int | None) -> bool:
+    """Whether a person other than ``user_id`` sits at ``game`` (not a bot)."""
+    others = [seat["user_id"] for seat in game.seats if seat.get("user_id") != user_id]
+    return User.objects.filter(pk__in=others, is_bot=False).exists()
+
+
+# --- A player's own games and events ------------------------------------------------
+
+# Where a game's read model lists its seats: at most one entry per seat.
+_SEAT_ENTRIES = range(MAX_PLAYERS)
+
+
+def player_games(user_id: int, *, finished: bool) -> QuerySet[Game]:
+    """The games ``user_id`` sits at, the last played first: those waiting for their
+    players or in play, or (``finished``) those over; no cancelled table. Read from the
+    game read model, whose seats name each player by their user id, as the log does (a
+    guest who registers is the same user: their games stay theirs). A player sees their
+    own tables live, spectator delay or not (:func:`games.visibility.held_back`)."""
+    seated = Q()
+    for entry in _SEAT_ENTRIES:
+        seated |= Q(**{f"seats__{entry}__user_id": user_id})
+    statuses = [Game.Status.FINISHED] if finished else [Game.Status.OPEN, Game.Status.PLAYING]
+    return Game.objects.filter(seated, status__in=statuses).order_by("-updated_at", "-pk")
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """A player's seat at one of their games: their alias, and once it is over their
+    place and points."""
+
+    game: Game
+    seat: int
+    alias: str
+    place: int | None
+    points: int | None
+
+
+def player_seats(games: Iterable[Game], user_id: int) -> list[PlayerGame]:
+    """Each of ``games`` (rows of :func:`player_games`) with ``user_id``'s seat at it."""
+    found = []
+    for game in games:
+        seat = next(seat for seat in game.seats if seat.get("user_id") == user_id)
+        number = seat["seat"]
+        over = game.status == Game.Status.FINISHED and number < len(game.places)
+        found.append(
+            PlayerGame(
+                game=game,
+                seat=number,
+                alias=seat["alias"],
+                place=game.places[number] if over else None,
+                points=game.scores[number] if over and number < len(game.scores) else None,
+            )
+        )
+    return found
+
+
+@dataclass(frozen=True)
+class PlayerEvent:
+    """An event a player entered, as the app that runs it tells of it: where its page
+    and, while a round is in play, the player's table are, and their place once it is
+    over (as the viewer may see it: an event's finish is held back by its delay)."""
+
+    code: str
+    name: str
+    url: str
+    finished: bool
+    # Whether its first round has started.
+    started: bool
+    entrants: int
+    table_url: str | None = None
+    place: int | None = None
+
+
+# A player's events, in play or (finished) over, the last first: a sequence read a
+# slice at a time (a page's). Registered by the app that runs events (see
+# :func:`add_player_events`): the games app knows no app that uses it.
+_PLAYER_EVENTS: list[Callable[[int, bool], Sequence[PlayerEvent]]] = []
+
+
+def add_player_events(finder: Callable[[int, bool], Sequence[PlayerEvent]]) -> None:
+    if finder not in _PLAYER_EVENTS:
+        _PLAYER_EVENTS.append(finder)
+
+
+def player_events(user_id: int, *, finished: bool) -> Sequence[PlayerEvent]:
+    """The events ``user_id`` entered, in play or (``finished``) over: the app that
+    runs events says (none without one)."""
+    return _PLAYER_EVENTS[0](user_id, finished) if _PLAYER_EVENTS else ()

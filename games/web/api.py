@@ -160,7 +160,11 @@ class GamesView(generics.ListAPIView):
 
     def get_queryset(self) -> Any:
         query = parse_input(GameListQuerySerializer, self.request.query_params)
-        return games_list(query.get("status"), viewer_id=_user_id(self.request))
+        return games_list(
+            query.get("status"),
+            viewer_id=_user_id(self.request),
+            rematch_of=query.get("rematch_of"),
+        )
 
     def paginate_queryset(self, queryset: Any) -> Any:
         # A delayed table's figures as the viewer sees them: only the page's rows.

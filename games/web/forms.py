@@ -315,6 +315,19 @@ class JoinForm(forms.Form):
     alias = forms.CharField(label=_("Your alias at the table"), max_length=MAX_ALIAS_LENGTH)
 
 
+class GuestSeatForm(forms.Form):
+    """A share link's seat for a visitor without an account: an alias, or none (their
+    guest name then). The alias is judged by the aliases' own rule, which says why it
+    refuses one (the request's size bounds it)."""
+
+    alias = forms.CharField(
+        label=_("Your alias at the table"),
+        required=False,
+        widget=forms.TextInput(attrs={"maxlength": MAX_ALIAS_LENGTH, "autocomplete": "nickname"}),
+        help_text=_("Leave it empty to play as a guest named at random."),
+    )
+
+
 class ScoreTableForm(forms.Form):
     """The code of a table in the room, typed from its table card: its scorer page asks
     for the PIN."""

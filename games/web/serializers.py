@@ -148,6 +148,11 @@ class GameListQuerySerializer(serializers.Serializer):
     status = serializers.ChoiceField(
         STATUS_CHOICES, required=False, help_text="Only the games in this status."
     )
+    rematch_of = serializers.UUIDField(
+        required=False,
+        help_text="Only the rematch of this finished game (none until one of its players "
+        "asks for it): a finished table asks this, which always answers 200.",
+    )
 
 
 class EventsQuerySerializer(serializers.Serializer):

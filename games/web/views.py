@@ -16,10 +16,12 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
@@ -36,9 +38,14 @@ from games.errors import GameNotFound
 from games.models import Game
 from games.read.pins import PIN_DIGITS
 from games.read.selectors import (
+    PlayerGame,
     find_game,
     game_summaries,
     games_list,
+    others_seated,
+    player_events,
+    player_games,
+    player_seats,
     rematch_game,
     room_game,
     rule_presets,
@@ -53,6 +60,7 @@ from games.web.forms import (
     KIND_LABELS,
     TABLE_FORMS,
     BotLevelForm,
+    GuestSeatForm,
     JoinForm,
     PlayNowForm,
     ScoreTableForm,
@@ -65,6 +73,9 @@ from runtime.error_text import refusal
 from runtime.throttling import login_wait
 
 LOBBY_LIST_LENGTH = 20
+# My games: the most shown in play (a player has a few at once), and finished per page.
+IN_PLAY_LENGTH = 50
+FINISHED_PAGE = 20
 
 
 def rules(request: HttpRequest) -> HttpResponse:
@@ -117,9 +128,14 @@ def _listed(status: str, viewer_id: int | None) -> list[Game]:
         games_list(status, viewer_id=viewer_id)[:LOBBY_LIST_LENGTH], viewer_id=viewer_id
     )
     for game in games:
-        game.kind_label = KIND_LABELS.get(game.kind, game.kind)  # type: ignore[attr-defined]
-        game.rules_label = preset_label(game.kind, game.preset, game.options)  # type: ignore[attr-defined]
+        _label(game)
     return games
+
+
+def _label(game: Game) -> None:
+    """Name the game's kind and rules for a list of games."""
+    game.kind_label = KIND_LABELS.get(game.kind, game.kind)  # type: ignore[attr-defined]
+    game.rules_label = preset_label(game.kind, game.preset, game.options)  # type: ignore[attr-defined]
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -193,6 +209,32 @@ def play_now(request: HttpRequest) -> HttpResponse:
         return _lobby(request, play_form=form, status=_refused(form, error))
     if user is None:
         login(request, player)
+    return redirect(_table_url(game))
+
+
+@require_http_methods(["GET", "POST"])
+def sit_as_guest(request: HttpRequest, ref: str) -> HttpResponse:
+    """A share link's one tap for a visitor without an account: a guest made now and
+    seated under the alias given, then signed in (counted against the sign-in budget,
+    as Play now's guests are: each is an account). A signed-in visitor is sent back to
+    the table, to sit down under their own account; so is a GET (a refused form's
+    address reloaded, by the language switch say)."""
+    game = _visible_game(request, ref)
+    if request.method == "GET" or request.user.is_authenticated:
+        return redirect(_table_url(game))
+    form = GuestSeatForm(request.POST, auto_id="id_guest_%s")
+    if not form.is_valid():
+        return _table_page(request, game, guest_form=form, status=400)
+    wait = login_wait(request)
+    if wait is not None:
+        return throttled(request, wait)
+    try:
+        guest = actions.game_join_as_guest(game_id=game.id, alias=form.cleaned_data["alias"])
+    except CodedError as error:
+        return _table_page(
+            request, game, guest_form=form, refused=refusal(error), status=error.status
+        )
+    login(request, guest)
     return redirect(_table_url(game))
 
 
@@ -329,7 +371,12 @@ def _seat_choices(game: Game, user_id: int | None) -> list[tuple[int, str]]:
 
 
 def _table_page(
-    request: HttpRequest, game: Game, *, refused: str = "", status: int = 200
+    request: HttpRequest,
+    game: Game,
+    *,
+    refused: str = "",
+    status: int = 200,
+    guest_form: GuestSeatForm | None = None,
 ) -> HttpResponse:
     user_id = _user_id(request)
     # The page says what the table's socket shows this viewer: a delayed table's end
@@ -350,7 +397,13 @@ def _table_page(
         "levels": list(LEVEL_NAMES),
         "level": DEFAULT_LEVEL,
         # Where a player's end screen hears of a rematch another player opened.
-        "rematch": reverse("api-game-rematch", args=[game.id]) if seated and home is None else None,
+        # Asked of the game list, which answers a page of none until the rematch opens;
+        # only where another person sits (bots ask for no rematch).
+        "rematch": (
+            f"{reverse('api-games')}?{urlencode({'rematch_of': str(game.id)})}"
+            if seated and home is None and others_seated(game, user_id)
+            else None
+        ),
     }
     options = (
         classic.options_from_dict(game.options)
@@ -364,6 +417,7 @@ def _table_page(
         "seated": seated,
         "creator": page["creator"],
         "join_form": JoinForm(initial={"reference": game.code, "alias": _alias(request)}),
+        "guest_form": guest_form or GuestSeatForm(auto_id="id_guest_%s"),
         "home": home,
         "rematch": rematch,
         "in_rematch": rematch is not None and _seated(rematch, user_id),
@@ -402,3 +456,32 @@ def game_rematch(request: AuthenticatedHttpRequest, ref: str) -> HttpResponse:
         messages.error(request, refusal(error, rematch_words))
         return redirect(_table_url(game))
     return redirect(_table_url(rematch))
+
+
+@login_required
+def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The signed-in player's (or guest's) games and events: those in play first, each
+    with the way back to its table, then those over, with their result and replay, a
+    page at a time (``page`` for the games, ``events`` for the events)."""
+    user_id = request.user.pk
+    in_play = player_games(user_id, finished=False)[:IN_PLAY_LENGTH]
+    finished = Paginator(player_games(user_id, finished=True), FINISHED_PAGE).get_page(
+        request.GET.get("page")
+    )
+    finished_events = Paginator(player_events(user_id, finished=True), FINISHED_PAGE).get_page(
+        request.GET.get("events")
+    )
+    context = {
+        "in_play": _labelled(player_seats(in_play, user_id)),
+        "events_in_play": player_events(user_id, finished=False)[:IN_PLAY_LENGTH],
+        "finished": finished,
+        "finished_games": _labelled(player_seats(finished, user_id)),
+        "finished_events": finished_events,
+    }
+    return render(request, "games/my_games.html", context)
+
+
+def _labelled(seats: list[PlayerGame]) -> list[PlayerGame]:
+    for seat in seats:
+        _label(seat.game)
+    return seats

@@ -15,6 +15,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from games.commands import actions
 from runtime.limits import parse_rate
 from tests.accounts.factories import DEFAULT_PASSWORD, UserFactory
 
@@ -338,6 +339,22 @@ def test_playing_as_a_guest_spends_the_addresss_budget_and_over_it_makes_no_gues
 
     # Each guest is a new browser: a client of its own, from the one address
     answers = [Client().post("/games/play-now/", play) for _ in range(limit + 1)]
+
+    assert statuses(answers) == [302] * limit + [429]
+    assert 1 <= int(answers[-1]["Retry-After"]) <= 60
+    assert User.objects.filter(is_guest=True).count() == limit
+
+
+def test_guest_seats_from_share_links_spend_the_same_budget_and_over_it_make_no_guest() -> None:
+    limit = limit_of("login")
+    creator: User = UserFactory.create()
+    codes = [
+        actions.game_create(creator=creator, player_count=3, preset="championship").code
+        for _ in range(limit + 1)
+    ]
+
+    # Each guest is a new browser opening another table's share link, from one address
+    answers = [Client().post(f"/games/{code}/sit-as-guest/", {"alias": "Maria"}) for code in codes]
 
     assert statuses(answers) == [302] * limit + [429]
     assert 1 <= int(answers[-1]["Retry-After"]) <= 60

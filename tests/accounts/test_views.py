@@ -175,3 +175,68 @@ def test_a_guest_registers_and_keeps_their_account_and_games(client: Client) -> 
     assert User.objects.count() == 1 + User.objects.filter(is_bot=True).count()
     assert int(client.session[SESSION_KEY]) == user.pk
     assert Game.objects.get().seats[0]["user_id"] == user.pk
+
+
+# --- Where the visitor was going (decision 3501) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("page", "other_page_link"),
+    [
+        ("/accounts/login/", 'id="to-register" href="/accounts/register/?next=/games/K7MX2Q/"'),
+        ("/accounts/register/", 'id="to-sign-in" href="/accounts/login/?next=/games/K7MX2Q/"'),
+    ],
+)
+def test_the_sign_in_and_register_pages_keep_where_the_visitor_was_going(
+    client: Client, page: str, other_page_link: str
+) -> None:
+    content = client.get(page, {"next": "/games/K7MX2Q/"}).content.decode()
+
+    # Their form posts it, the link to the other page carries it
+    assert 'name="next" value="/games/K7MX2Q/"' in content
+    assert other_page_link in content
+    # and so do the header's links, rather than the page itself
+    assert 'id="sign-in-link" href="/accounts/login/?next=%2Fgames%2FK7MX2Q%2F"' in content
+    assert 'id="register-link" href="/accounts/register/?next=%2Fgames%2FK7MX2Q%2F"' in content
+
+
+@pytest.mark.parametrize(
+    ("page", "other_page_link"),
+    [
+        ("/accounts/login/", 'id="to-register" href="/accounts/register/"'),
+        ("/accounts/register/", 'id="to-sign-in" href="/accounts/login/"'),
+    ],
+)
+@pytest.mark.parametrize(
+    "target", ["https://evil.example/", "//evil.example/games/", "javascript:alert(1)"]
+)
+def test_a_next_to_another_site_is_carried_by_no_link_nor_form(
+    client: Client, page: str, other_page_link: str, target: str
+) -> None:
+    content = client.get(page, {"next": target}).content.decode()
+
+    assert 'name="next" value=""' in content
+    assert other_page_link in content
+    assert 'id="sign-in-link" href="/accounts/login/"' in content
+    assert 'id="register-link" href="/accounts/register/"' in content
+
+
+def test_the_headers_sign_in_and_register_links_keep_the_page_the_visitor_is_on(
+    client: Client,
+) -> None:
+    content = client.get("/rules/?x=1").content.decode()
+
+    assert 'id="sign-in-link" href="/accounts/login/?next=%2Frules%2F%3Fx%3D1"' in content
+    assert 'id="register-link" href="/accounts/register/?next=%2Frules%2F%3Fx%3D1"' in content
+
+
+def test_signing_in_goes_on_to_the_page_asked_for_on_this_site_only(
+    client: Client, user: User
+) -> None:
+    credentials = {"username": user.username, "password": DEFAULT_PASSWORD}
+    local = client.post("/accounts/login/", {**credentials, "next": "/rules/"})
+    client.logout()
+    foreign = client.post("/accounts/login/", {**credentials, "next": "https://evil.example/"})
+
+    assert local["Location"] == "/rules/"
+    assert foreign["Location"] == "/"

@@ -168,6 +168,15 @@ HTTP_ROWS = [
     # A game in play has no rematch yet: back to the table (anonymous: to sign in).
     row("POST", "games/<str:ref>/rematch/", "public", None, *EVERYONE_FOUND),
     row("POST", "games/<str:ref>/rematch/", "private", None, *(FOUND,) * 6, MISSING),
+    # A share link's guest seat, at a table in play: refused to a visitor without an
+    # account (no guest made); a signed-in one goes back to the table, whoever may see it.
+    row("GET", "games/<str:ref>/sit-as-guest/", "public", None, *EVERYONE_FOUND),
+    row("GET", "games/<str:ref>/sit-as-guest/", "private", None, MISSING, *(FOUND,) * 5, MISSING),
+    row("POST", "games/<str:ref>/sit-as-guest/", "public", JOIN, "409", *EVERYONE_FOUND[1:]),
+    row("POST", "games/<str:ref>/sit-as-guest/", "private", JOIN,
+        MISSING, *(FOUND,) * 5, MISSING),
+    # A player's own games: anyone signed in, to their own; a visitor is sent to sign in.
+    row("GET", "me/games/", "public", None, FOUND, *(OK,) * 6),
     # Play now with rules that do not go together: nobody is seated, no guest made.
     row("POST", "games/play-now/", "public", {"player_count": "9"}, *("400",) * 7),
     # A table that has started: it can no longer be filled, cancelled or left.

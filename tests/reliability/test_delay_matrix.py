@@ -231,6 +231,23 @@ def events_list(scene: Scene, response: Any) -> str:
     return LIVE if "Finished" in row else HELD if "In play" in row else row
 
 
+def _my_games(response: Any, listed: str) -> str:
+    """Where My games lists what ``listed`` marks: over (live), in play (held), or not
+    at all."""
+    if response.status_code != 200 or listed not in response.content.decode():
+        return NONE
+    content = response.content.decode()
+    return LIVE if listed in content[content.index('id="finished-games"') :] else HELD
+
+
+def my_games_table(scene: Scene, response: Any) -> str:
+    return _my_games(response, f'data-code="{scene.game.code}"')
+
+
+def my_games_event(scene: Scene, response: Any) -> str:
+    return _my_games(response, f'data-event="{scene.event.code}"')
+
+
 @dataclass(frozen=True)
 class Row:
     route: str
@@ -262,6 +279,10 @@ HTTP_ROWS = [
     Row("events/<str:code>/screen/", "", screen, EVENT),
     Row("events/<str:code>/manage/", "", event_page, (NONE, NONE, NONE, NONE, LIVE)),
     Row("seasons/<uuid:season_id>/", "", season_page, EVENT),
+    # A player's own games: their table, live, as at the table; their event, held back
+    # as its pages hold it (the others have no seat at table A).
+    Row("me/games/", "", my_games_table, (NONE, NONE, NONE, LIVE, NONE)),
+    Row("me/games/", "", my_games_event, (NONE, NONE, HELD, HELD, NONE)),
 ]
 # fmt: on
 
@@ -310,6 +331,8 @@ NO_PROGRESS = {
     "games/<str:ref>/cancel/": "a command",
     "games/<str:ref>/leave/": "a command",
     "games/<str:ref>/rematch/": "an event's table has no rematch",
+    "games/<str:ref>/sit-as-guest/": "a seat at an open table: nothing is played yet "
+    "(a table in play redraws the table page, whose row is above)",
     "events/new/": "a form",
     "seasons/new/": "a form",
     # The event's commands: a refusal redraws the event page or the organizer's,

@@ -709,13 +709,15 @@
   }
 
   // A player's end screen learns that another player opened the rematch: its button
-  // then joins that table.
+  // then joins that table. It asks the game list for the rematch (a page of none until
+  // it opens), not the rematch itself, which is a 404 until then; and only where
+  // another person sits (page.rematch is null at a table of bots).
   function watchRematch() {
     const button = $("rematch");
     if (!page.rematch || !button || button.textContent === button.dataset.join) return;
     const look = async () => {
       const answer = await fetch(page.rematch, { headers: { Accept: "application/json" } });
-      if (answer.ok) button.textContent = button.dataset.join;
+      if (answer.ok && (await answer.json()).count > 0) button.textContent = button.dataset.join;
       else setTimeout(look, REMATCH_POLL_MS);
     };
     setTimeout(look, REMATCH_POLL_MS);

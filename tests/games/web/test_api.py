@@ -1340,6 +1340,24 @@ def test_a_player_asks_for_a_rematch_and_the_others_get_the_same_table() -> None
     assert APIClient().get(f"/api/games/{code}/rematch/").json()["id"] == first.json()["id"]
 
 
+def test_the_game_list_finds_a_games_rematch_once_asked_and_answers_200_before() -> None:
+    # Given a finished game of three
+    game_id, users = seated_game(3, "classic-app", options=SHORT)
+    play_to_end(game_id, users)
+
+    # When the list is asked for its rematch before and after a player asks for one
+    before = APIClient().get("/api/games/", {"rematch_of": str(game_id)})
+    rematch = token_client(users[0]).post(f"/api/games/{game_id}/rematch/").json()
+    after = APIClient().get("/api/games/", {"rematch_of": str(game_id)})
+    bad = APIClient().get("/api/games/", {"rematch_of": "not-a-uuid"})
+
+    # Then it is a page of none, then of the rematch alone; a bad id is a coded 400
+    assert (before.status_code, before.json()["count"]) == (200, 0)
+    assert (after.status_code, after.json()["count"]) == (200, 1)
+    assert after.json()["results"][0]["id"] == rematch["id"]
+    assert error(bad) == (400, "invalid_input")
+
+
 def test_a_rematch_of_a_game_in_play_is_refused_as_not_finished() -> None:
     game_id, users = seated_game(3, "classic-app", options=SHORT)
 

@@ -8,6 +8,7 @@ from django.http import HttpResponse
 from django.test import Client
 
 from accounts.models import User
+from accounts.services import user_ensure_bot_players
 from games.commands.actions import game_create, game_join
 from games.models import Game
 from games.rules import classic
@@ -512,9 +513,10 @@ def test_a_finished_table_shows_its_player_the_end_with_rematch_replay_and_recor
     assert 'id="new-table" class="button" href="/#new-game"' in end
     assert f'id="end-replay" class="button" href="/games/{game.code}/?replay"' in end
     assert f'href="/api/games/{game.code}/record.json" download' in end
+    # Its script asks the game list for the rematch (a page of none until it opens)
     assert (
         table_config(player.get(f"/games/{game.code}/"))["rematch"]
-        == f"/api/games/{game.id}/rematch/"
+        == f"/api/games/?rematch_of={game.id}"
     )
 
 
@@ -626,6 +628,23 @@ def test_a_classic_table_sums_up_its_match_and_trumps(client: Client) -> None:
     assert "<dt>Trumps</dt><dd>the dealer's last card, turned</dd>" in content
     assert "<dt>Honours scored (A K Q J of trumps)</dt><dd>yes</dd>" in content
     assert "<dt>Turn timer</dt><dd>no timer</dd>" in content
+
+
+@pytest.mark.django_db
+def test_a_finished_table_of_bots_asks_for_no_rematch_nobody_else_can_open(
+    player: Client, user: User
+) -> None:
+    # Given a player who played a table of bots to its end
+    game_id, users = seated_game(3, "classic-app", options=SHORT, users=[user, *bots(2)])
+    play_to_end(game_id, users)
+    code = Game.objects.get(pk=game_id).code
+
+    # Then its page gives its script nothing to ask
+    assert table_config(player.get(f"/games/{code}/"))["rematch"] is None
+
+
+def bots(count: int) -> list[User]:
+    return user_ensure_bot_players()[:count]
 
 
 # --- Play now, and the waiting room ------------------------------------------------------
