@@ -69,7 +69,13 @@ SIGNED_IN_API = [
 ]
 # The pages whose forms anyone may post (each reads its form): a body over the
 # limit is the 413 page.
-ANONYMOUS_FORMS = ["accounts/login/", "accounts/register/", "i18n/setlang/", "admin/login/"]
+ANONYMOUS_FORMS = [
+    "accounts/login/",
+    "accounts/register/",
+    "accounts/password/reset/",
+    "i18n/setlang/",
+    "admin/login/",
+]
 # A signed-in user's actions that read no body: any body, crafted or not, does them
 # (and signing out would make the rest anonymous).
 SIGNED_IN_BODILESS = {
@@ -126,6 +132,9 @@ def world() -> dict[str, str]:
         "player_id": str(users[0].pk),
         "user_id": str(users[1].pk),
         "number": "1",
+        # A password reset link that is no account's.
+        "uidb64": "MQ",
+        "token": "not-a-token",
     }
 
 
