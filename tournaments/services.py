@@ -1057,7 +1057,16 @@ def player_erase(user_id: int) -> None:
     entrant's name, a deputy's, their words to the director, what a correction or a
     disqualification says of them), beside the log, and bring the read models to the
     log as it now reads: their entries, standings and season standings say "Deleted
-    player"; points, ranks and ratings are the same numbers (decision 3503)."""
+    player"; points, ranks and ratings are the same numbers (decision 3503). An
+    entry in an event not over is withdrawn first, by the player: nobody would play
+    their seat in the rounds to come."""
+    player = User.objects.get(pk=user_id)
+    for stream in store.personal_streams(user_id, CHAMPIONSHIP_STREAM_PREFIX):
+        event_id = uuid.UUID(stream.removeprefix(CHAMPIONSHIP_STREAM_PREFIX))
+        championship = load_championship(event_id)
+        entry = championship.entries.get(user_id)
+        if entry is not None and not entry.withdrawn and not championship.finished:
+            event_withdraw(event_id=event_id, actor=player)
     streams = store.erase(user_id, CHAMPIONSHIP_STREAM_PREFIX)
     events = []
     for stream in streams:

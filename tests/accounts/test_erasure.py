@@ -122,8 +122,8 @@ def named_rows() -> list[tuple[Any, ...]]:
 def player_with_a_history() -> dict[str, Any]:
     """Ioana: a table of her own played under an alias (joined with an idempotency
     key), a season's championship played under her name (calling the director, her
-    result corrected), signed in on two browsers, with an API token, and an entry of
-    the admin's log about her account."""
+    result corrected), a deputy of another event, signed in on two browsers, with an
+    API token, and an entry of the admin's log about her account."""
     player = UserFactory.create(
         username=USERNAME, display_name=NAME, email=EMAIL, first_name="Ioana",
         last_name="Vasilescu",
@@ -160,6 +160,10 @@ def player_with_a_history() -> dict[str, Any]:
     services.event_publish_results(event_id=event.id, actor=creator)
     seasons.update_season(season.id)
 
+    # She directs another event of the organizer's, as a deputy.
+    other_event = services.event_create(organizer=creator, name="Cupa de toamnă", rounds=1)
+    services.event_name_deputy(event_id=other_event.id, actor=creator, who=USERNAME)
+
     user_token(user=player)
     admin_user = UserFactory.create(is_staff=True, is_superuser=True)
     LogEntry.objects.create(
@@ -179,6 +183,7 @@ def player_with_a_history() -> dict[str, Any]:
         "table": Game.objects.get(pk=table.id),
         "event": Event.objects.get(pk=event.id),
         "season": Season.objects.get(pk=season.id),
+        "other_event": Event.objects.get(pk=other_event.id),
     }
 
 
@@ -198,6 +203,7 @@ def public_urls(history: dict[str, Any]) -> list[str]:
         f"/events/{event.code}/live.json",
         f"/events/{event.code}/standings.csv",
         f"/events/{event.code}/results/",
+        f"/events/{event.code}/screen/",
     ]
     return urls
 
@@ -211,6 +217,7 @@ def organizer_urls(history: dict[str, Any]) -> list[str]:
         f"{manage}rounds/1/cards/",
         f"{manage}rounds/1/sheets/",
         f"{manage}tables/{table.code}/print/",
+        f"/events/{history['other_event'].code}/manage/",
     ]
 
 
@@ -241,7 +248,12 @@ def test_a_deleted_player_is_named_nowhere_and_their_games_and_standings_still_v
         "anonymous": public_urls(history),
         "organizer": organizer_urls(history),
         "admin": admin_urls(),
-        "opponent": ["/accounts/account/export/"],
+        "opponent": [
+            "/accounts/account/export/",
+            f"/games/{game.code}/",
+            f"/games/{table.code}/",
+            f"/events/{history['event'].code}/",
+        ],
     }
     # (The searches find her before: they can fail. The log's own rows never held
     # her names: they are kept beside it.)
@@ -249,7 +261,8 @@ def test_a_deleted_player_is_named_nowhere_and_their_games_and_standings_still_v
     assert set(database_naming(NEEDLES)) >= {
         "eventlog_personaldatum", "accounts_user", "games_game",
         "games_commandreceipt", "tournaments_entry", "tournaments_standing",
-        "tournaments_seasonstanding", "tournaments_event", "django_admin_log",
+        "tournaments_seasonstanding", "tournaments_event", "tournaments_deputy",
+        "django_admin_log",
     }
     assert answers_naming(viewers["anonymous"], urls["anonymous"], NEEDLES)
     assert answers_naming(viewers["organizer"], urls["organizer"], NEEDLES)
@@ -324,3 +337,23 @@ def test_the_delete_page_asks_for_the_password_and_a_guest_is_sent_to_register(
     assert (response.status_code, response["Location"]) == (
         302, "/accounts/register/?next=/accounts/account/delete/",
     )
+
+
+def test_a_deleted_players_entry_in_an_event_to_come_is_withdrawn_and_nameless(
+    client: Client,
+) -> None:
+    # Given a player entered in an event whose rounds are still to come
+    player = UserFactory.create(username=USERNAME, display_name=NAME)
+    creator = organizer()
+    event = services.event_create(organizer=creator, name="Cupa Atu", rounds=2)
+    services.event_register(event_id=event.id, actor=player)
+    services.event_check_in(event_id=event.id, actor=player)
+    client.force_login(player)
+
+    # When they delete their account
+    client.post("/accounts/account/delete/", {"password": DEFAULT_PASSWORD})
+
+    # Then they are out of the rounds to come, under no name
+    entry = Entry.objects.get(event_id=event.id, player_id=player.pk)
+    assert (entry.name, entry.withdrawn) == ("Deleted player", True)
+    assert services.load_championship(event.id).entries[player.pk].withdrawn

@@ -151,5 +151,6 @@ def test_the_migration_brings_the_names_out_of_rows_written_before_it() -> None:
     # And the log reads as it did, and is append-only again
     assert read("game:g1")[0].payload == {"seat": 0, "user_id": 7, "alias": "Zmeoaica"}
     assert read("event:e1")[1].payload == {"player_id": 7, "text": "", "seat": 0}
-    with pytest.raises(Exception, match="append-only"):
+    # (The application's role may not even try, in production mode.)
+    with pytest.raises(Exception, match="append-only|permission denied"):
         StoredEvent.objects.filter(stream="game:g1").update(type="X")
