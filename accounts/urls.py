@@ -19,9 +19,7 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
-    path(
-        "password/reset/sent/", views.PasswordResetDoneView.as_view(), name="password_reset_done"
-    ),
+    path("password/reset/sent/", views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path(
         "password/reset/<uidb64>/<token>/",
         views.PasswordResetConfirmView.as_view(),

@@ -9,11 +9,10 @@ Registering spends the address's budget the API's does; signing in spends the bu
 of failed sign-ins the API's does, only by failing (:mod:`runtime.throttling`, decision
 3301). Past a budget, a page says so with a 429 and ``Retry-After``."""
 
+import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
-
-import json
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -27,6 +26,7 @@ from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -35,8 +35,6 @@ from accounts.forms import DeleteAccountForm, EmailForm, RegisterForm, SignInFor
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from accounts.services import user_delete, user_export, user_register, user_set_email
-from django.utils.translation import gettext as _
-
 from runtime.errors import TooManyAttempts
 from runtime.throttling import login_wait
 
@@ -140,7 +138,9 @@ def registered_only(view: Callable[..., HttpResponseBase]) -> Callable[..., Http
     @wraps(view)
     def registered(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if isinstance(request.user, User) and request.user.is_guest:
-            return redirect(f"{reverse('accounts:register')}?{urlencode({'next': request.path}, safe='/')}")
+            return redirect(
+                f"{reverse('accounts:register')}?{urlencode({'next': request.path}, safe='/')}"
+            )
         return view(request, *args, **kwargs)
 
     return login_required(registered)

@@ -270,9 +270,9 @@ def erased_values(subject_id: int, prefix: str) -> set[str]:
     """The personal data of ``subject_id`` in the streams of ``prefix``, as kept: what
     a caller must also scrub from what it kept of its own (before :func:`erase`)."""
     return set(
-        PersonalDatum.objects.filter(
-            subject_id=subject_id, stream__startswith=prefix
-        ).values_list("value", flat=True)
+        PersonalDatum.objects.filter(subject_id=subject_id, stream__startswith=prefix).values_list(
+            "value", flat=True
+        )
     )
 
 

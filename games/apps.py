@@ -13,6 +13,7 @@ class GamesConfig(AppConfig):
         from games import receivers
         from games.errors import VersionConflict
         from games.live import fanout
+        from games.read.selectors import player_games
         from games.signals import game_recorded
         from games.table import (
             FINISH_EVENTS,
@@ -22,7 +23,6 @@ class GamesConfig(AppConfig):
             decode,
             encode,
         )
-        from games.read.selectors import player_games
         from games.write import automatic, erasure
         from runtime.channel_layer import on_resubscribed
         from runtime.lifespan import on_startup

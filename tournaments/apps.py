@@ -14,15 +14,14 @@ class TournamentsConfig(AppConfig):
         from games.visibility import Audience, add_audience
         from runtime.channel_layer import on_resubscribed
         from runtime.lifespan import on_startup
-        from tournaments import championship, clock, receivers, watchdog
+        from tournaments import championship, clock, receivers, services, watchdog
         from tournaments.projections.standings import SCORE_EVENTS
-        from tournaments import services
         from tournaments.selectors import (
-            player_championships,
             directs_table,
             event_of_game,
             hidden_tables,
             may_view_table,
+            player_championships,
             table_home,
         )
         from tournaments.signals import championship_recorded

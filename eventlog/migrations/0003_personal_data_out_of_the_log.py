@@ -41,37 +41,47 @@ def _personal(stream, type_name):
     return PERSONAL.get((kind, type_name), ())
 
 
+# Rows read and rewritten, and data written, per statement.
+BATCH = 1000
+
+
 def bring_out(apps, schema_editor):
     StoredEvent = apps.get_model("eventlog", "StoredEvent")
     PersonalDatum = apps.get_model("eventlog", "PersonalDatum")
-    rows = StoredEvent.objects.filter(type__in=TYPES).order_by("pk")
-    moved = [row for row in rows.iterator() if _named(row)]
-    if not moved:
-        return
+    # The rows' ids first: the rows are rewritten while they are read, batch by batch.
+    ids = list(
+        StoredEvent.objects.filter(type__in=TYPES).order_by("pk").values_list("pk", flat=True)
+    )
     connection = schema_editor.connection
-    uninstall(connection, EVENT_LOG)
-    data = []
-    for row in moved:
-        payload = dict(row.payload)
-        for field, subject, erased in _personal(row.stream, row.type):
-            value = payload.pop(field, None)
-            if value is not None and value != erased:
-                data.append(
-                    PersonalDatum(
-                        stream=row.stream,
-                        sequence=row.sequence,
-                        field=field,
-                        subject_id=payload.get(subject),
-                        value=str(value),
+    lifted = False
+    for start in range(0, len(ids), BATCH):
+        changed, data = [], []
+        for row in StoredEvent.objects.filter(pk__in=ids[start : start + BATCH]):
+            payload = dict(row.payload)
+            for field, subject, erased in _personal(row.stream, row.type):
+                if field not in payload:
+                    continue
+                value = payload.pop(field)
+                if value is not None and value != erased:
+                    data.append(
+                        PersonalDatum(
+                            stream=row.stream,
+                            sequence=row.sequence,
+                            field=field,
+                            subject_id=payload.get(subject),
+                            value=str(value),
+                        )
                     )
-                )
-        StoredEvent.objects.filter(pk=row.pk).update(payload=payload)
-    PersonalDatum.objects.bulk_create(data, batch_size=1000)
-    install(connection, EVENT_LOG)
-
-
-def _named(row):
-    return any(field in row.payload for field, _, _ in _personal(row.stream, row.type))
+            if payload != row.payload:
+                row.payload = payload
+                changed.append(row)
+        if changed and not lifted:
+            uninstall(connection, EVENT_LOG)
+            lifted = True
+        StoredEvent.objects.bulk_update(changed, ["payload"], batch_size=BATCH)
+        PersonalDatum.objects.bulk_create(data, batch_size=BATCH)
+    if lifted:
+        install(connection, EVENT_LOG)
 
 
 def put_back(apps, schema_editor):
@@ -84,7 +94,7 @@ def put_back(apps, schema_editor):
     }
     connection = schema_editor.connection
     uninstall(connection, EVENT_LOG)
-    for row in rows.iterator():
+    for row in list(rows):
         personal = _personal(row.stream, row.type)
         if not personal:
             continue

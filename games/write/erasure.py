@@ -36,6 +36,9 @@ def player_erase(user_id: int) -> None:
     CommandReceipt.objects.filter(
         pk__in=[pk for pk, command in receipts if _names(command, aliases)]
     ).delete()
+    # Now, for this transaction's own reads, and once committed, for whatever read the
+    # log as it stood meanwhile.
+    _forget(games)
     transaction.on_commit(partial(_forget, games))
 
 

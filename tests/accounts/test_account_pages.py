@@ -53,8 +53,12 @@ def signed_in(**fields: Any) -> tuple[Client, User]:
 
 @pytest.mark.parametrize(
     "path",
-    ["/accounts/account/", "/accounts/account/export/", "/accounts/account/delete/",
-     "/accounts/password/change/"],
+    [
+        "/accounts/account/",
+        "/accounts/account/export/",
+        "/accounts/account/delete/",
+        "/accounts/password/change/",
+    ],
 )
 def test_the_account_pages_send_a_visitor_to_sign_in(client: Client, path: str) -> None:
     response = client.get(path)
@@ -107,7 +111,9 @@ def test_a_reset_link_is_mailed_to_the_accounts_address_and_sets_a_new_password(
     assert (sent.status_code, sent["Location"]) == (302, "/accounts/password/reset/sent/")
     (message,) = mail.outbox
     assert (message.subject, message.to, message.from_email) == (
-        "Your Atu password", [EMAIL], "Atu <noreply@localhost>",
+        "Your Atu password",
+        [EMAIL],
+        "Atu <noreply@localhost>",
     )
     assert "Hello Ana Pop," in message.body
     assert "Your username: ana" in message.body
@@ -204,12 +210,19 @@ def test_the_data_export_holds_the_account_its_games_championships_and_seasons()
     )
     exported = json.loads(response.content)
     assert exported["format"] == "atu-account-export/1"
-    assert {key: exported["account"][key] for key in ("id", "username", "display_name", "email")} == {
-        "id": player.pk, "username": "ana", "display_name": "Ana Pop", "email": EMAIL,
+    assert {
+        key: exported["account"][key] for key in ("id", "username", "display_name", "email")
+    } == {
+        "id": player.pk,
+        "username": "ana",
+        "display_name": "Ana Pop",
+        "email": EMAIL,
     }
     own, championship_table = exported["games"]
     assert (own["code"], own["status"], own["seats"]) == (
-        game.code, "finished", [{"seat": 0, "alias": "Ana0"}],
+        game.code,
+        "finished",
+        [{"seat": 0, "alias": "Ana0"}],
     )
     assert own["bids"] and {bid["seat"] for bid in own["bids"]} == {0}
     assert len(own["scores"]) == 4
@@ -218,11 +231,15 @@ def test_the_data_export_holds_the_account_its_games_championships_and_seasons()
     ]
     (entry,) = exported["championships"]["entries"]
     assert (entry["event"], entry["event_name"], entry["name"]) == (
-        event.code, "Cupa Atu", "Ana Pop",
+        event.code,
+        "Cupa Atu",
+        "Ana Pop",
     )
     assert entry["standing"]["games"] == 1
     (in_season,) = exported["championships"]["seasons"]
     assert (in_season["season_name"], in_season["name"], in_season["events"]) == (
-        "Sezonul 2026", "Ana Pop", 1,
+        "Sezonul 2026",
+        "Ana Pop",
+        1,
     )
     assert [change["round"] for change in exported["championships"]["ratings"]] == [1]

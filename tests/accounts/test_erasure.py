@@ -100,15 +100,19 @@ def game_figures(game_id: uuid.UUID) -> dict[str, Any]:
 
 
 def standing_figures() -> list[tuple[Any, ...]]:
-    return sorted(
-        Standing.objects.values_list(
-            "event_id", "player_id", "rank", "points", "exact_bids", "best_game", "games"
+    return (
+        sorted(
+            Standing.objects.values_list(
+                "event_id", "player_id", "rank", "points", "exact_bids", "best_game", "games"
+            )
         )
-    ) + sorted(
-        SeasonStanding.objects.values_list(
-            "season_id", "player_id", "rank", "points", "rating", "events"
+        + sorted(
+            SeasonStanding.objects.values_list(
+                "season_id", "player_id", "rank", "points", "rating", "events"
+            )
         )
-    ) + sorted(RatingChange.objects.values_list("player_id", "round", "before", "after"))
+        + sorted(RatingChange.objects.values_list("player_id", "round", "before", "after"))
+    )
 
 
 def named_rows() -> list[tuple[Any, ...]]:
@@ -125,12 +129,16 @@ def player_with_a_history() -> dict[str, Any]:
     result corrected), a deputy of another event, signed in on two browsers, with an
     API token, and an entry of the admin's log about her account."""
     player = UserFactory.create(
-        username=USERNAME, display_name=NAME, email=EMAIL, first_name="Ioana",
+        username=USERNAME,
+        display_name=NAME,
+        email=EMAIL,
+        first_name="Ioana",
         last_name="Vasilescu",
     )
     others = UserFactory.create_batch(3)
-    game = actions.game_create(creator=player, player_count=4, preset="championship",
-                               options=SHORT_RULES)
+    game = actions.game_create(
+        creator=player, player_count=4, preset="championship", options=SHORT_RULES
+    )
     actions.game_join(game_id=game.id, user=player, alias=ALIAS, idempotency_key="sit-1")
     for number, other in enumerate(others):
         actions.game_join(game_id=game.id, user=other, alias=f"Player {number + 2}")
@@ -139,7 +147,11 @@ def player_with_a_history() -> dict[str, Any]:
     creator = organizer()
     season = services.season_create(organizer=creator, name="Sezonul 2026")
     event = services.event_create(
-        organizer=creator, name="Cupa Atu", rounds=1, options=SHORT_RULES, public=True,
+        organizer=creator,
+        name="Cupa Atu",
+        rounds=1,
+        options=SHORT_RULES,
+        public=True,
         season_id=season.id,
     )
     for entrant in [player, *others]:
@@ -152,7 +164,11 @@ def player_with_a_history() -> dict[str, Any]:
     )
     play_to_end(table.id, [player, *others])
     services.event_correct_result(
-        event_id=event.id, actor=creator, round_number=1, player_id=player.pk, points=1,
+        event_id=event.id,
+        actor=creator,
+        round_number=1,
+        player_id=player.pk,
+        points=1,
         reason="Ioana a jucat cu cărțile la vedere",
     )
     standings.update_event_standings(event.id)
@@ -209,14 +225,13 @@ def public_urls(history: dict[str, Any]) -> list[str]:
 
 
 def organizer_urls(history: dict[str, Any]) -> list[str]:
-    event, table = history["event"], history["table"]
+    event = history["event"]
     manage = f"/events/{event.code}/manage/"
     return [
         manage,
         f"{manage}rounds/1/seating/",
         f"{manage}rounds/1/cards/",
         f"{manage}rounds/1/sheets/",
-        f"{manage}tables/{table.code}/print/",
         f"/events/{history['other_event'].code}/manage/",
     ]
 
@@ -239,8 +254,12 @@ def test_a_deleted_player_is_named_nowhere_and_their_games_and_standings_still_v
     game, table = history["game"], history["table"]
     games_before = {played.pk: game_figures(played.pk) for played in (game, table)}
     standings_before = standing_figures()
-    viewers = {"anonymous": Client(), "organizer": Client(), "admin": Client(),
-               "opponent": Client()}
+    viewers = {
+        "anonymous": Client(),
+        "organizer": Client(),
+        "admin": Client(),
+        "opponent": Client(),
+    }
     viewers["organizer"].force_login(history["creator"])
     viewers["admin"].force_login(history["admin"])
     viewers["opponent"].force_login(history["others"][0])
@@ -259,9 +278,15 @@ def test_a_deleted_player_is_named_nowhere_and_their_games_and_standings_still_v
     # her names: they are kept beside it.)
     assert "games_storedevent" not in database_naming(NEEDLES)
     assert set(database_naming(NEEDLES)) >= {
-        "eventlog_personaldatum", "accounts_user", "games_game",
-        "games_commandreceipt", "tournaments_entry", "tournaments_standing",
-        "tournaments_seasonstanding", "tournaments_event", "tournaments_deputy",
+        "eventlog_personaldatum",
+        "accounts_user",
+        "games_game",
+        "games_commandreceipt",
+        "tournaments_entry",
+        "tournaments_standing",
+        "tournaments_seasonstanding",
+        "tournaments_event",
+        "tournaments_deputy",
         "django_admin_log",
     }
     assert answers_naming(viewers["anonymous"], urls["anonymous"], NEEDLES)
@@ -275,7 +300,8 @@ def test_a_deleted_player_is_named_nowhere_and_their_games_and_standings_still_v
     assert "account-deleted" in response.content.decode()
     assert database_naming(NEEDLES) == {}
     assert [
-        session for session in Session.objects.all()
+        session
+        for session in Session.objects.all()
         if session.get_decoded().get("_auth_user_id") == str(player.pk)
     ] == []
     # Nor in any page, API answer or export, whoever asks
@@ -283,15 +309,33 @@ def test_a_deleted_player_is_named_nowhere_and_their_games_and_standings_still_v
         assert answers_naming(viewers[viewer], asked, NEEDLES) == [], viewer
     # And her account is the id the log names, with nothing of her
     erased = User.objects.get(pk=player.pk)
-    assert (erased.username, erased.display_name, erased.email, erased.first_name,
-            erased.last_name, erased.is_active, erased.has_usable_password(),
-            erased.last_login, erased.display) == (
-        f"deleted-{player.pk}", "", "", "", "", False, False, None, "Deleted player",
+    assert (
+        erased.username,
+        erased.display_name,
+        erased.email,
+        erased.first_name,
+        erased.last_name,
+        erased.is_active,
+        erased.has_usable_password(),
+        erased.last_login,
+        erased.display,
+    ) == (
+        f"deleted-{player.pk}",
+        "",
+        "",
+        "",
+        "",
+        False,
+        False,
+        None,
+        "Deleted player",
     )
     assert not CommandReceipt.objects.filter(actor=player).exists()
     # And her seats read as "Deleted player" in the read models
     assert Game.objects.get(pk=game.pk).seats[0] == {
-        "seat": 0, "alias": "Deleted player", "user_id": player.pk,
+        "seat": 0,
+        "alias": "Deleted player",
+        "user_id": player.pk,
     }
     assert {row[2] for row in named_rows() if row[1] == player.pk} == {"Deleted player"}
     # And every game still verifies from the log, with the figures it had
@@ -300,13 +344,15 @@ def test_a_deleted_player_is_named_nowhere_and_their_games_and_standings_still_v
         assert game_figures(played.pk) == games_before[played.pk]
     assert standing_figures() == standings_before
     # And a rebuild from the log derives exactly what the erasure left
-    games_after = {played.pk: Game.objects.filter(pk=played.pk).values().get()
-                   for played in (game, table)}
+    games_after = {
+        played.pk: Game.objects.filter(pk=played.pk).values().get() for played in (game, table)
+    }
     names_after = named_rows()
     rebuild_game_projections()
     rebuild_standings()
-    assert {played.pk: Game.objects.filter(pk=played.pk).values().get()
-            for played in (game, table)} == games_after
+    assert {
+        played.pk: Game.objects.filter(pk=played.pk).values().get() for played in (game, table)
+    } == games_after
     assert standing_figures() == standings_before
     assert named_rows() == names_after
 
@@ -335,7 +381,8 @@ def test_the_delete_page_asks_for_the_password_and_a_guest_is_sent_to_register(
     guest.force_login(UserFactory.create(is_guest=True))
     response = guest.get("/accounts/account/delete/")
     assert (response.status_code, response["Location"]) == (
-        302, "/accounts/register/?next=/accounts/account/delete/",
+        302,
+        "/accounts/register/?next=/accounts/account/delete/",
     )
 
 

@@ -99,7 +99,9 @@ async def test_a_forgotten_password_is_reset_through_a_mailed_link_and_signs_in(
             envelope, message = await sync_to_async(inbox.wait_for_one)()
             assert envelope.rcpt_tos == [EMAIL]
             assert (message["Subject"], message["To"], message["From"]) == (
-                "Your Atu password", EMAIL, "Atu <noreply@localhost>",
+                "Your Atu password",
+                EMAIL,
+                "Atu <noreply@localhost>",
             )
             body = message.get_body(preferencelist=("plain",))
             assert body is not None

@@ -10,6 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 from eventlog.models import PersonalDatum, StoredEvent
 from eventlog.store import (
     append,
+    append_with,
     erase,
     erased_values,
     names_personal_data,
@@ -17,7 +18,6 @@ from eventlog.store import (
     read,
     read_streams,
     records_of,
-    append_with,
 )
 from games.table import DealRevealed, PlayerSeated, SeatTaken
 from tests.migrations import as_the_migrations_run
@@ -102,7 +102,7 @@ def test_the_single_statement_append_refuses_personal_data_and_takes_moves() -> 
 
     assert names_personal_data(seated) is True
     assert names_personal_data(revealed) is False
-    with pytest.raises(ValueError, match="written by store.append"):
+    with pytest.raises(ValueError, match=r"written by store\.append"):
         append_with(STREAM, seated, ("UPDATE games_game SET version = %s WHERE 1 = 0", [0]))
     assert StoredEvent.objects.filter(stream=STREAM).count() == 0
 
@@ -152,5 +152,5 @@ def test_the_migration_brings_the_names_out_of_rows_written_before_it() -> None:
     assert read("game:g1")[0].payload == {"seat": 0, "user_id": 7, "alias": "Zmeoaica"}
     assert read("event:e1")[1].payload == {"player_id": 7, "text": "", "seat": 0}
     # (The application's role may not even try, in production mode.)
-    with pytest.raises(Exception, match="append-only|permission denied"):
+    with pytest.raises(Exception, match=r"append-only|permission denied"):
         StoredEvent.objects.filter(stream="game:g1").update(type="X")
