@@ -39,18 +39,30 @@ from runtime.errors import TooManyAttempts
 from runtime.throttling import login_wait
 
 
-def register_throttled(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
-    """Count each POST against the address's register budget; over it, answer 429
-    without running ``view``."""
+def throttled_requests(
+    methods: frozenset[str],
+) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
+    """Count each request of ``methods`` against the address's register budget; over
+    it, answer 429 without running the view."""
 
-    @wraps(view)
-    def counted(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        wait = login_wait(request) if request.method == "POST" else None
-        if wait is None:
-            return view(request, *args, **kwargs)
-        return throttled(request, wait)
+    def throttling(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+        @wraps(view)
+        def counted(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            wait = login_wait(request) if request.method in methods else None
+            if wait is None:
+                return view(request, *args, **kwargs)
+            return throttled(request, wait)
 
-    return counted
+        return counted
+
+    return throttling
+
+
+# Each POST (registering, a form of the account's): a guesser of passwords or a sender
+# of reset mails is held to the budget.
+register_throttled = throttled_requests(frozenset({"POST"}))
+# Every request, whatever its method (a data export: a large read).
+every_request_throttled = throttled_requests(frozenset({"GET", "HEAD", "POST"}))
 
 
 def sign_in_refused(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
@@ -113,22 +125,6 @@ class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     authentication_form = SignInForm
     redirect_authenticated_user = True
-
-
-def every_request_throttled(
-    view: Callable[..., HttpResponseBase],
-) -> Callable[..., HttpResponseBase]:
-    """Count each request, whatever its method, against the address's register budget
-    (a data export: a large read); over it, answer 429 without running ``view``."""
-
-    @wraps(view)
-    def counted(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        wait = login_wait(request)
-        if wait is None:
-            return view(request, *args, **kwargs)
-        return throttled(request, wait)
-
-    return counted
 
 
 def registered_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,23 +24,6 @@ pytestmark = pytest.mark.django_db
 
 STRONG = "walnut-orbit-harbor"
 EMAIL = "ana.pop@example.org"
-
-
-@pytest.fixture
-def rates(settings: Any) -> Callable[..., None]:
-    """Set the budgets for one test, by scope; those not named are off."""
-
-    def set_rates(**scopes: str | None) -> None:
-        settings.REST_FRAMEWORK = {
-            **settings.REST_FRAMEWORK,
-            "DEFAULT_THROTTLE_RATES": {
-                "anon": None,
-                "user": None,
-                **{scope.replace("_", "-"): rate for scope, rate in scopes.items()},
-            },
-        }
-
-    return set_rates
 
 
 def signed_in(**fields: Any) -> tuple[Client, User]:
