@@ -56,3 +56,24 @@ class SignInForm(AuthenticationForm):
                 raise self.get_invalid_login_error() from None
             self.confirm_login_allowed(self.user_cache)
         return self.cleaned_data
+
+
+class EmailForm(forms.Form):
+    """The address a forgotten password's reset link is sent to."""
+
+    email = forms.EmailField(
+        label=_("Email"),
+        required=False,
+        max_length=254,
+        help_text=_("Where a link to reset a forgotten password is sent; empty: none."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )

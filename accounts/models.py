@@ -2,6 +2,9 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+# What a deleted account is shown as: no name, no alias (decision 3503).
+DELETED_PLAYER = _("Deleted player")
+
 
 class User(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=64, blank=True)
@@ -24,6 +27,16 @@ class User(AbstractUser):
         ),
     )
 
+    deleted_at = models.DateTimeField(
+        _("deleted at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When the player deleted the account: every personal datum was erased, and "
+            "the row is kept only as the id their games and standings name."
+        ),
+    )
+
     def __str__(self) -> str:
         return self.display
 
@@ -35,4 +48,6 @@ class User(AbstractUser):
     @property
     def display(self) -> str:
         """The name shown to other players."""
+        if self.deleted_at is not None:
+            return str(DELETED_PLAYER)
         return self.display_name or self.username

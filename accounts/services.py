@@ -3,15 +3,20 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth import authenticate, login, logout
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.contenttypes.models import ContentType
+from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 
+from accounts import erasure
 from accounts.errors import InvalidCredentials
 from accounts.models import User
 from runtime.throttling import AttemptKey, client_address, take_attempt
@@ -23,6 +28,8 @@ BOT_NAMES = (*DEMO_BOT_NAMES, "Elena", "Florin")
 USERNAME_TAKEN = _("this username is taken")
 # Guests' usernames: a prefix and random hex, never shown (their display name is).
 GUEST_PREFIX = "guest-"
+# Bumped when the data export's shape changes.
+EXPORT_FORMAT = "atu-account-export/1"
 
 
 def user_ensure_demo_organizer(
@@ -215,3 +222,89 @@ def user_token_for_credentials(
     :func:`user_authenticate` counts them."""
     user = user_authenticate(username=username, password=password, address=address)
     return user, user_token(user=user)
+
+
+def user_set_email(*, user: User, email: str) -> None:
+    """Set (or, empty, clear) the address ``user``'s password reset links go to."""
+    user.email = User.objects.normalize_email(email.strip())
+    user.save(update_fields=["email"])
+
+
+def user_delete(*, request: HttpRequest, user: User, password: str) -> None:
+    """Delete the signed-in ``user``'s account once their password confirms it, and
+    erase every personal datum Atu holds of them (decision 3503).
+
+    The password is checked as a sign-in's is, a wrong one spending the same budgets
+    (:class:`InvalidCredentials`, then :class:`runtime.errors.TooManyAttempts`). Then,
+    in one transaction, each app erases its part (:mod:`accounts.erasure`: the names
+    kept beside the log, the read models projected again) and the account itself is
+    emptied: its row stays, as the id the log's games and standings name, with no
+    name, address, password or date of the person, shown as "Deleted player". Their
+    sessions, API token and the admin's log entries about them go; the request's
+    session ends."""
+    attempt = take_attempt(*_sign_in_budgets(user.username, client_address(request)))
+    if not user.has_usable_password() or not user.check_password(password):
+        raise InvalidCredentials()
+    attempt.succeeded()
+    with transaction.atomic():
+        for _name, eraser in erasure.erasers():
+            eraser(user.pk)
+        _erase_account(user)
+    logout(request)
+
+
+def _erase_account(user: User) -> None:
+    Token.objects.filter(user=user).delete()
+    _delete_sessions(user.pk)
+    LogEntry.objects.filter(
+        content_type=ContentType.objects.get_for_model(User), object_id=str(user.pk)
+    ).delete()
+    user.groups.clear()
+    user.user_permissions.clear()
+    now = timezone.now()
+    user.username = f"deleted-{user.pk}"
+    while User.objects.filter(username=user.username).exclude(pk=user.pk).exists():
+        # Someone registered that name: any other that says nothing of the person.
+        user.username = f"deleted-{user.pk}-{secrets.token_hex(3)}"
+    user.display_name = user.first_name = user.last_name = user.email = ""
+    user.set_unusable_password()
+    user.is_active = user.is_staff = user.is_superuser = user.can_organize = False
+    user.last_login = None
+    # The day they joined is theirs too: the row keeps the day it was emptied.
+    user.date_joined = user.deleted_at = now
+    user.save()
+
+
+def _delete_sessions(user_id: int) -> None:
+    """Every session signed in as ``user_id`` (sessions are kept in the database)."""
+    mine = str(user_id)
+    ended = [
+        session.pk
+        for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+        if str(session.get_decoded().get("_auth_user_id")) == mine
+    ]
+    Session.objects.filter(pk__in=ended).delete()
+
+
+def user_export(*, user: User) -> dict[str, object]:
+    """Everything Atu holds about ``user``, as JSON-ready values: the account, and
+    each app's part (:mod:`accounts.erasure`: games, championships, seasons, ratings)."""
+    exported: dict[str, object] = {
+        "format": EXPORT_FORMAT,
+        "exported_at": timezone.now().isoformat(),
+        "account": {
+            "id": user.pk,
+            "username": user.username,
+            "display_name": user.display_name,
+            "email": user.email,
+            "first_name": user.first_name,
+            "last_name": user.last_name,
+            "date_joined": user.date_joined.isoformat(),
+            "last_login": user.last_login.isoformat() if user.last_login else None,
+            "is_guest": user.is_guest,
+            "can_organize": user.can_organize,
+        },
+    }
+    for name, exporter in erasure.exporters():
+        exported[name] = exporter(user.pk)
+    return exported

@@ -48,3 +48,34 @@ class StoredEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stream}#{self.sequence} {self.type}"
+
+
+class PersonalDatum(models.Model):
+    """A person's datum an event names (an alias, an entrant's name, their own words),
+    kept beside the log rather than in it: the stored event holds the subject's id
+    only, and :mod:`eventlog.store` puts the datum back into the payload on read. An
+    ordinary table, so that erasing a person deletes their rows here and leaves the
+    log as it was (decision 3503)."""
+
+    stream = models.CharField(max_length=80)
+    sequence = models.PositiveIntegerField()
+    # The payload field the datum is read into.
+    field = models.CharField(max_length=32)
+    # Whose datum it is: a user's id (no foreign key: erasing one deletes this row).
+    subject_id = models.BigIntegerField(null=True)
+    value = models.TextField()
+
+    class Meta:
+        verbose_name = _("personal datum")
+        verbose_name_plural = _("personal data")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stream", "sequence", "field"], name="personal_datum_event_field"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["subject_id", "stream"], name="personal_datum_subject"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stream}#{self.sequence} {self.field}"

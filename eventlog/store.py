@@ -9,6 +9,12 @@ knows no kind's events: the app that owns a kind registers its :class:`Codec`
 (:func:`register`, from its ``AppConfig.ready``), which turns events into stored type
 names and payloads and back, and brings a record written with an older payload
 schema up to the current one on read (decision 1501).
+
+A person's data an event names (an alias, an entrant's name) is kept beside the log,
+in :class:`eventlog.models.PersonalDatum`, not in the stored payload: a codec names
+those fields (:class:`Personal`), an append writes them there, a read puts them back,
+and :func:`erase` deletes a person's, which then read as a neutral placeholder. The
+log itself is never changed (decision 3503).
 """
 
 from __future__ import annotations
@@ -26,11 +32,30 @@ from django.db.models import Count, Max
 from django.utils import timezone
 
 from eventlog import loopdb
-from eventlog.models import StoredEvent
+from eventlog.models import PersonalDatum, StoredEvent
 from runtime.columns import column_name, db_row
 
 # A record's stored type name and payload at schema version n, made those of n + 1.
 Upcaster = Callable[[str, dict[str, Any]], tuple[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Personal:
+    """A field of an event type that holds a person's datum: kept beside the log
+    (:class:`eventlog.models.PersonalDatum`), owned by the user whose id the payload's
+    field ``subject`` holds, and read as ``erased`` once that user is erased (or when
+    there was none to keep)."""
+
+    field: str
+    subject: str
+    erased: str = ""
+
+
+def personal_fields(
+    fields: Mapping[str, Sequence[tuple[str, str, str]]],
+) -> dict[str, tuple[Personal, ...]]:
+    """A codec's ``personal`` from (field, subject, erased) triples by type name."""
+    return {name: tuple(Personal(*spec) for spec in specs) for name, specs in fields.items()}
 
 
 @dataclass(frozen=True)
@@ -48,6 +73,8 @@ class Codec:
     conflict: Callable[[int], Exception]
     version: int = 1
     upcasters: Mapping[int, Upcaster] = field(default_factory=dict)
+    # The personal fields of each stored type name (of the current version's payloads).
+    personal: Mapping[str, tuple[Personal, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # From the oldest version still stored, one step at a time, to the current one.
@@ -68,6 +95,23 @@ class Codec:
                 raise LookupError(f"no upcaster from schema version {step} of {type_name}")
             type_name, payload = upcaster(type_name, payload)
         return type_name, payload
+
+    def kept(self, type_name: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """The payload as the log stores it: without its personal fields."""
+        personal = self.personal.get(type_name)
+        if not personal:
+            return payload
+        left_out = {datum.field for datum in personal}
+        return {key: value for key, value in payload.items() if key not in left_out}
+
+    def data(self, record: Recorded) -> list[tuple[str, int | None, str]]:
+        """The personal data ``record`` names, as (field, subject, value): those to
+        keep beside the log (a value that reads as erased needs no keeping)."""
+        return [
+            (datum.field, record.payload.get(datum.subject), str(value))
+            for datum in self.personal.get(record.type, ())
+            if (value := record.payload.get(datum.field)) is not None and value != datum.erased
+        ]
 
 
 _CODECS: dict[str, Codec] = {}
@@ -156,7 +200,9 @@ def read(stream: str, after: int = 0, *, types: Sequence[str] | None = None) -> 
     rows = StoredEvent.objects.filter(stream=stream, sequence__gt=after)
     if types is not None:
         rows = rows.filter(type__in=list(types))
-    return [_record(codec, *row) for row in rows.order_by("sequence").values_list(*_READ)]
+    records = [_record(codec, *row) for row in rows.order_by("sequence").values_list(*_READ)]
+    _restore_personal([(stream, record) for record in records])
+    return records
 
 
 def read_streams(
@@ -169,7 +215,65 @@ def read_streams(
         rows = rows.filter(recorded_at__lte=until)
     values = rows.order_by("stream", "sequence").values_list("stream", *_READ)
     codecs = {stream: codec_of(stream) for stream in streams}
-    return [(stream, _record(codecs[stream], *rest)) for stream, *rest in values]
+    records = [(stream, _record(codecs[stream], *rest)) for stream, *rest in values]
+    _restore_personal(records)
+    return records
+
+
+def _restore_personal(records: Sequence[tuple[str, Recorded]]) -> None:
+    """Put back into the payloads of ``records`` the personal data kept beside the
+    log, in one query, and only when some record has a personal field (a game's
+    seating, a championship's entries: never a card): an erased datum (or one never
+    kept) reads as its field's placeholder."""
+    named = [(stream, r) for stream, r in records if r.type in r.codec.personal]
+    if not named:
+        return
+    kept = PersonalDatum.objects.filter(
+        stream__in={stream for stream, _ in named},
+        sequence__in={record.sequence for _, record in named},
+    ).values_list("stream", "sequence", "field", "value")
+    values = {(stream, sequence, name): value for stream, sequence, name, value in kept}
+    for stream, record in named:
+        for datum in record.codec.personal[record.type]:
+            value = values.get((stream, record.sequence, datum.field))
+            if value is not None:
+                record.payload[datum.field] = value
+            elif datum.field not in record.payload:
+                # (A payload stored with the datum in it, before decision 3503, keeps it:
+                # the migration that brought the data out leaves none such.)
+                record.payload[datum.field] = datum.erased
+
+
+def personal_streams(subject_id: int, prefix: str) -> list[str]:
+    """The streams whose names start with ``prefix`` that name a datum of the user
+    ``subject_id`` (a seat's alias, an entry's name), in name order: where that
+    person appears in the log."""
+    return list(
+        PersonalDatum.objects.filter(subject_id=subject_id, stream__startswith=prefix)
+        .order_by("stream")
+        .values_list("stream", flat=True)
+        .distinct()
+    )
+
+
+def erase(subject_id: int, prefix: str) -> list[str]:
+    """Erase the personal data of the user ``subject_id`` that the streams whose names
+    start with ``prefix`` name: from now on they read as their fields' placeholders.
+    The log is not touched; the read models projected from it must be projected again
+    (by the caller, the owner of the kind). Returns the streams concerned."""
+    concerned = personal_streams(subject_id, prefix)
+    PersonalDatum.objects.filter(subject_id=subject_id, stream__startswith=prefix).delete()
+    return concerned
+
+
+def erased_values(subject_id: int, prefix: str) -> set[str]:
+    """The personal data of ``subject_id`` in the streams of ``prefix``, as kept: what
+    a caller must also scrub from what it kept of its own (before :func:`erase`)."""
+    return set(
+        PersonalDatum.objects.filter(subject_id=subject_id, stream__startswith=prefix).values_list(
+            "value", flat=True
+        )
+    )
 
 
 def version(stream: str) -> int:
@@ -233,7 +337,26 @@ def append(
             cursor.execute(statement, params)
     except IntegrityError as error:
         raise codec.conflict(expected_version) from error
+    _keep_personal(stream, recorded)
     return recorded
+
+
+def names_personal_data(records: Sequence[Recorded]) -> bool:
+    """Whether ``records`` hold personal data, which only :func:`append` writes (beside
+    the log, in the same transaction): never :func:`append_with`'s one statement."""
+    return any(record.codec.data(record) for record in records)
+
+
+def _keep_personal(stream: str, records: Sequence[Recorded]) -> None:
+    data = [
+        PersonalDatum(
+            stream=stream, sequence=record.sequence, field=name, subject_id=subject, value=value
+        )
+        for record in records
+        for name, subject, value in record.codec.data(record)
+    ]
+    if data:
+        PersonalDatum.objects.bulk_create(data)
 
 
 def records_of(
@@ -284,6 +407,8 @@ async def append_with_on_loop(
 def _append_of(
     stream: str, records: Sequence[Recorded], update: tuple[str, list[Any]]
 ) -> loopdb.Append:
+    if names_personal_data(records):
+        raise ValueError("an append naming personal data is written by store.append")
     # The records carry their stream kind's codec (records_of): no second lookup.
     insert, insert_params = _insert(stream, records[0].codec.version, list(records))
     return loopdb.Append(stream, insert, insert_params, *update)
@@ -344,7 +469,7 @@ def _insert(stream: str, schema_version: int, records: Sequence[Recorded]) -> tu
                 record.sequence,
                 record.type,
                 schema_version,
-                record.payload,
+                record.codec.kept(record.type, record.payload),
                 record.actor_id,
                 record.recorded_at,
             )

@@ -6,22 +6,41 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Here, not at the top: the tasks import the models, which need the apps loaded.
+        from accounts.erasure import on_erasure, on_export
         from eventlog import store
 
         # The tasks are imported with the receivers: Celery finds them by name.
         from games import receivers
         from games.errors import VersionConflict
         from games.live import fanout
+        from games.read.selectors import player_games_export
         from games.signals import game_recorded
-        from games.table import FINISH_EVENTS, SCHEMA_VERSION, STREAM_PREFIX, decode, encode
-        from games.write import automatic
+        from games.table import (
+            FINISH_EVENTS,
+            PERSONAL_FIELDS,
+            SCHEMA_VERSION,
+            STREAM_PREFIX,
+            decode,
+            encode,
+        )
+        from games.write import automatic, erasure
         from runtime.channel_layer import on_resubscribed
         from runtime.lifespan import on_startup
 
         store.register(
             STREAM_PREFIX,
-            store.Codec(encode, decode, VersionConflict, version=SCHEMA_VERSION),
+            store.Codec(
+                encode,
+                decode,
+                VersionConflict,
+                version=SCHEMA_VERSION,
+                personal=store.personal_fields(PERSONAL_FIELDS),
+            ),
         )
+
+        # A deleted account's aliases, and what its data export says of its games.
+        on_erasure("games", erasure.player_erase)
+        on_export("games", player_games_export)
 
         on_startup(automatic.resume_at_startup)
         on_startup(fanout.watch_over)

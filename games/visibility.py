@@ -218,6 +218,13 @@ def released_table(game_id: uuid.UUID, lag: int, now: datetime) -> tuple[Table, 
     return table, due
 
 
+def forget_released(game_id: uuid.UUID) -> None:
+    """Drop the table kept for the game's held-back viewers: the next read folds it
+    from the log again (a seat's alias erased beside the log, decision 3503)."""
+    with _RELEASED_LOCK:
+        _RELEASED.pop(game_id, None)
+
+
 # The read model's columns that follow the play: what a held-back viewer of a game's
 # summary sees as the delay has released it (the rest is set up before the play).
 PLAY_COLUMNS = ("status", "hand", "hands_total", "scores", "places", "version", "paused")

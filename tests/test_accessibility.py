@@ -90,6 +90,11 @@ def every_page() -> list[tuple[str, str, str | None]]:
         ("event table, the call offered", f"/games/{event_table.code}/", session_of(entrants[1])),
         ("results", f"/events/{event.code}/results/", None),
         ("room screen", f"/events/{event.code}/screen/", None),
+        ("account", "/accounts/account/", onlooker),
+        ("account deletion", "/accounts/account/delete/", onlooker),
+        ("password change", "/accounts/password/change/", onlooker),
+        ("forgotten password", "/accounts/password/reset/", None),
+        ("reset link that does not work", "/accounts/password/reset/MQ/not-a-token/", None),
     ]
 
 

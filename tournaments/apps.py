@@ -6,6 +6,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # Here, not at the top: these import the models, which need the apps loaded.
+        from accounts.erasure import on_erasure, on_export
         from eventlog import store
         from games.errors import VersionConflict
         from games.read.selectors import add_player_events, add_table_home
@@ -13,13 +14,14 @@ class TournamentsConfig(AppConfig):
         from games.visibility import Audience, add_audience
         from runtime.channel_layer import on_resubscribed
         from runtime.lifespan import on_startup
-        from tournaments import championship, clock, receivers, watchdog
+        from tournaments import championship, clock, receivers, services, watchdog
         from tournaments.projections.standings import SCORE_EVENTS
         from tournaments.selectors import (
             directs_table,
             event_of_game,
             hidden_tables,
             may_view_table,
+            player_championships,
             player_events,
             table_home,
         )
@@ -30,9 +32,13 @@ class TournamentsConfig(AppConfig):
             championship.decode,
             VersionConflict,
             version=championship.SCHEMA_VERSION,
+            personal=store.personal_fields(championship.PERSONAL_FIELDS),
         )
         for prefix in (championship.CHAMPIONSHIP_STREAM_PREFIX, championship.SEASON_STREAM_PREFIX):
             store.register(prefix, codec)
+        # A deleted account's names in the championships, and its data export's part.
+        on_erasure("championships", services.player_erase)
+        on_export("championships", player_championships)
         # The receiver asks which event a game is in, once per game and process.
         game_recorded.listen(
             receivers.game_recorded,

@@ -320,6 +320,20 @@ ChampionshipEvent = (
     | DeputyNamed
     | DeputyRemoved
 )
+# The fields of a championship's events that name a person or say something of them,
+# with the field naming whose it is and what each reads as once that person is erased:
+# the log keeps them beside its rows (eventlog.store.Personal, decision 3503).
+ERASED_NAME = "Deleted player"
+# A disqualification's reason is never empty (empty: not disqualified).
+ERASED_REASON = "(erased)"
+PERSONAL_FIELDS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "PlayerRegistered": (("name", "player_id", ERASED_NAME),),
+    "DeputyNamed": (("name", "user_id", ""),),
+    "DeputyRemoved": (("name", "user_id", ""),),
+    "DirectorCalled": (("text", "player_id", ""),),
+    "ResultCorrected": (("reason", "player_id", ""),),
+    "PlayerDisqualified": (("reason", "player_id", ERASED_REASON),),
+}
 EVENT_TYPES: dict[str, type[ChampionshipEvent]] = {
     cls.__name__: cls for cls in typing.get_args(ChampionshipEvent)
 }

@@ -1149,3 +1149,66 @@ def rating_chart(
             coordinates.append(f"{x:.1f},{y:.1f}")
         lines.append(ChartLine(row.name, colour, " ".join(coordinates), series[-1]))
     return RatingChart(width, height, lines, round(low), round(high), games)
+
+
+def player_championships(user_id: int) -> dict[str, Any]:
+    """What the championships hold of the user ``user_id``, for their data export:
+    their entries (with each event's name and code), standings, season standings and
+    rating changes, from the read models."""
+    entries = list(Entry.objects.filter(player_id=user_id).order_by("event_id"))
+    events = {
+        event.pk: event
+        for event in Event.objects.filter(pk__in=[entry.event_id for entry in entries])
+    }
+    placed = {row.event_id: row for row in Standing.objects.filter(player_id=user_id)}
+    season_rows = list(SeasonStanding.objects.filter(player_id=user_id).order_by("season_id"))
+    names = season_names(row.season_id for row in season_rows)
+    return {
+        "entries": [
+            {
+                "event": events[entry.event_id].code if entry.event_id in events else None,
+                "event_name": events[entry.event_id].name if entry.event_id in events else None,
+                "name": entry.name,
+                "checked_in": entry.checked_in,
+                "withdrawn": entry.withdrawn,
+                "standing": _exported_standing(placed.get(entry.event_id)),
+            }
+            for entry in entries
+        ],
+        "seasons": [
+            {
+                "season": str(row.season_id),
+                "season_name": names.get(row.season_id),
+                "name": row.name,
+                "rank": row.rank,
+                "points": row.points,
+                "rating": row.rating,
+                "events": row.events,
+            }
+            for row in season_rows
+        ],
+        "ratings": [
+            {
+                "season": str(change.season_id),
+                "event": str(change.event_id),
+                "round": change.round,
+                "before": change.before,
+                "after": change.after,
+            }
+            for change in RatingChange.objects.filter(player_id=user_id).order_by(
+                "season_id", "order"
+            )
+        ],
+    }
+
+
+def _exported_standing(row: Standing | None) -> dict[str, Any] | None:
+    if row is None:
+        return None
+    return {
+        "rank": row.rank,
+        "points": row.points,
+        "exact_bids": row.exact_bids,
+        "best_game": row.best_game,
+        "games": row.games,
+    }

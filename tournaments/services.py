@@ -44,6 +44,7 @@ from tournaments.championship import (
     AT_TIME_RULES,
     CALL_REASONS,
     CHAMPIONSHIP_STREAM_PREFIX,
+    ERASED_NAME,
     MAX_CALL_NOTE_LENGTH,
     MAX_CALL_TEXT_LENGTH,
     Announced,
@@ -107,7 +108,7 @@ from tournaments.errors import (
     TableOver,
     TooManyAnnouncements,
 )
-from tournaments.models import Event, Season, SeasonStanding
+from tournaments.models import Deputy, Entry, Event, Season, SeasonStanding, Standing
 from tournaments.points import PointsMethod
 from tournaments.projections.event import project_event
 from tournaments.projections.standings import event_standings, read_figures
@@ -1049,6 +1050,39 @@ def publish_event(event_id: uuid.UUID, version: int) -> None:
     standings): each reads the projection again. Delivered until the layer takes it
     (:mod:`runtime.outbox`)."""
     outbox.publish(event_group(event_id), {"type": "event.changed", "version": version})
+
+
+def player_erase(user_id: int) -> None:
+    """Erase what the championships' streams name of the user ``user_id`` (an
+    entrant's name, a deputy's, their words to the director, what a correction or a
+    disqualification says of them), beside the log, and bring the read models to the
+    log as it now reads: their entries, standings and season standings say "Deleted
+    player"; points, ranks and ratings are the same numbers (decision 3503). An
+    entry in an event not over is withdrawn first, by the player: nobody would play
+    their seat in the rounds to come."""
+    player = User.objects.get(pk=user_id)
+    for stream in store.personal_streams(user_id, CHAMPIONSHIP_STREAM_PREFIX):
+        event_id = uuid.UUID(stream.removeprefix(CHAMPIONSHIP_STREAM_PREFIX))
+        championship = load_championship(event_id)
+        entry = championship.entries.get(user_id)
+        if entry is not None and not entry.withdrawn and not championship.finished:
+            event_withdraw(event_id=event_id, actor=player)
+    streams = store.erase(user_id, CHAMPIONSHIP_STREAM_PREFIX)
+    events = []
+    for stream in streams:
+        records = store.read(stream)
+        event_id = uuid.UUID(stream.removeprefix(CHAMPIONSHIP_STREAM_PREFIX))
+        championship = fold_records(Championship(), records)
+        project_event(event_id, championship, updated_at=records[-1].recorded_at)
+        events.append((event_id, championship.version))
+    # Names the projections keep once written (an entry's name is fixed), set as a
+    # rebuild from the log would set them.
+    Standing.objects.filter(player_id=user_id).update(name=ERASED_NAME)
+    SeasonStanding.objects.filter(player_id=user_id).update(name=ERASED_NAME)
+    Entry.objects.filter(player_id=user_id).update(name=ERASED_NAME)
+    Deputy.objects.filter(user_id=user_id).update(name="")
+    for event_id, version in events:
+        after_commit(publish_event, event_id, version)
 
 
 # --- Helpers --------------------------------------------------------------------------

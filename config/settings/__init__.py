@@ -174,6 +174,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "accounts:login"
+# Mail (a password reset's link): EMAIL_URL, or the console (config.settings.environment).
+EMAIL_BACKEND = ENV.email.backend
+EMAIL_HOST = ENV.email.host
+EMAIL_PORT = ENV.email.port
+EMAIL_HOST_USER = ENV.email.user
+EMAIL_HOST_PASSWORD = ENV.email.password
+EMAIL_USE_TLS = ENV.email.use_tls
+EMAIL_USE_SSL = ENV.email.use_ssl
+EMAIL_TIMEOUT = ENV.email.timeout
+DEFAULT_FROM_EMAIL = ENV.email.from_address
+# How long a password reset's link works.
+PASSWORD_RESET_TIMEOUT = 3600
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -55,6 +55,28 @@ class Limits:
     sockets_per_address: int | None = 150
 
 
+# How the site sends mail (a password reset's link): "smtp://" (STARTTLS with
+# "?tls=1"), "smtps://" (TLS from the start), or "console://" (written to standard
+# output: the embedded mode's, and any site without EMAIL_URL).
+EMAIL_SCHEMES = frozenset({"smtp", "smtps", "console"})
+DEFAULT_FROM_EMAIL = "Atu <noreply@localhost>"
+
+
+@dataclass(frozen=True)
+class Email:
+    """The mail the site sends: through which backend, to which SMTP server, as whom."""
+
+    backend: str = "django.core.mail.backends.console.EmailBackend"
+    host: str = "localhost"
+    port: int = 25
+    user: str = ""
+    password: str = ""
+    use_tls: bool = False
+    use_ssl: bool = False
+    from_address: str = DEFAULT_FROM_EMAIL
+    timeout: float = 10.0
+
+
 @dataclass(frozen=True)
 class Environment:
     database: Mapping[str, Any]
@@ -79,6 +101,7 @@ class Environment:
     # follow that heard nothing (games.live.fanout, tournaments.consumers), and how long a
     # page waits in silence before it pings; 0 turns the watchdog off (decision 3101).
     watchdog_seconds: float = 3.0
+    email: Email = field(default_factory=Email)
 
 
 def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -> Environment:
@@ -110,6 +133,41 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
         watchdog_seconds=_seconds(
             "ATU_WATCHDOG_SECONDS", environ.get("ATU_WATCHDOG_SECONDS", "3.0")
         ),
+        email=_email(environ.get("EMAIL_URL"), environ.get("DEFAULT_FROM_EMAIL")),
+    )
+
+
+def _email(url: str | None, from_address: str | None) -> Email:
+    """``EMAIL_URL`` (``smtp://user:password@host:587?tls=1``, ``smtps://...:465``,
+    ``console://``; none: the console) and ``DEFAULT_FROM_EMAIL``."""
+    sender = from_address or DEFAULT_FROM_EMAIL
+    if not url:
+        return Email(from_address=sender)
+    parts = urlsplit(url)
+    if parts.scheme not in EMAIL_SCHEMES:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL must start with smtp://, smtps:// or console://, got {parts.scheme!r}."
+        )
+    if parts.scheme == "console":
+        return Email(from_address=sender)
+    if not parts.hostname:
+        raise ImproperlyConfigured("EMAIL_URL names no SMTP server (smtp://host:port).")
+    query = parse_qs(parts.query)
+    ssl = parts.scheme == "smtps"
+    try:
+        port = parts.port or (465 if ssl else 25)
+    except ValueError:
+        raise ImproperlyConfigured("EMAIL_URL's port is not a number.") from None
+    return Email(
+        backend="django.core.mail.backends.smtp.EmailBackend",
+        host=parts.hostname,
+        port=port,
+        user=unquote(parts.username or ""),
+        password=unquote(parts.password or ""),
+        use_tls=not ssl and _flag("EMAIL_URL's tls", query.get("tls", ["false"])[0]),
+        use_ssl=ssl,
+        from_address=sender,
+        timeout=_seconds("EMAIL_URL's timeout", query.get("timeout", ["10"])[0], zero=False),
     )
 
 

@@ -12,12 +12,20 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from eventlog import store
 from games.errors import GameNotFound
 from games.models import Game
 from games.read.pins import granted_seat
-from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule, options_from_dict
+from games.rules import (
+    PRESET_TITLES,
+    PRESETS,
+    BidPlaced,
+    RuleOptions,
+    build_schedule,
+    options_from_dict,
+)
 from games.rules.cards import MAX_PLAYERS, MIN_PLAYERS
-from games.table import ROOM
+from games.table import ROOM, STREAM_PREFIX, PlayerLeft, PlayerSeated, SeatTaken, stream_of
 from games.visibility import directs_game, may_see_game, seen_games, seen_status, visible_games
 
 
@@ -283,3 +291,49 @@ def player_events(user_id: int, *, finished: bool) -> Sequence[PlayerEvent]:
     """The events ``user_id`` entered, in play or (``finished``) over: the app that
     runs events says (none without one)."""
     return _PLAYER_EVENTS[0](user_id, finished) if _PLAYER_EVENTS else ()
+
+
+def player_games_export(user_id: int) -> list[dict[str, Any]]:
+    """Every table the user ``user_id`` sat at, for their data export: the game, the
+    seats they held under which alias, their bids while they held them, and the
+    scores and places as the read model has them, seen as they see them (a delayed
+    table as :mod:`games.visibility` releases it to them). Found through the aliases
+    kept of them beside the log (one per seat taken), read in one query."""
+    streams = store.personal_streams(user_id, STREAM_PREFIX)
+    held: dict[str, list[dict[str, Any]]] = {stream: [] for stream in streams}
+    bids: dict[str, list[dict[str, Any]]] = {stream: [] for stream in streams}
+    holding: dict[str, set[int]] = {stream: set() for stream in streams}
+    types = [PlayerSeated.__name__, SeatTaken.__name__, PlayerLeft.__name__, BidPlaced.__name__]
+    for stream, record in store.read_streams(streams, types=types):
+        event, mine = record.event, holding[stream]
+        if isinstance(event, PlayerSeated | SeatTaken):
+            if event.user_id == user_id:
+                mine.add(event.seat)
+                held[stream].append({"seat": event.seat, "alias": event.alias})
+            else:
+                mine.discard(event.seat)
+        elif isinstance(event, PlayerLeft):
+            mine.discard(event.seat)
+        elif isinstance(event, BidPlaced) and event.seat in mine:
+            bids[stream].append({"hand": event.hand, "seat": event.seat, "bid": event.bid})
+    games = Game.objects.filter(
+        pk__in=[uuid.UUID(stream.removeprefix(STREAM_PREFIX)) for stream in streams]
+    ).order_by("created_at")
+    return [
+        {
+            "id": str(game.pk),
+            "code": game.code,
+            "kind": game.kind,
+            "place": game.place,
+            "preset": game.preset,
+            "status": game.status,
+            "player_count": game.player_count,
+            "created_at": game.created_at.isoformat(),
+            "updated_at": game.updated_at.isoformat(),
+            "seats": held[stream_of(game.pk)],
+            "bids": bids[stream_of(game.pk)],
+            "scores": game.scores,
+            "places": game.places,
+        }
+        for game in game_summaries(games, viewer_id=user_id)
+    ]

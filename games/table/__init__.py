@@ -176,6 +176,15 @@ AnyEvent = TableEvent | rules.Event | classic.ClassicEvent
 TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
     cls.__name__: cls for cls in typing.get_args(TableEvent)
 }
+# The fields of a game's events that name a person, with the field naming whose it is
+# and what each reads as once that person is erased: the log keeps them beside its
+# rows, not in them (eventlog.store.Personal, decision 3503). Names are not rules: the
+# fold, the deciders and the verification never read an alias.
+ERASED_NAME = "Deleted player"
+PERSONAL_FIELDS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    PlayerSeated.__name__: (("alias", "user_id", ERASED_NAME),),
+    SeatTaken.__name__: (("alias", "user_id", ERASED_NAME),),
+}
 # The payload schema a game's stream is written with: bumped when a payload's shape
 # changes, with an upcaster from the version before (eventlog.store.Codec).
 SCHEMA_VERSION = rules.SCHEMA_VERSION

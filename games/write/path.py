@@ -244,6 +244,8 @@ async def _execute_on_loop(move: Move, table: Table) -> CommandResult:
         raise _Stale()
     stream = stream_of(game_id)
     recorded = store.records_of(stream, base, events, move.actor)
+    if store.names_personal_data(recorded):
+        raise _Stale()
     update = game_update(game_id, table, recorded[-1].recorded_at, before)
     try:
         updated = await store.append_with_on_loop(stream, recorded, update)
@@ -354,6 +356,10 @@ def _append_projected(
 ) -> list[store.Recorded]:
     """Append ``events`` and bring the read model to ``table`` in one statement."""
     recorded = store.records_of(stream, base, events, actor)
+    if store.names_personal_data(recorded):
+        # A seat taken under an alias: written with its alias kept beside the log, in
+        # a transaction (decision 3503); a rare command, decided again on the log.
+        raise _Stale()
     updated = store.append_with(
         stream, recorded, game_update(game_id, table, recorded[-1].recorded_at, before)
     )

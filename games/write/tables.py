@@ -64,6 +64,9 @@ class _Tables:
     def clear(self) -> None:
         self._entries.clear()
 
+    def forget(self, game_id: uuid.UUID) -> None:
+        self._entries.pop(game_key(game_id), None)
+
 
 # Above the tables a process serves at once: an evicted table is replayed whole.
 TABLE_CACHE_SIZE = 4096
@@ -148,6 +151,13 @@ def _keep(game_id: uuid.UUID, entry: _Cached, *, replace: bool = False) -> None:
 def forget_tables() -> None:
     with _TABLE_CACHE_LOCK:
         _TABLE_CACHE.clear()
+
+
+def forget_table(game_id: uuid.UUID) -> None:
+    """Drop the game's cached table: the next load folds it from the log again (a
+    seat's alias erased beside the log, decision 3503)."""
+    with _TABLE_CACHE_LOCK:
+        _TABLE_CACHE.forget(game_id)
 
 
 def replay_table(game_id: uuid.UUID) -> tuple[Table, list[store.Recorded]]:

@@ -38,23 +38,6 @@ def limit_of(scope: str) -> int:
     return rate[0]
 
 
-@pytest.fixture
-def rates(settings: Any) -> Callable[..., None]:
-    """Set the budgets for one test, by scope; those not named are off."""
-
-    def set_rates(**scopes: str | None) -> None:
-        settings.REST_FRAMEWORK = {
-            **settings.REST_FRAMEWORK,
-            "DEFAULT_THROTTLE_RATES": {
-                "anon": None,
-                "user": None,
-                **{scope.replace("_", "-"): rate for scope, rate in scopes.items()},
-            },
-        }
-
-    return set_rates
-
-
 def sign_in_at(path: str) -> SignIn:
     """A sign-in from a new browser or API client at ``path``."""
 

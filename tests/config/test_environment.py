@@ -6,7 +6,7 @@ import psycopg
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.settings.environment import Limits, read_environment
+from config.settings.environment import Email, Limits, read_environment
 from tests.games.live.test_two_processes import production_only, this_tests_database_url
 
 
@@ -486,3 +486,48 @@ def test_the_test_database_runs_under_the_default_statement_timeout() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SHOW statement_timeout")
         assert cursor.fetchone() == ("30s",)
+
+
+def test_mail_goes_to_the_console_without_an_email_url(tmp_path: Path) -> None:
+    env = read_environment({}, base_dir=tmp_path)
+
+    assert env.email == Email(
+        backend="django.core.mail.backends.console.EmailBackend",
+        from_address="Atu <noreply@localhost>",
+    )
+
+
+def test_an_smtp_email_url_names_the_server_its_account_and_starttls(tmp_path: Path) -> None:
+    env = read_environment(
+        {
+            "EMAIL_URL": "smtp://atu%40example.org:p%40ss@mail.example.org:587?tls=1&timeout=5",
+            "DEFAULT_FROM_EMAIL": "Atu <atu@example.org>",
+        },
+        base_dir=tmp_path,
+    )
+
+    assert env.email == Email(
+        backend="django.core.mail.backends.smtp.EmailBackend",
+        host="mail.example.org",
+        port=587,
+        user="atu@example.org",
+        password="p@ss",
+        use_tls=True,
+        use_ssl=False,
+        from_address="Atu <atu@example.org>",
+        timeout=5.0,
+    )
+
+
+def test_an_smtps_email_url_is_tls_from_the_start_on_port_465(tmp_path: Path) -> None:
+    env = read_environment({"EMAIL_URL": "smtps://mail.example.org"}, base_dir=tmp_path)
+
+    assert (env.email.port, env.email.use_ssl, env.email.use_tls) == (465, True, False)
+
+
+@pytest.mark.parametrize(
+    "url", ["http://mail.example.org", "smtp://", "smtp://mail.example.org:port", "smtp://h?tls=2"]
+)
+def test_an_email_url_that_names_no_smtp_server_is_rejected(tmp_path: Path, url: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match="EMAIL_URL"):
+        read_environment({"EMAIL_URL": url}, base_dir=tmp_path)

@@ -51,13 +51,15 @@ def test_home_page_offers_visitors_sign_in_register_and_the_api_docs_not_its_sch
 
 
 @pytest.mark.django_db
-def test_home_page_names_the_signed_in_user_and_offers_sign_out(client: Client) -> None:
+def test_home_page_names_the_signed_in_user_links_their_account_and_offers_sign_out(
+    client: Client,
+) -> None:
     user = UserFactory.create(display_name="Ana Pop")
     client.force_login(user)
 
     content = client.get("/").content.decode()
 
     assert "Signed in as <strong>Ana Pop</strong>" in content
-    assert '<span class="who">Ana Pop</span>' in content
+    assert '<a class="who" id="my-account" href="/accounts/account/">Ana Pop</a>' in content
     assert '<form method="post" action="/accounts/logout/">' in content
     assert 'href="/accounts/login/"' not in content

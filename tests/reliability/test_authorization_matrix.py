@@ -122,6 +122,9 @@ EVERYONE = (OK,) * 7
 # mode this test process has no Celery worker to answer, so not ready.
 READY = (OK if settings.CELERY_TASK_ALWAYS_EAGER else "503",) * 7
 EVERYONE_FOUND = (FOUND,) * 7
+# A signed-in player's page: anonymous is sent to sign in.
+SIGNED_IN = (FOUND, *(OK,) * 6)
+WRONG_OLD_PASSWORD = {"old_password": "wrong", "new_password1": "x", "new_password2": "x"}
 PRIVATE_READ = (MISSING, OK, OK, OK, OK, OK, MISSING)
 API_PRIVATE_READ = (NO_GAME, OK, OK, OK, OK, OK, NO_GAME)
 RECORD = (UNFINISHED,) * 7
@@ -153,6 +156,23 @@ HTTP_ROWS = [
     row("GET", "accounts/register/", "public", None, OK, *(FOUND,) * 6),
     row("GET", "accounts/login/", "public", None, OK, *(FOUND,) * 6),
     row("POST", "accounts/logout/", "public", None, *EVERYONE_FOUND),
+    # The account's own pages: a signed-in player's (a guest is sent to register); a
+    # wrong password or address changes nothing. Resetting a forgotten password is for
+    # anyone, and names no account (an unknown address is answered as a known one).
+    row("GET", "accounts/account/", "public", None, *SIGNED_IN),
+    row("POST", "accounts/account/", "public", {"email": "not an address"}, *SIGNED_IN),
+    row("GET", "accounts/account/export/", "public", None, *SIGNED_IN),
+    row("GET", "accounts/account/delete/", "public", None, *SIGNED_IN),
+    row("POST", "accounts/account/delete/", "public", {"password": "wrong"}, *SIGNED_IN),
+    row("GET", "accounts/password/change/", "public", None, *SIGNED_IN),
+    row("POST", "accounts/password/change/", "public", WRONG_OLD_PASSWORD, *SIGNED_IN),
+    row("GET", "accounts/password/change/done/", "public", None, *SIGNED_IN),
+    row("GET", "accounts/password/reset/", "public", None, *EVERYONE),
+    row("POST", "accounts/password/reset/", "public", {"email": "nobody@example.org"},
+        *EVERYONE_FOUND),
+    row("GET", "accounts/password/reset/sent/", "public", None, *EVERYONE),
+    row("GET", "accounts/password/reset/<uidb64>/<token>/", "public", None, *EVERYONE),
+    row("GET", "accounts/password/reset/done/", "public", None, *EVERYONE),
     row("GET", "rules/", "public", None, *EVERYONE),
     row("GET", "games/new/", "public", None, *EVERYONE_FOUND),
     row("POST", "games/new/", "public", {"player_count": "9"}, FOUND, *("400",) * 6),
@@ -452,6 +472,9 @@ class Scene:
             .replace("<int:player_id>", str(self.entrant_id))
             .replace("<int:number>", "1")
             .replace("<int:user_id>", str(self.entrant_id))
+            # A reset link that is no account's: the page says it does not work.
+            .replace("<uidb64>", "MQ")
+            .replace("<token>", "not-a-token")
         )
 
     def body(self, body: dict[str, Any] | None, target: str) -> dict[str, Any] | None:

@@ -72,6 +72,7 @@ SIGNED_IN_API = [
 ANONYMOUS_FORMS = [
     "accounts/login/",
     "accounts/register/",
+    "accounts/password/reset/",
     "i18n/setlang/",
     "admin/login/",
     "games/<str:ref>/sit-as-guest/",
@@ -132,6 +133,9 @@ def world() -> dict[str, str]:
         "player_id": str(users[0].pk),
         "user_id": str(users[1].pk),
         "number": "1",
+        # A password reset link that is no account's.
+        "uidb64": "MQ",
+        "token": "not-a-token",
     }
 
 

@@ -295,6 +295,17 @@ NO_PROGRESS = {
     "accounts/register/": "an account's pages",
     "accounts/login/": "an account's pages",
     "accounts/logout/": "an account's pages",
+    "accounts/account/": "an account's pages",
+    # The player's own tables, their figures as games.visibility releases them to the
+    # player (game_summaries), their own bids only while they held the seat.
+    "accounts/account/export/": "an account's data: its own tables, seen as a player",
+    "accounts/account/delete/": "an account's pages",
+    "accounts/password/change/": "an account's pages",
+    "accounts/password/change/done/": "an account's pages",
+    "accounts/password/reset/": "an account's pages",
+    "accounts/password/reset/sent/": "an account's pages",
+    "accounts/password/reset/<uidb64>/<token>/": "an account's pages",
+    "accounts/password/reset/done/": "an account's pages",
     "api/auth/register/": "an account's endpoints",
     "api/auth/login/": "an account's endpoints",
     "api/auth/logout/": "an account's endpoints",
