@@ -120,13 +120,18 @@
 
   // --- drawing ------------------------------------------------------------------
 
+  // Whether a picture for who directs the event came from the socket or the poll.
+  let heardDirecting = false;
+
   function show(data) {
     // A deputy removed while their manage page is open: the page, loaded again, says
-    // they no longer direct the event.
-    if (manage && data.directs === false) {
+    // they no longer direct the event. Only a change the socket (or the poll) brings:
+    // a socket that never saw the event as its director says nothing of the viewer.
+    if (manage && data.directs === false && heardDirecting) {
       location.reload();
       return;
     }
+    if (data !== page.live && data.directs) heardDirecting = true;
     const before = live;
     live = data;
     drawDirects();
