@@ -8,37 +8,19 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.conf import settings
-from django.test import Client
-from playwright.async_api import Browser, BrowserContext, expect
+from playwright.async_api import expect
 
 from accounts.models import User
 from tests.accounts.factories import UserFactory
 from tests.browser import chromium, live_server, screenshot_path
 from tests.games.drivers import play_to_end
 from tests.tournaments.drivers import SHORT_RULES, event_round, organizer
+from tests.tournaments.test_deputies_page import WIDTHS, context_of, session_of
 from tournaments import services
 from tournaments.models import Event
 from tournaments.tasks import update_standings
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tasks_run")]
-
-WIDTHS = (390, 1366)
-
-
-def session_of(user: User) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-
-async def context_of(browser: Browser, base: str, width: int, session: str = "") -> BrowserContext:
-    context = await browser.new_context(viewport={"width": width, "height": 900})
-    if session:
-        await context.add_cookies(
-            [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}]
-        )
-    return context
 
 
 @sync_to_async

@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 from django.utils import formats, timezone
 
+from accounts.models import User
 from eventlog import store
 from games.commands.actions import game_record_deal
 from games.models import Game
@@ -214,11 +215,9 @@ def test_a_whist_drive_or_duplicate_deals_have_no_time_called(options: dict[str,
     assert "RoundTimeUp" not in log_types(event.id)
 
 
-def test_a_table_in_the_room_with_time_called_by_hand_records_one_more_deal(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Given a round in the room with no rule at time, its first deal written down
-    stopped_clock(monkeypatch, NOON)
+def room_round_after_a_deal() -> tuple[Event, User, Game]:
+    """A one-round event of three in the room, no limit, its table's first deal written
+    down: the event, its organizer and the table's game."""
     creator = organizer()
     event = services.event_create(
         organizer=creator, name="Etapa", rounds=1, options=SHORT_RULES, place="room"
@@ -229,6 +228,15 @@ def test_a_table_in_the_room_with_time_called_by_hand_records_one_more_deal(
     services.event_start_round(event_id=event.id, actor=creator)
     (game,) = round_games(event.id, 1)
     game_record_deal(game_id=game.id, actor=creator, **written(game.id, 0))
+    return event, creator, game
+
+
+def test_a_table_in_the_room_with_time_called_by_hand_records_one_more_deal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Given a round in the room with no rule at time, its first deal written down
+    stopped_clock(monkeypatch, NOON)
+    event, creator, game = room_round_after_a_deal()
 
     # When the director calls time
     services.event_call_time_now(event_id=event.id, actor=creator, round_number=1)

@@ -11,39 +11,18 @@ import uuid
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.conf import settings
-from django.test import Client
-from playwright.async_api import Browser, BrowserContext, expect
+from playwright.async_api import expect
 
-from accounts.models import User
-from games.commands.actions import game_record_deal
 from games.write.tables import load_table
-from tests.accounts.factories import UserFactory
 from tests.browser import chromium, live_server, screenshot_path
 from tests.test_accessibility import violations
-from tests.tournaments.drivers import SHORT_RULES, event_round, organizer, round_games
-from tests.tournaments.test_round_clock import written
+from tests.tournaments.drivers import event_round
+from tests.tournaments.test_deputies_page import WIDTHS, context_of, session_of
+from tests.tournaments.test_round_clock_director import room_round_after_a_deal
 from tournaments import services
 from tournaments.models import Event
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tasks_run")]
-
-WIDTHS = (390, 1366)
-
-
-def session_of(user: User) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-
-async def context_of(browser: Browser, base: str, width: int, session: str = "") -> BrowserContext:
-    context = await browser.new_context(viewport={"width": width, "height": 900})
-    if session:
-        await context.add_cookies(
-            [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}]
-        )
-    return context
 
 
 @sync_to_async
@@ -58,16 +37,7 @@ def a_round_of_thirty_minutes() -> tuple[Event, str, str, str]:
 def a_room_table_in_its_second_deal() -> tuple[str, str, uuid.UUID]:
     """A table in the room whose first deal is written down and whose time the director
     called: the organizer's session, the table's code and game."""
-    creator = organizer()
-    event = services.event_create(
-        organizer=creator, name="Etapa", rounds=1, options=SHORT_RULES, place="room"
-    )
-    for player in UserFactory.create_batch(3):
-        services.event_register(event_id=event.id, actor=player)
-        services.event_check_in(event_id=event.id, actor=player)
-    services.event_start_round(event_id=event.id, actor=creator)
-    (game,) = round_games(event.id, 1)
-    game_record_deal(game_id=game.id, actor=creator, **written(game.id, 0))
+    event, creator, game = room_round_after_a_deal()
     services.event_call_time_now(
         event_id=event.id, actor=creator, round_number=1, reason="The hall closes"
     )
@@ -119,6 +89,11 @@ async def test_the_director_extends_the_round_then_calls_time_and_every_clock_fo
                 await expect(page.locator("#round-clock")).to_have_text(thirty_five)
             await expect(owner.locator("#audit-trail tbody tr").last).to_contain_text("Late start")
 
+            # And the manage page, its clock's commands offered, has no serious
+            # accessibility violation (checked before time, whose red pulses for 3 s)
+            found = await violations(browser, f"{base}{manage}", owner_session, (width, 900))
+            assert found == []
+
             # When the director calls time
             await owner.click("#call-time summary")
             await owner.fill("#call-time-reason", "The hall closes")
@@ -144,10 +119,6 @@ async def test_the_director_extends_the_round_then_calls_time_and_every_clock_fo
                 path=screenshot_path(f"clock-called-manage-{width}.png"), full_page=True
             )
             assert errors == []
-
-            # And the manage page has no serious accessibility violation
-            found = await violations(browser, f"{base}{manage}", owner_session, (width, 900))
-            assert found == []
 
 
 @pytest.mark.parametrize("width", WIDTHS)
