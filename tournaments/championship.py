@@ -172,9 +172,25 @@ class RoundStarted:
 @dataclass(frozen=True, slots=True)
 class RoundTimeUp:
     """The round's time limit came: under the "finish-deal" rule, its tables were
-    told to finish the deal in progress and play no more (each game's TimeCalled)."""
+    told to finish the deal in progress and play no more (each game's TimeCalled).
+    Or the director called time by hand (``called_at``, ISO: when; with the reason),
+    with the same effect whatever the event's rule (decision 3407): the round's
+    deadline is then that moment, if it was later or there was none."""
 
     round: int
+    reason: str = ""
+    called_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundExtended:
+    """The director gave round ``round`` ``minutes`` more, with the reason: its
+    deadline is now ``ends_at`` (ISO), stored as RoundStarted's is (decision 3407)."""
+
+    round: int
+    minutes: int
+    reason: str
+    ends_at: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +322,7 @@ ChampionshipEvent = (
     | CheckInClosed
     | RoundStarted
     | RoundTimeUp
+    | RoundExtended
     | TableMoved
     | ResultCorrected
     | SeatSubstituted
@@ -550,8 +567,11 @@ def fold(
                 Round(event.number, event.tables, event.games, event.places, at, ends_at)
             )
         elif isinstance(event, RoundTimeUp):
+            _time_up(championship, event)
+        elif isinstance(event, RoundExtended):
             number = event.round - 1
-            championship.rounds[number] = replace(championship.rounds[number], time_up=True)
+            ends_at = datetime.fromisoformat(event.ends_at)
+            championship.rounds[number] = replace(championship.rounds[number], ends_at=ends_at)
         elif isinstance(event, TableMoved):
             _move(championship, event)
         elif isinstance(event, ResultCorrected):
@@ -588,6 +608,17 @@ def fold(
             championship.deputies.pop(event.user_id, None)
         championship.version += 1
     return championship
+
+
+def _time_up(championship: Championship, event: RoundTimeUp) -> None:
+    number = event.round - 1
+    played = championship.rounds[number]
+    ends_at = played.ends_at
+    if event.called_at is not None:
+        # Called by hand: time is up from then on.
+        called = datetime.fromisoformat(event.called_at)
+        ends_at = called if ends_at is None or called < ends_at else ends_at
+    championship.rounds[number] = replace(played, ends_at=ends_at, time_up=True)
 
 
 def _call(championship: Championship, number: int, **changes: Any) -> None:

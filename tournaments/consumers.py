@@ -47,6 +47,7 @@ from runtime.lifespan import in_background
 from runtime.limits import INVALID_INPUT, BudgetedJsonConsumer, Refusal
 from tournaments import pictures, selectors, services, watchdog
 from tournaments.errors import EventNotFound
+from tournaments.models import Event
 
 logger = logging.getLogger("atu.websocket")
 
@@ -91,13 +92,15 @@ class _EventSocket(BudgetedJsonConsumer):
             logger.warning("event %s: the watchdog's news was not sent", self.event_id)
 
     async def event_changed(self, message: dict[str, Any]) -> None:
-        """The group's news that the event changed."""
+        """The group's news that the event changed (``directors``: who directs it too)."""
         if self.event_id is None:
             return
         watchdog.heard(self.event_id)
-        await self._changed()
+        await self._changed(directors=bool(message.get("directors")))
 
-    async def _changed(self) -> None:
+    async def _changed(self, *, directors: bool = True) -> None:
+        """Send what changed; ``directors``: who directs the event may have changed
+        (the watchdog's news, which does not say, assumes it may)."""
         raise NotImplementedError
 
     async def _error(self, code: str, message: str) -> None:
@@ -107,6 +110,7 @@ class _EventSocket(BudgetedJsonConsumer):
 class EventConsumer(_EventSocket):
     # Whether the viewer directs the event: sees it live, and whose turn it is.
     directs: bool = False
+    event: Event | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -131,7 +135,8 @@ class EventConsumer(_EventSocket):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self._follow(event.id)
-        # Asked once: a deputy named or removed meanwhile sees the change on connecting again.
+        self.event = event
+        # Asked again when a deputy is named or removed (decision 3407).
         self.directs = await database_sync_to_async(selectors.directs_event)(event, self.viewer_id)
         await self._send_event()
 
@@ -151,9 +156,15 @@ class EventConsumer(_EventSocket):
             due.cancel()
         await super().disconnect(code)
 
-    async def _changed(self) -> None:
+    async def _changed(self, *, directors: bool = True) -> None:
         """Send the picture again, and once more when the change has come out from
-        behind this viewer's delay."""
+        behind this viewer's delay; first, if who directs the event may have changed,
+        whether this viewer does: a deputy named sees the event as its directors do,
+        one removed as everyone else, without connecting again."""
+        if directors and self.event is not None and self.viewer_id is not None:
+            self.directs = await database_sync_to_async(selectors.directs_event)(
+                self.event, self.viewer_id
+            )
         delay = await self._send_event()
         if delay:
             due = asyncio.ensure_future(self._send_event(after=delay))
@@ -184,13 +195,15 @@ class TableDeskConsumer(_EventSocket):
     sends on connecting, and again whenever that changes,
 
         {"type": "desk", "announcements": [...], "may_call": bool, "call": {...} | null,
-         "now": "<the server's time, ISO>"}
+         "ends_at": "<ISO>" | null, "time_called": bool, "now": "<the server's time, ISO>"}
 
     (:func:`tournaments.selectors.desk_seen_by`): the event's announcements, newest
     first, and, for a player seated there, their last call to the director and its
-    state. Nothing else of the event reaches the table, and a change elsewhere (a hand
-    scored at another table) sends nothing: only a message that differs from the last
-    one sent goes out. It follows the event's group and its watchdog, as
+    state; and the round's deadline while the table's round is in play, and whether
+    time was called (``ends_at``, ``time_called``: a round extended or time called by
+    the director, decision 3407). Nothing else of the event reaches the table, and a
+    change elsewhere (a hand scored at another table) sends nothing: only a message
+    that differs from the last one sent goes out. It follows the event's group and its watchdog, as
     :class:`EventConsumer` does, and answers ``{"type": "ping"}`` with a ``pong``. An
     event, or a table of it, the viewer may not see is closed with 4404
     (decision 3402)."""
@@ -229,7 +242,7 @@ class TableDeskConsumer(_EventSocket):
             self._last = ""
             await self._send_desk()
 
-    async def _changed(self) -> None:
+    async def _changed(self, *, directors: bool = True) -> None:
         await self._send_desk()
 
     async def _send_desk(self) -> None:

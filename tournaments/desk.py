@@ -1,6 +1,8 @@
 """A table's desk: what the pages of an event's table show of the event beside the
 play. Its announcements, newest first, arriving live, and, for a player seated there,
-the button that calls the director and how their call stands. The table's pages (the
+the button that calls the director and how their call stands; and the round's deadline
+while the table's round is in play, which the director may extend or call time on
+(decision 3407). The table's pages (the
 games' app) include the desk's template and script by the name their home gives them
 (:class:`games.read.selectors.TableHome`, made by
 :func:`tournaments.selectors.table_home`); the desk's own socket

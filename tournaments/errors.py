@@ -329,3 +329,67 @@ class Disqualified(EventError):
 
     def __init__(self, player_id: int) -> None:
         super().__init__(f"player {player_id} was disqualified from this event")
+
+
+class NoRoundInPlay(EventError):
+    """The round clock's commands, with no table of a round still playing."""
+
+    code = "no_round_in_play"
+    text = gettext_noop("No round is in play: there is no time to call or extend.")
+    status = 409
+
+    def __init__(self, message: str = "no round is in play") -> None:
+        super().__init__(message)
+
+
+class WrongRound(EventError):
+    """A page sent for a round other than the one in play (it was drawn before)."""
+
+    code = "wrong_round"
+    text = gettext_noop("That round is no longer in play: reload the page.")
+    status = 409
+
+    def __init__(self, asked: object, playing: int) -> None:
+        super().__init__(f"round {asked} is not in play: round {playing} is")
+
+
+class TimeAlreadyCalled(EventError):
+    code = "time_called"
+    text = gettext_noop("Time has already been called in this round.")
+    status = 409
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"time has already been called in round {number}")
+
+
+class NoTimeLimit(EventError):
+    code = "no_time_limit"
+    text = gettext_noop("This round has no time limit to extend.")
+    status = 409
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"round {number} has no time limit")
+
+
+class ExtensionOutOfRange(EventError):
+    code = "extension_out_of_range"
+    text = gettext_noop("A round is extended by 1 to 60 minutes.")
+    status = 400
+
+    def __init__(self, minutes: object, low: int, high: int) -> None:
+        super().__init__(f"a round is extended by {low} to {high} minutes, not {minutes!r}")
+
+
+class PlaysEveryDeal(EventError):
+    """Calling time at a whist drive or with duplicate deals: their results need
+    every deal (decision 3405)."""
+
+    code = "plays_every_deal"
+    text = gettext_noop(
+        "This event's tables play every deal (a whist drive, or duplicate deals): time is "
+        "not called there."
+    )
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("a whist drive's or duplicate deals' tables play every deal")

@@ -29,8 +29,10 @@ from tournaments.services import (
     DEFAULT_TIE_BREAKS,
     MAX_ANNOUNCEMENT_LENGTH,
     MAX_CHECK_IN_SECONDS,
+    MAX_CLOCK_REASON_LENGTH,
     MAX_DESCRIPTION_LENGTH,
     MAX_ENTRY_LIMIT,
+    MAX_EXTENSION_MINUTES,
     MAX_NAME_LENGTH,
     MAX_PROTEST_MINUTES,
     MAX_ROUND_MINUTES,
@@ -504,6 +506,34 @@ class StartRoundForm(forms.Form):
     # The event's version the organizer saw: a second click, or a change since, is
     # refused instead of starting two rounds.
     expected_version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+
+
+class _ClockForm(forms.Form):
+    """A director's command on the round clock: ``round``, the round in play when the
+    page was drawn, so that a page left open acts on no later round."""
+
+    round = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    # Its fields' ids, apart from the other forms' of the manage page ("reason"...).
+    ids = "clock-%s"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", self.ids)
+        super().__init__(*args, **kwargs)
+
+
+class CallTimeForm(_ClockForm):
+    ids = "call-time-%s"
+    reason = forms.CharField(
+        label=_("Reason (optional)"), max_length=MAX_CLOCK_REASON_LENGTH, required=False
+    )
+
+
+class ExtendRoundForm(_ClockForm):
+    ids = "extend-round-%s"
+    minutes = forms.IntegerField(
+        label=_("Minutes more"), min_value=1, max_value=MAX_EXTENSION_MINUTES, initial=5
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=MAX_CLOCK_REASON_LENGTH)
 
 
 class _PlayerForm(forms.Form):

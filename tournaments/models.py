@@ -54,6 +54,9 @@ class Event(models.Model):
     round_ends_at = models.DateTimeField(null=True)
     # What happens then (tournaments.championship.AT_TIME_RULES).
     at_time = models.CharField(max_length=12, default="none")
+    # The latest round's time was called (RoundTimeUp: at its limit, or by the
+    # director's hand): its tables finish the deal in progress and play no more.
+    round_time_called = models.BooleanField(default=False)
     # The director's announcements not withdrawn, newest first:
     # [{"number": 2, "text": "...", "at": "<ISO time>"}, ...].
     announcements = models.JSONField(default=list)

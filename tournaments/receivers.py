@@ -10,7 +10,13 @@ from typing import Any
 from django.utils import timezone
 
 from games.table import FINISH_EVENTS
-from tournaments.championship import ChampionshipEvent, EventFinished, ResultCorrected, RoundStarted
+from tournaments.championship import (
+    ChampionshipEvent,
+    EventFinished,
+    ResultCorrected,
+    RoundExtended,
+    RoundStarted,
+)
 from tournaments.models import Event
 from tournaments.projections.standings import SCORE_EVENTS
 from tournaments.selectors import event_of_game
@@ -40,16 +46,19 @@ def championship_recorded(
     *, championship_id: uuid.UUID, events: list[ChampionshipEvent], **kwargs: Any
 ) -> None:
     """A round started or a result corrected: the championship's standings are due; a
-    round with a time limit: its clock is set for then. It
+    round with a time limit, or extended: its clock is set for then. It
     finished: its season's leaderboard counts it now, and a demo championship is
     followed by a new one, so that a visitor at any hour finds one in play (the task
     finds out whether it was one)."""
     if any(isinstance(event, RoundStarted | ResultCorrected) for event in events):
         schedule_standings(championship_id)
     for event in events:
-        if isinstance(event, RoundStarted) and event.ends_at is not None:
+        # A round extended: its clock is set for the new deadline; the one set for the
+        # old finds the deadline moved and waits on (tasks.call_round_time).
+        if isinstance(event, RoundStarted | RoundExtended) and event.ends_at is not None:
+            number = event.number if isinstance(event, RoundStarted) else event.round
             left = datetime.fromisoformat(event.ends_at) - timezone.now()
-            schedule_round_clock(str(championship_id), event.number, left.total_seconds())
+            schedule_round_clock(str(championship_id), number, left.total_seconds())
     if any(isinstance(event, EventFinished) for event in events):
         season_id = (
             Event.objects.filter(pk=championship_id).values_list("season_id", flat=True).first()

@@ -23,6 +23,7 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from eventlog import store
@@ -43,11 +44,13 @@ from tournaments.championship import (
     DeputyNamed,
     DeputyRemoved,
     DirectorCalled,
+    EventCreated,
     EventFinished,
     PlayerDisqualified,
     PlayerWithdrew,
     ResultCorrected,
     ResultsPublished,
+    RoundExtended,
     RoundStarted,
     RoundTimeUp,
     SeatSubstituted,
@@ -261,14 +264,16 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
         desk_template=desk.TEMPLATE,
         desk=desk.config(event.code, game.code),
     )
-    if row.round != event.rounds_started or event.round_ends_at is None:
+    if row.round != event.rounds_started:
         return home
-    # The round in play has a time limit: the table counts down to it.
+    # The round in play: the table counts down to its limit, if it has one; its desk
+    # brings a deadline extended or time called (decision 3407).
     return replace(
         home,
-        ends_at=event.round_ends_at.isoformat(),
+        ends_at=event.round_ends_at.isoformat() if event.round_ends_at else None,
         warnings=round_warnings(),
         at_time=event.at_time,
+        time_called=event.round_time_called,
     )
 
 
@@ -495,17 +500,24 @@ def _screen(table: dict[str, Any]) -> None:
     table["screened"] = True
 
 
-def _leaderboard(event_id: uuid.UUID) -> list[dict[str, Any]]:
+def _leaderboard(event_id: uuid.UUID, disqualified: dict[int, str]) -> list[dict[str, Any]]:
     return [
         _line(
-            row.rank, row.player_id, row.name, row.points, row.exact_bids, row.best_game, row.games
+            row.rank,
+            row.player_id,
+            row.name,
+            row.points,
+            row.exact_bids,
+            row.best_game,
+            row.games,
+            disqualified.get(row.player_id, ""),
         )
         for row in Standing.objects.filter(event_id=event_id)
     ]
 
 
 def _held_back_leaderboard(
-    ranked: Sequence[points.Standing], names: dict[int, str]
+    ranked: Sequence[points.Standing], names: dict[int, str], disqualified: dict[int, str]
 ) -> list[dict[str, Any]]:
     lines = [
         _line(
@@ -516,6 +528,7 @@ def _held_back_leaderboard(
             line.exact_bids,
             line.best_game,
             line.games,
+            disqualified.get(line.player, ""),
         )
         for line in ranked
     ]
@@ -531,6 +544,7 @@ def _line(
     exact_bids: int,
     best_game: int | None,
     games: int,
+    disqualified: str,
 ) -> dict[str, Any]:
     return {
         "rank": rank,
@@ -541,6 +555,9 @@ def _line(
         "exact_bids": exact_bids,
         "best_game": best_game,
         "games": games,
+        # Why the director disqualified the player ("": not disqualified), as the
+        # results page marks them.
+        "disqualified": disqualified,
     }
 
 
@@ -631,6 +648,8 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
     screened = event.duplicate and round_playing and not organizer
     status = _status_seen(event, directs=directs, now=now)
     provisional_until = results_provisional_until(event, now)
+    # Marked on the leaderboard as on the results page (a director's action, no play).
+    disqualified = event_disqualified(event_id)
     for table in current_tables:
         table["record"] = table["record"] and record_public(
             finished=table["finished"], deal_set_playing=event.duplicate and round_playing
@@ -658,6 +677,9 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         "round_ends_at": event.round_ends_at.isoformat() if event.round_ends_at else None,
         "round_warnings": [seconds for seconds, _ in round_warnings()],
         "at_time": event.at_time,
+        # Time was called in the round (at its limit, or by the director): its tables
+        # finish the deal in progress and play no more.
+        "round_time_called": event.round_time_called,
         # Tables still playing, or published results whose protest window is open.
         "provisional": status in (Event.Status.REGISTRATION, Event.Status.RUNNING)
         or provisional_until is not None,
@@ -673,9 +695,9 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         "leaderboard": (
             []
             if screened
-            else _held_back_leaderboard(ranked, names)
+            else _held_back_leaderboard(ranked, names, disqualified)
             if delay
-            else _leaderboard(event_id)
+            else _leaderboard(event_id, disqualified)
         ),
         "entries": [
             {
@@ -694,6 +716,9 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         **({"calls": _open_calls(event, games, names, now)} if directs else {}),
         "tables": current_tables,
         "rounds": [{"number": number, "tables": by_round[number]} for number in sorted(by_round)],
+        # Whether this picture is the one for who directs the event: a deputy named or
+        # removed while their page is open finds it changed (decision 3407).
+        "directs": directs,
         # Last: a socket adds each viewer's to the picture's text (tournaments.consumers).
         "me": None,
     }
@@ -753,14 +778,40 @@ def _next_round(
     }
 
 
+def event_settings(event_id: uuid.UUID) -> EventCreated:
+    """The organizer's choices for the event (its ``EventCreated``): what the manage
+    page's schedule says beyond the read model (the no-show rule, the round's time
+    limit, the protest window)."""
+    (record,) = store.read(championship_stream(event_id), types=("EventCreated",))
+    assert isinstance(record.event, EventCreated)
+    return record.event
+
+
 # --- A table's desk: what its players hear of their event ----------------------------
 
 
 def desk_source(event_id: uuid.UUID) -> dict[str, Any]:
     """What every table of the event is told, read once for all of them: the event's
     announcements and calls (:func:`desk_seen_by` picks each viewer's)."""
-    read = Event.objects.filter(pk=event_id).values("version", "status", "announcements", "calls")
-    return dict(read.get())
+    read = Event.objects.filter(pk=event_id).values(
+        "version",
+        "status",
+        "announcements",
+        "calls",
+        "rounds_started",
+        "round_ends_at",
+        "round_time_called",
+    )
+    source: dict[str, Any] = dict(read.get())
+    in_play: int = source.pop("rounds_started")
+    tables = TableResult.objects.filter(event_id=event_id, round=in_play)
+    # The round in play's clock, for its tables alone (decision 3407).
+    source["clock"] = {
+        "ends_at": source.pop("round_ends_at"),
+        "called": source.pop("round_time_called"),
+        "games": {str(game_id) for game_id in tables.values_list("game_id", flat=True)},
+    }
+    return source
 
 
 def desk_seen_by(
@@ -783,11 +834,17 @@ def desk_seen_by(
         if mine:
             last = mine[-1]
             call = {key: last[key] for key in ("number", "reason", "text", "state", "note", "at")}
+    clock = source["clock"]
+    playing = str(game_id) in clock["games"] and clock["ends_at"] is not None
     return {
         "type": "desk",
         "announcements": source["announcements"],
         "may_call": seated and source["status"] != Event.Status.PUBLISHED,
         "call": call,
+        # The round's deadline while this table's round is in play (ISO; None: no
+        # clock), and whether time was called there: its countdown follows them.
+        "ends_at": clock["ends_at"].isoformat() if playing else None,
+        "time_called": playing and clock["called"],
     }
 
 
@@ -910,6 +967,38 @@ def _call_closed(event: CallClosed, actor: int | None, names: dict[int, str]) ->
     return _Said(_("Closed call %(number)s") % {"number": event.number}, event.note)
 
 
+def _time_up(event: RoundTimeUp, actor: int | None, names: dict[int, str]) -> _Said:
+    if event.called_at is None:
+        return _Said(
+            _("Round %(round)s's time was up: each table finished its deal and played no more")
+            % {"round": event.round}
+        )
+    return _Said(
+        _("Called time in round %(round)s: each table finishes its deal and plays no more")
+        % {"round": event.round},
+        event.reason,
+        event.round,
+    )
+
+
+def _extended(event: RoundExtended, actor: int | None, names: dict[int, str]) -> _Said:
+    until = timezone.localtime(datetime.fromisoformat(event.ends_at))
+    return _Said(
+        ngettext(
+            "Extended round %(round)s by %(minutes)s minute, to %(time)s",
+            "Extended round %(round)s by %(minutes)s minutes, to %(time)s",
+            event.minutes,
+        )
+        % {
+            "round": event.round,
+            "minutes": event.minutes,
+            "time": formats.time_format(until, "H:i"),
+        },
+        event.reason,
+        event.round,
+    )
+
+
 # Each director's action the event's stream records, and how the audit trail says it:
 # a new kind of action is one more describer here.
 AUDITED: dict[type, Describer] = {
@@ -932,10 +1021,8 @@ AUDITED: dict[type, Describer] = {
     DeputyRemoved: lambda event, actor, names: _Said(
         _("Removed %(name)s as a deputy") % {"name": event.name}
     ),
-    RoundTimeUp: lambda event, actor, names: _Said(
-        _("Round %(round)s's time was up: each table finished its deal and played no more")
-        % {"round": event.round}
-    ),
+    RoundTimeUp: _time_up,
+    RoundExtended: _extended,
     ResultsPublished: _published,
     # The calls: the day's record of what the director was asked and decided.
     DirectorCalled: _called,

@@ -67,6 +67,7 @@ from tournaments.championship import (
     ResultCorrected,
     ResultsPublished,
     Round,
+    RoundExtended,
     RoundStarted,
     RoundTimeUp,
     SeasonCreated,
@@ -91,22 +92,28 @@ from tournaments.errors import (
     EventFull,
     EventNotFound,
     EventOver,
+    ExtensionOutOfRange,
     InvalidEventInput,
     MayNotOrganize,
+    NoRoundInPlay,
     NoSuchAccount,
     NotAtTable,
     NotDeputy,
     NotDirector,
     NotEntered,
+    NoTimeLimit,
     NotOrganizer,
     OrganizerOnly,
+    PlaysEveryDeal,
     ReserveSeated,
     ResultsFinal,
     RoundInProgress,
     SeasonNotFound,
     SeatNotFound,
     TableOver,
+    TimeAlreadyCalled,
     TooManyAnnouncements,
+    WrongRound,
 )
 from tournaments.models import Deputy, Entry, Event, Season, SeasonStanding, Standing
 from tournaments.points import PointsMethod
@@ -135,6 +142,9 @@ NO_SHOWS = ("withdraw", "bot")
 MAX_PROTEST_MINUTES = 7 * 24 * 60
 # The longest time limit of a round: a day.
 MAX_ROUND_MINUTES = 24 * 60
+# The most a director extends a round by at once, and how long their reason may be.
+MAX_EXTENSION_MINUTES = 60
+MAX_CLOCK_REASON_LENGTH = 500
 
 
 @dataclass(frozen=True)
@@ -688,6 +698,75 @@ def event_call_time(*, event_id: uuid.UUID, round_number: int) -> bool:
     return bool(recorded)
 
 
+def event_call_time_now(
+    *, event_id: uuid.UUID, actor: User, round_number: int, reason: str = ""
+) -> EventResult:
+    """The director calls time in round ``round_number`` (the round in play) by hand,
+    before its limit or with none: every table still playing finishes the deal in
+    progress and plays no more (the games' ``TimeCalled``), as under the
+    "finish-deal" rule at the limit, whatever the event's rule; recorded as the
+    round's ``RoundTimeUp`` with the director, the time and ``reason``, and the
+    round's deadline is now (decision 3407). Refused for a whist drive and duplicate
+    deals, whose results need every deal."""
+    reason = reason.strip()[:MAX_CLOCK_REASON_LENGTH] if isinstance(reason, str) else ""
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_director(championship, actor)
+        played = _round_in_play(championship, round_number)
+        settings = championship.settings
+        if settings.kind != ROMANIAN or settings.duplicate:
+            raise PlaysEveryDeal()
+        for game_id in played.games:
+            games.game_call_time(game_id=uuid.UUID(game_id))
+        return [RoundTimeUp(played.number, reason, timezone.now().isoformat())]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def event_extend_round(
+    *, event_id: uuid.UUID, actor: User, round_number: int, minutes: int, reason: str
+) -> EventResult:
+    """The director gives round ``round_number`` (the round in play, with a time
+    limit and its time not called) ``minutes`` more (1 to ``MAX_EXTENSION_MINUTES``),
+    with the reason: its deadline moves that much later (from now, if it has passed
+    already), and every countdown and the clock's task follow it (decision 3407)."""
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if isinstance(minutes, bool) or not isinstance(minutes, int):
+        raise ExtensionOutOfRange(minutes, 1, MAX_EXTENSION_MINUTES)
+    if not 1 <= minutes <= MAX_EXTENSION_MINUTES:
+        raise ExtensionOutOfRange(minutes, 1, MAX_EXTENSION_MINUTES)
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        _require_director(championship, actor)
+        played = _round_in_play(championship, round_number)
+        if played.ends_at is None:
+            raise NoTimeLimit(played.number)
+        if not reason:
+            raise InvalidEventInput("an extension states its reason")
+        extra = timedelta(seconds=minutes * django_settings.ATU_ROUND_MINUTE_SECONDS)
+        ends_at = max(played.ends_at, timezone.now()) + extra
+        return [
+            RoundExtended(
+                played.number, minutes, reason[:MAX_CLOCK_REASON_LENGTH], ends_at.isoformat()
+            )
+        ]
+
+    return _execute(event_id, actor, None, decide)
+
+
+def _round_in_play(championship: Championship, round_number: int) -> Round:
+    """The round in play, which the director's command names, with a table still
+    playing and its time not called."""
+    if not championship.rounds or championship.finished or not _unfinished_tables(championship):
+        raise NoRoundInPlay()
+    played = championship.rounds[-1]
+    if isinstance(round_number, bool) or round_number != played.number:
+        raise WrongRound(round_number, played.number)
+    if played.time_up:
+        raise TimeAlreadyCalled(played.number)
+    return played
+
+
 def _time_is_up(championship: Championship, round_number: int) -> bool:
     """Whether the clock's rule is due for round ``round_number`` now: the round in
     play, past its time, under "finish-deal", and not yet applied."""
@@ -1034,7 +1113,9 @@ def _execute(
         recorded = store.append(championship_stream(event_id), base, events, actor)
         fold_records(championship, recorded)
         project_event(event_id, championship, updated_at=recorded[-1].recorded_at)
-        after_commit(publish_event, event_id, championship.version)
+        # A deputy named or removed: the sockets ask again who directs the event.
+        directors = any(isinstance(event, DeputyNamed | DeputyRemoved) for event in events)
+        after_commit(publish_event, event_id, championship.version, directors=directors)
         after_commit(
             championship_recorded.send,
             sender=Event,
@@ -1045,11 +1126,22 @@ def _execute(
     return EventResult(event_id, championship.version)
 
 
-def publish_event(event_id: uuid.UUID, version: int) -> None:
+def publish_event(event_id: uuid.UUID, version: int, *, directors: bool = False) -> None:
     """Tell the event page's sockets that the event changed (entries, a round, the
-    standings): each reads the projection again. Delivered until the layer takes it
-    (:mod:`runtime.outbox`)."""
-    outbox.publish(event_group(event_id), {"type": "event.changed", "version": version})
+    standings): each reads the projection again; ``directors``: who directs it changed
+    too (a deputy named or removed), so each socket asks again whether its viewer
+    does. Delivered until the layer takes it (:mod:`runtime.outbox`); a newer message
+    replacing a waiting one keeps its ``directors``."""
+    message: dict[str, Any] = {"type": "event.changed", "version": version}
+    if directors:
+        message["directors"] = True
+    outbox.publish(event_group(event_id), message, _keep_directors)
+
+
+def _keep_directors(waiting: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
+    if waiting.get("directors") and not newer.get("directors"):
+        return {**newer, "directors": True}
+    return newer
 
 
 def player_erase(user_id: int) -> None:

@@ -235,7 +235,9 @@ def call_round_time(event_id: str, round_number: int) -> bool | None:
     """Apply the event's rule at round ``round_number``'s time limit
     (services.event_call_time): True if this run recorded it, False if there was
     nothing to do (another round, no limit or rule, or done already); None if the
-    event is gone or its time not yet up (the clock is scheduled again for then)."""
+    event is gone or its time not yet up (the clock is scheduled again for then). A
+    task set for a deadline the director has since extended finds the new one here
+    and waits for it (decision 3407)."""
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return None

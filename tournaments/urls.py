@@ -35,6 +35,8 @@ urlpatterns = [
     path(f"{manage}bots/", views.add_bots, name="bots"),
     path(f"{manage}rounds/", views.start_round, name="start-round"),
     path(f"{manage}corrections/", views.correct_result, name="correct"),
+    path(f"{manage}clock/call/", views.call_time, name="call-time"),
+    path(f"{manage}clock/extend/", views.extend_round, name="extend-round"),
     path(f"{manage}publish/", views.publish_results, name="publish"),
     path(f"{manage}announcements/", views.announce, name="announce"),
     path(

@@ -53,11 +53,13 @@ from tournaments.forms import (
     POINTS_LABELS,
     AnnouncementForm,
     BotsForm,
+    CallTimeForm,
     CloseCallForm,
     CorrectionForm,
     DeputyForm,
     DisqualifyForm,
     EventForm,
+    ExtendRoundForm,
     PauseForm,
     PublishForm,
     RegisterPlayerForm,
@@ -133,6 +135,8 @@ def event_text() -> dict[str, Any]:
         "check_in_room": _("Check in: in the room"),
         "check_in_online": _("Check in: online"),
         "withdrawn": _("withdrawn"),
+        # A disqualified player's line of the leaderboard (%(reason)s: the director's).
+        "disqualified": _("disqualified: %(reason)s"),
         "registered": _("registered"),
         "check_in": _("Check in"),
         "withdraw": _("Withdraw"),
@@ -527,9 +531,15 @@ def _manage_page(
         "correction_form": forms.get("correction_form")
         or CorrectionForm(players=_players(event), initial={"round": event.rounds_started or 1}),
         "start_form": StartRoundForm(initial={"expected_version": event.version}),
+        # The round clock's commands, for the round in play (event.js keeps it so).
+        "call_time_form": CallTimeForm(initial={"round": event.rounds_started}),
+        "extend_form": forms.get("extend_form")
+        or ExtendRoundForm(initial={"round": event.rounds_started}),
         "start_wait": _start_wait(live["next_round"]),
         "publish_form": forms.get("publish_form")
         or PublishForm(initial={"protest_minutes": _protest_minutes(event)}),
+        # The day's schedule, as the organizer chose it.
+        "schedule": selectors.event_settings(event.id),
         "audit": selectors.event_audit(event.id),
         "seat_tables": selectors.event_seats(event.id),
         "substitute_players": _players(event),
@@ -808,6 +818,52 @@ def move_table(request: AuthenticatedHttpRequest, code: str, number: int) -> Htt
         if place == "room":
             return _("Table %(number)s now plays in the room.") % {"number": number}
         return _("Table %(number)s now plays online.") % {"number": number}
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def call_time(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
+    """Call time in the round in play by hand: each table finishes its deal."""
+
+    def run(event: Event) -> str:
+        form = CallTimeForm(request.POST)
+        if not form.is_valid():
+            raise InvalidForm(_("The page sent a broken form: reload it and try again."))
+        data = form.cleaned_data
+        services.event_call_time_now(
+            event_id=event.id, actor=request.user, round_number=data["round"], reason=data["reason"]
+        )
+        return _("Time called in round %(round)s: each table finishes its deal.") % {
+            "round": data["round"]
+        }
+
+    return _organizer_action(request, code, run)
+
+
+@require_POST
+@login_required
+def extend_round(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
+    """Give the round in play minutes more, with the reason."""
+
+    def run(event: Event) -> str:
+        form = ExtendRoundForm(request.POST)
+        if not form.is_valid():
+            raise InvalidForm(extend_form=form)
+        data = form.cleaned_data
+        services.event_extend_round(
+            event_id=event.id,
+            actor=request.user,
+            round_number=data["round"],
+            minutes=data["minutes"],
+            reason=data["reason"],
+        )
+        return ngettext(
+            "Round %(round)s extended by %(minutes)s minute.",
+            "Round %(round)s extended by %(minutes)s minutes.",
+            data["minutes"],
+        ) % {"round": data["round"], "minutes": data["minutes"]}
 
     return _organizer_action(request, code, run)
 
@@ -1104,6 +1160,7 @@ def screen_text() -> dict[str, Any]:
         "room": _("In the room"),
         "online": _("Online"),
         "no_tables": _("No table is playing."),
+        "disqualified": _("disqualified: %(reason)s"),
         "reconnecting": _("Connection lost; reconnecting…"),
         "too_many_sockets": _(
             "Too many connections at once: close another tab of the site, then reload."

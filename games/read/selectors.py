@@ -163,6 +163,10 @@ class TableHome:
     ends_at: str | None = None
     warnings: tuple[tuple[int, int], ...] = ()
     at_time: str = ""
+    # Time was called (the tables finish the deal in progress and play no more).
+    # With warnings and no ends_at: a round in play with no limit, whose clock the
+    # desk may yet set (time called by hand).
+    time_called: bool = False
 
 
 # Registered by the apps that seat games (see :func:`add_table_home`): the games app

@@ -143,6 +143,7 @@ def score_text() -> dict[str, Any]:
         "correct_label": _("Correct deal %(hand)s"),
         "game_over": _("Game over"),
         "all_written": _("Every deal is written down."),
+        "time_called_last": _("Time called: last deal"),
         "deal_taken": _("Deal %(hand)s was written down on another phone."),
         "sent": _("Deal %(hand)s is written down."),
         "offline": _(

@@ -340,6 +340,9 @@ HTTP_ROWS = [
     row("POST", f"{MANAGE}seats/", "private", {}, *ORGANIZER_ONLY, "400", "400", MISSING),
     row("POST", f"{MANAGE}disqualifications/", "private", {},
         *ORGANIZER_ONLY, "400", "400", MISSING),
+    # The round clock: no round named (400), for who directs the event alone.
+    row("POST", f"{MANAGE}clock/call/", "private", {}, *ORGANIZER_ONLY, "400", "400", MISSING),
+    row("POST", f"{MANAGE}clock/extend/", "private", {}, *ORGANIZER_ONLY, "400", "400", MISSING),
     # A call from the table with no reason: the body is read first (400), whoever asks,
     # so it tells nobody whether the event exists; the API's calls are answered and
     # closed by who directs the event alone.

@@ -369,6 +369,8 @@ NO_PROGRESS = {
     "events/<str:code>/manage/calls/<int:number>/close/": "a command",
     "events/<str:code>/manage/seats/": "a command",
     "events/<str:code>/manage/disqualifications/": "a command",
+    "events/<str:code>/manage/clock/call/": "a command",
+    "events/<str:code>/manage/clock/extend/": "a command",
     "api/events/<str:code>/tables/<str:game_code>/calls/": "a command",
     "api/events/<str:code>/calls/<int:number>/answer/": "a command",
     "api/events/<str:code>/calls/<int:number>/close/": "a command",
@@ -392,7 +394,8 @@ SOCKET_ROWS = [
 SOCKET_NO_PROGRESS = {
     ("CONNECT", "ws/health/"): "the socket's health",
     ("ping", "ws/health/"): "the socket's health",
-    # A table's desk: the announcements (no play, so no delay) and the player's own call.
+    # A table's desk: the announcements and the round's deadline (no play, so no delay)
+    # and the player's own call.
     **{
         (kind, "ws/events/<str:code>/tables/<str:game_code>/"): "a table's desk"
         for kind in ("CONNECT", "refresh", "ping")

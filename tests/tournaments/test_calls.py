@@ -345,6 +345,8 @@ def test_a_tables_desk_tells_a_seated_player_their_own_call_and_the_announcement
             "note": "It stands.",
             "at": record.recorded_at.isoformat(),
         },
+        "ends_at": None,
+        "time_called": False,
     }
     # And a tablemate, a spectator and the director see the announcements, no call
     for viewer in (tablemate.pk, None, director.pk):

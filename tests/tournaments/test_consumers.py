@@ -26,6 +26,7 @@ from tests.tournaments.drivers import SHORT_RULES, Pictures, organizer
 from tournaments import selectors, services, watchdog
 from tournaments.models import Event, Standing, TableResult
 from tournaments.patches import patched
+from tournaments.services import _keep_directors
 from tournaments.tasks import update_standings
 
 # Consumers read from worker threads: the data must really be committed.
@@ -436,3 +437,47 @@ async def test_a_ping_is_answered_with_the_version_of_the_last_picture(
     await socket.send_json_to({"type": "ping"})
 
     assert await receive(socket) == {"type": "pong", "version": picture["version"]}
+
+
+# --- Who directs the event, followed live (decision 3407) ---------------------------
+
+
+def directs(message: dict[str, Any]) -> bool:
+    picture: dict[str, Any] = message["event"]
+    return bool(picture["directs"]) and "calls" in picture
+
+
+async def test_a_deputy_named_then_removed_sees_the_change_on_the_socket_they_hold(
+    open_socket: Opener,
+) -> None:
+    # Given an account watching the event's page
+    event, creator, _ = await human_event()
+    deputy = await database_sync_to_async(UserFactory.create)(username="ioana")
+    socket = await open_socket(event.code, deputy)
+    first = await receive_until(socket, lambda message: message["type"] == "event")
+    assert (first["event"]["directs"], "calls" in first["event"]) == (False, False)
+
+    # When the organizer names them a deputy
+    await database_sync_to_async(services.event_name_deputy)(
+        event_id=event.id, actor=creator, who="ioana"
+    )
+
+    # Then the same socket is sent the directors' picture
+    named = await receive_until(socket, directs)
+    assert named["event"]["calls"] == []
+
+    # When the organizer removes them, then it is sent everyone's again
+    await database_sync_to_async(services.event_remove_deputy)(
+        event_id=event.id, actor=creator, user_id=deputy.pk
+    )
+    removed = await receive_until(socket, lambda message: not message["event"]["directs"])
+    assert "calls" not in removed["event"]
+
+
+def test_a_message_replacing_a_waiting_one_keeps_its_news_of_the_directors() -> None:
+    named = {"type": "event.changed", "version": 8, "directors": True}
+    scored = {"type": "event.changed", "version": 8}
+
+    assert _keep_directors(named, scored) == {**scored, "directors": True}
+    assert _keep_directors(scored, {**scored, "version": 9}) == {**scored, "version": 9}
+    assert _keep_directors(scored, named) == named

@@ -79,6 +79,9 @@ async def test_a_seated_players_desk_follows_the_announcements_and_their_call_li
         "announcements": [],
         "may_call": True,
         "call": None,
+        # A round without a time limit: no countdown (decision 3407).
+        "ends_at": None,
+        "time_called": False,
     }
     assert abs((timezone.now() - datetime.fromisoformat(first["now"])).total_seconds()) < 5
 

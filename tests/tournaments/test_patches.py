@@ -4,12 +4,17 @@ applied to the first gives the second exactly."""
 from __future__ import annotations
 
 import copy
+import random
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.browser import chromium
 from tournaments.patches import changes, patched
+
+PATCH_JS = Path(__file__).parents[2] / "tournaments" / "static" / "tournaments" / "patch.js"
 
 
 def line(player_id: int, rank: int, points: float) -> dict[str, Any]:
@@ -55,6 +60,46 @@ def test_a_line_that_moved_up_sends_the_new_order_and_the_ranks_that_changed() -
         }
     }
     assert patched(before, patch) == after
+
+
+def test_a_disqualification_is_sent_as_that_lines_reason_alone() -> None:
+    # Given a leaderboard of two, and the same with the second disqualified
+    before = picture(
+        leaderboard=[line(7, 1, 12) | {"disqualified": ""}, line(8, 2, 6) | {"disqualified": ""}]
+    )
+    after = picture(
+        leaderboard=[
+            line(7, 1, 12) | {"disqualified": ""},
+            line(8, 2, 6) | {"disqualified": "Collusion"},
+        ]
+    )
+
+    patch = changes(before, after)
+
+    assert patch == {
+        "rows": {
+            "leaderboard": {
+                "id": "player_id",
+                "items": [{"id": 8, "set": {"disqualified": "Collusion"}}],
+            }
+        }
+    }
+    assert patched(before, patch) == after
+
+
+def test_a_line_from_before_a_new_field_is_sent_whole() -> None:
+    # Given a page holding a line drawn before lines said who was disqualified
+    before = picture(leaderboard=[line(7, 1, 12)])
+    after = picture(leaderboard=[line(7, 1, 12) | {"disqualified": ""}])
+
+    patch = changes(before, after)
+
+    assert patch == {
+        "rows": {
+            "leaderboard": {"id": "player_id", "items": [{"id": 7, "new": after["leaderboard"][0]}]}
+        }
+    }
+    assert patch is not None and patched(before, patch) == after
 
 
 def test_a_new_table_is_sent_whole_and_a_table_s_seats_by_seat() -> None:
@@ -125,7 +170,13 @@ TABLES = st.lists(
 )
 LINES = st.lists(
     st.fixed_dictionaries(
-        {"player_id": st.integers(0, 9), "rank": st.integers(1, 9), "points": SCALARS}
+        {
+            "player_id": st.integers(0, 9),
+            "rank": st.integers(1, 9),
+            "points": SCALARS,
+            # The director's reason for a disqualification ("": none).
+            "disqualified": st.sampled_from(["", "Collusion", "Rudeness"]),
+        }
     ),
     unique_by=lambda record: record["player_id"],
     max_size=6,
@@ -149,3 +200,52 @@ def test_a_patch_applied_to_the_picture_it_was_made_from_gives_the_next_exactly(
     assert patched(before, patch) == after
     # And the picture patched is left as it was: a page compares it with the next.
     assert before == kept
+
+
+# --- The pages' twin (tournaments/static/tournaments/patch.js) ---------------------------
+
+
+def random_line(rng: random.Random, player_id: int) -> dict[str, Any]:
+    return {
+        "rank": rng.randint(1, 6),
+        "player_id": player_id,
+        "name": f"P{player_id}",
+        "points": rng.choice([0, 3, 7.5, None]),
+        "disqualified": rng.choice(["", "", "Collusion"]),
+    }
+
+
+def random_picture(rng: random.Random) -> dict[str, Any]:
+    players = rng.sample(range(8), rng.randint(1, 6))
+    return picture(
+        status=rng.choice(["running", "finished"]),
+        leaderboard=[random_line(rng, player) for player in players],
+        tables=[
+            {"game_id": code, "hands_scored": rng.randint(0, 3), "players": []}
+            for code in rng.sample("abcd", rng.randint(0, 3))
+        ],
+    )
+
+
+async def test_the_pages_twin_applies_every_patch_as_the_server_does() -> None:
+    # Given pairs of pictures whose leaderboard lines gain and lose disqualifications,
+    # move, come and go, and the patches between them
+    rng = random.Random(34)
+    cases = []
+    for _ in range(300):
+        before, after = random_picture(rng), random_picture(rng)
+        patch = changes(before, after)
+        assert patch is not None
+        cases.append((before, patch, patched(before, patch)))
+
+    # When the pages' script applies each patch
+    async with chromium() as browser:
+        page = await browser.new_page()
+        await page.add_script_tag(path=str(PATCH_JS))
+        applied = await page.evaluate(
+            "(cases) => cases.map(([before, patch]) => window.atuPatched(before, patch))",
+            [[before, patch] for before, patch, _ in cases],
+        )
+
+    # Then each gives the picture the server's own gives
+    assert applied == [after for _, _, after in cases]

@@ -381,6 +381,16 @@
     $("queued").textContent = queue.length ? fmt(T.queued, { count: queue.length }) : "";
   }
 
+  // The deals the table plays: the schedule's, or fewer once time is called (the round
+  // clock: the deal in play is the last).
+  function dealsToPlay() {
+    return state.hands_total || state.schedule.length;
+  }
+
+  function timeCalled() {
+    return Boolean(state.hands_total) && state.hands_total < state.schedule.length;
+  }
+
   function cardsText(cards) {
     return cards === 1 ? T.one_card : fmt(T.cards_dealt, { cards });
   }
@@ -393,7 +403,7 @@
     $("entry-info").textContent = "";
     if (!draft) {
       const hand = nextHand();
-      if (state.status === "finished" || hand >= state.schedule.length) {
+      if (state.status === "finished" || hand >= dealsToPlay()) {
         $("entry-title").textContent = state.status === "finished" ? T.game_over : T.all_written;
         return;
       }
@@ -404,8 +414,11 @@
     $("entry-title").textContent =
       entry.mode === "correct"
         ? fmt(T.correcting, { hand: entry.hand + 1 })
-        : fmt(T.hand_of, { hand: entry.hand + 1, total: state.schedule.length });
-    $("entry-info").textContent = `${cardsText(entry.cards)} · ${fmt(T.dealer_is, { alias: alias(dealer) })}`;
+        : fmt(T.hand_of, { hand: entry.hand + 1, total: dealsToPlay() });
+    const info = `${cardsText(entry.cards)} · ${fmt(T.dealer_is, { alias: alias(dealer) })}`;
+    // Time called: the table writes down the deal in play, and no more.
+    const last = timeCalled() && entry.mode !== "correct" && entry.hand === dealsToPlay() - 1;
+    $("entry-info").textContent = last ? `${T.time_called_last} · ${info}` : info;
     const set = setBid(entry.hand);
     const forbidden = forbiddenBid(entry);
     const parts = [

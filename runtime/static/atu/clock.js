@@ -2,9 +2,12 @@
 // screen): each element [data-round-clock] counts down to its data-ends-at (ISO; empty:
 // no clock) in the server's time (data-server-now, whole seconds since 1970, when the
 // page was made), turning to its warnings (data-warnings: "seconds left:minutes said",
-// first to last) and to "time". data-state says which it shows:
-// running, warning, last-warning or time. The event pages set data-ends-at from their
-// picture and call window.atuClock(). No build step.
+// first to last) and to "time" (data-text-time; data-text-called once data-called is
+// "true": the director or the clock called time, and the tables finish their deal).
+// data-state says which it shows: running, warning, last-warning or time. The event
+// pages, and a table's desk, set data-ends-at and data-called from their picture and
+// call window.atuClock(): a deadline extended or time called shows at once. No build
+// step.
 "use strict";
 
 (() => {
@@ -37,7 +40,7 @@
     let text = fmt(clock.dataset.textLeft, { time: duration(left) });
     if (left === 0) {
       state = "time";
-      text = clock.dataset.textTime;
+      text = clock.dataset.called === "true" ? clock.dataset.textCalled : clock.dataset.textTime;
     } else if (reached >= 0) {
       state = reached === warnings.length - 1 ? "last-warning" : "warning";
       text = fmt(clock.dataset.textWarning, { minutes: warnings[reached][1], time: duration(left) });

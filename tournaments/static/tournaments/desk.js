@@ -1,6 +1,7 @@
 // A table's desk (tournaments/_table_desk.html): the event's announcements, newest
-// first, and the seated player's call to the director, from the desk's own socket
-// ({"type": "desk", ...}); the call is sent to the REST API. No build step.
+// first, the seated player's call to the director, and the round's deadline (extended,
+// or time called, by the director: the table's countdown follows), from the desk's own
+// socket ({"type": "desk", ...}); the call is sent to the REST API. No build step.
 "use strict";
 (() => {
   const desk = JSON.parse(document.getElementById("atu-desk").textContent);
@@ -50,6 +51,7 @@
     list.hidden = !data.announcements.length;
     call = data.call;
     skew = Date.now() - Date.parse(data.now);
+    drawClock(data);
     const details = $("call-director");
     if (details) {
       // One call at a time: the button comes back once the director closed the last.
@@ -57,6 +59,15 @@
       if (details.hidden) details.open = false;
     }
     drawCall();
+  }
+
+  // The table's countdown (atu/clock.js), to the deadline the event says now.
+  function drawClock(data) {
+    const clock = $("round-clock");
+    if (!clock || !("ends_at" in data)) return;
+    clock.dataset.endsAt = data.ends_at || "";
+    clock.dataset.called = data.time_called ? "true" : "";
+    if (window.atuClock) window.atuClock();
   }
 
   function waited() {

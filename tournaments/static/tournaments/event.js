@@ -120,9 +120,21 @@
 
   // --- drawing ------------------------------------------------------------------
 
+  // Whether a picture for who directs the event came from the socket or the poll.
+  let heardDirecting = false;
+
   function show(data) {
+    // A deputy removed while their manage page is open: the page, loaded again, says
+    // they no longer direct the event. Only a change the socket (or the poll) brings:
+    // a socket that never saw the event as its director says nothing of the viewer.
+    if (manage && data.directs === false && heardDirecting) {
+      location.reload();
+      return;
+    }
+    if (data !== page.live && data.directs) heardDirecting = true;
     const before = live;
     live = data;
+    drawDirects();
     receivedAt = Date.now();
     document.body.dataset.eventVersion = String(data.version);
     document.body.dataset.eventStatus = data.status;
@@ -142,12 +154,33 @@
     }
   }
 
+  // The event page's link to the manage page, for who directs the event: a deputy named
+  // while the page is open finds it there.
+  function drawDirects() {
+    const link = $("manage-link");
+    if (link) link.hidden = !live.directs;
+  }
+
   // The round's countdown (atu/clock.js), while its tables play.
   function drawClock() {
     const clock = $("round-clock");
     if (!clock) return;
     clock.dataset.endsAt = (live.round_playing && live.round_ends_at) || "";
+    clock.dataset.called = live.round_time_called ? "true" : "";
     window.atuClock();
+    drawClockControl();
+  }
+
+  // The manage page's "Call time now" and "Extend the round", offered exactly when the
+  // services would take them: a round in play whose time is not called (and, to
+  // extend, that has a limit). The forms name the round they act on.
+  function drawClockControl() {
+    const control = $("clock-control");
+    if (!control) return;
+    const open = live.round_playing && !live.round_time_called;
+    control.hidden = !open;
+    $("extend-round").hidden = !open || !live.round_ends_at;
+    for (const input of control.querySelectorAll("input[name=round]")) input.value = String(live.round);
   }
 
   // Publishing waits until no table of the round plays.
@@ -299,6 +332,12 @@
     );
   }
 
+  // A disqualified player's line is marked, with the reason, as on the results page.
+  function disqualifiedTag(row) {
+    if (!row.disqualified) return [];
+    return [" ", node("span", { class: "tag disqualified", text: fmt(T.disqualified, { reason: row.disqualified }) })];
+  }
+
   function drawLeaderboard(before) {
     const body = document.querySelector("#leaderboard tbody");
     if (!body) return;
@@ -308,7 +347,7 @@
       const changed = before && previous.get(row.player_id) !== row.points_text;
       return node("tr", { "data-player": row.player_id, class: changed ? "changed" : null }, [
         node("td", { text: row.rank }),
-        node("td", { text: row.name }),
+        node("td", {}, [row.name, ...disqualifiedTag(row)]),
         node("td", { class: "points", text: row.points_text }),
         // A whist drive has no bids to make exactly.
         live.kind === "classic" ? null : node("td", { text: row.exact_bids }),

@@ -164,6 +164,7 @@
     // A round with a time limit counts down (atu/clock.js) instead of counting up.
     const countdown = Boolean(live.round_playing && live.round_ends_at);
     $("round-clock").dataset.endsAt = countdown ? live.round_ends_at : "";
+    $("round-clock").dataset.called = live.round_time_called ? "true" : "";
     window.atuClock();
     $("clock-box").hidden = seconds === null || over || countdown;
     if (seconds !== null && live.round_playing) {
@@ -215,7 +216,11 @@
     return live.leaderboard.map((row) =>
       node("tr", { "data-player": row.player_id, class: changed.has(row.player_id) ? "changed" : null }, [
         node("td", { class: "rank", text: row.rank }),
-        node("td", { class: "name", text: row.name }),
+        node("td", { class: "name" }, [
+          row.name,
+          row.disqualified ? " " : null,
+          row.disqualified ? node("span", { class: "tag disqualified", text: fmt(T.disqualified, { reason: row.disqualified }) }) : null,
+        ]),
         node("td", { class: "points", text: row.points_text }),
         node("td", { class: "games", text: row.games }),
       ]),
