@@ -262,6 +262,9 @@ def test_an_unknown_game_is_404_game_not_found_on_every_endpoint(game: Seated, r
         client.post(f"/api/games/{ref}/play/", {"card": "AS"}),
         client.post(f"/api/games/{ref}/zero-play/", {}),
         client.post(f"/api/games/{ref}/one-card-mode/", {"mode": "open"}),
+        client.get(f"/api/games/{ref}/chat/"),
+        client.post(f"/api/games/{ref}/chat/", {"phrase": "thanks"}),
+        client.post(f"/api/games/{ref}/chat/1/report/"),
     ):
         assert error(response) == (404, "game_not_found")
 
@@ -998,6 +1001,8 @@ def test_the_schema_is_served_and_documents_every_endpoint() -> None:
         "/api/games/{ref}/cancel/",
         "/api/games/{ref}/leave/",
         "/api/games/{ref}/rematch/",
+        "/api/games/{ref}/chat/",
+        "/api/games/{ref}/chat/{message}/report/",
         "/api/events/{code}/tables/{game_code}/calls/",
         "/api/events/{code}/calls/{number}/answer/",
         "/api/events/{code}/calls/{number}/close/",
