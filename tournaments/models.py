@@ -54,6 +54,8 @@ class Event(models.Model):
     round_ends_at = models.DateTimeField(null=True)
     # What happens then (tournaments.championship.AT_TIME_RULES).
     at_time = models.CharField(max_length=12, default="none")
+    # What the players may say at its tables (EventCreated.table_chat).
+    table_chat = models.CharField(max_length=8, default="off")
     # The director's announcements not withdrawn, newest first:
     # [{"number": 2, "text": "...", "at": "<ISO time>"}, ...].
     announcements = models.JSONField(default=list)

@@ -260,6 +260,7 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
         f"{url}#table-{game.code}",
         desk_template=desk.TEMPLATE,
         desk=desk.config(event.code, game.code),
+        chat=event.table_chat,
     )
     if row.round != event.rounds_started or event.round_ends_at is None:
         return home

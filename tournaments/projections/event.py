@@ -41,6 +41,7 @@ def project_event(
         "round_started_at": championship.rounds[-1].started_at if championship.rounds else None,
         "round_ends_at": championship.rounds[-1].ends_at if championship.rounds else None,
         "at_time": settings.at_time,
+        "table_chat": settings.table_chat,
         "announcements": [
             {
                 "number": made.number,
