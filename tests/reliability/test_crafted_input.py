@@ -66,6 +66,7 @@ SIGNED_IN_API = [
     "api/games/<str:ref>/zero-play/",
     "api/games/<str:ref>/one-card-mode/",
     "api/games/<str:ref>/seat-bot/",
+    "api/games/<str:ref>/chat/",
 ]
 # The pages whose forms anyone may post (each reads its form): a body over the
 # limit is the 413 page.
@@ -126,6 +127,7 @@ def world() -> dict[str, str]:
         "player_id": str(users[0].pk),
         "user_id": str(users[1].pk),
         "number": "1",
+        "message": "1",
     }
 
 
