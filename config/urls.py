@@ -4,12 +4,18 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from games.web.views import lobby
 from runtime.health import healthz, readyz
+from runtime.install import manifest, offline, service_worker
 
 urlpatterns = [
     path("", lobby, name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
+    # The installable site: its manifest, its service worker (at the root, for the
+    # whole site's scope) and the page the worker shows offline.
+    path("manifest.webmanifest", manifest, name="manifest"),
+    path("sw.js", service_worker, name="service-worker"),
+    path("offline/", offline, name="offline"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("api/auth/", include("accounts.api_urls")),

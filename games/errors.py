@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from coded import CodedError, gettext_noop
-from runtime.errors import DomainError
+from runtime.errors import DomainError, TooManyAttempts
 
 
 class GameError(DomainError):
@@ -309,3 +309,53 @@ class TableBegun(GameError):
 
     def __init__(self) -> None:
         super().__init__("play has begun at this table: a bid, a card or a deal is in its log")
+
+
+class ChatOff(GameError):
+    """Words at a championship's table whose organizer allowed none (decision 3506)."""
+
+    code = "chat_off"
+    text = gettext_noop("Nothing is said at this table: its championship keeps it quiet.")
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__("nothing may be said at this table: its championship keeps it quiet")
+
+
+class PhrasesOnly(GameError):
+    code = "phrases_only"
+    text = gettext_noop("Only the quick phrases are said at this table.")
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__("only the quick phrases may be said at this table")
+
+
+class PlayersOnly(GameError):
+    code = "players_only"
+    text = gettext_noop("Only the players at this table talk at it.")
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__("only a player seated at this table may talk at it")
+
+
+class MessageNotFound(GameError):
+    code = "message_not_found"
+    text = gettext_noop("There is no such message at this table.")
+    status = 404
+
+    def __init__(self, number: object) -> None:
+        super().__init__(f"there is no message {number} at this table for you to read")
+
+
+class ChatTooFast(TooManyAttempts):
+    """A player's budget of words (``table-chat``, across their tables) is spent."""
+
+    code = "chat_too_fast"
+    text = gettext_noop("You are talking too fast: wait a moment.")
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(retry_after)
+        self.message = f"too many messages; say the next in {retry_after} seconds"
+        self.args = (self.message,)

@@ -1,5 +1,6 @@
 """The games' own tables beside the event log (:mod:`eventlog`): command receipts,
-the vault of unrevealed deal secrets, and the game read model."""
+the vault of unrevealed deal secrets, the game read model, and what is said at the
+tables (kept out of the log: decision 3506)."""
 
 from django.conf import settings
 from django.db import models
@@ -96,3 +97,49 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.code}"
+
+
+class TableMessage(models.Model):
+    """A word said at a table by the player in ``seat``: a quick phrase (its key in
+    :data:`games.read.chat.PHRASES`, said to each reader in their language) or a line
+    of free text. Not an event of the game's log (decision 3506): it changes nothing
+    of the game, and a player's words go with their account (CASCADE)."""
+
+    game_id = models.UUIDField()
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    # The seat's alias when it was said.
+    name = models.CharField(max_length=24)
+    phrase = models.CharField(max_length=20, blank=True)
+    text = models.CharField(max_length=200, blank=True)
+    said_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("table message")
+        verbose_name_plural = _("table messages")
+        indexes = [models.Index(fields=["game_id", "id"], name="table_message_game")]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.phrase or self.text}"
+
+
+class MessageReport(models.Model):
+    """A viewer's report of a word said at a table, for the site's staff to read (the
+    admin); a viewer reports a message once."""
+
+    message = models.ForeignKey(TableMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    reported_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("message report")
+        verbose_name_plural = _("message reports")
+        ordering = ["-reported_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="report_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"report of message {self.message_id}"

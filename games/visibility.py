@@ -21,7 +21,9 @@ rule, and every route that shows a table's progress (its state, its events, its
 record, the game list and its filters, the lobby, the table page) shows a held-back
 viewer the table as the delay has released it (:func:`released_table`,
 :func:`seen_games`). Site staff are held back like anyone: the delay keeps the play
-from being relayed to a table, and a staff account is no director of an event.
+from being relayed to a table, and a staff account is no director of an event. The
+words said at a table reach a held-back viewer as late as the play they were said over
+(:func:`words_cutoff`, :func:`word_due`; decision 3506).
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ from games.table import (
 if TYPE_CHECKING:
     from django.db.models import QuerySet
 
-    from games.models import Game
+    from games.models import Game, TableMessage
 
 # The longest spectator delay a table may have (an hour).
 MAX_SPECTATOR_DELAY = 3600
@@ -273,6 +275,36 @@ def seen_status(
     if status == Game.Status.PLAYING:
         return games.filter(Q(status=status) | Q(pk__in=unreleased))
     return games.filter(status=status).exclude(pk__in=unreleased)
+
+
+# --- What a viewer may read of the words said at a table ----------------------------
+
+
+def words_cutoff(lag: int, now: datetime) -> datetime | None:
+    """The latest a word said at a table may have been said for a viewer ``lag``
+    seconds behind its play (:func:`held_back`) to read it at ``now``; None: any.
+    Words are held back as the play is: a delayed spectator reads them no sooner than
+    they see the play they were said over."""
+    return None if not lag else now - timedelta(seconds=lag)
+
+
+def word_due(said_at: datetime, lag: int) -> datetime | None:
+    """When a word said at ``said_at`` becomes readable to a viewer ``lag`` seconds
+    behind the play; None: at once."""
+    return None if not lag else said_at + timedelta(seconds=lag)
+
+
+def message_view(message: TableMessage) -> dict[str, Any]:
+    """A word said at a table as every reader allowed to read it sees it: who said
+    it (their seat and its alias then), and the phrase's key or the text."""
+    return {
+        "id": message.id,
+        "seat": message.seat,
+        "name": message.name,
+        "phrase": message.phrase or None,
+        "text": message.text or None,
+        "at": message.said_at.isoformat(),
+    }
 
 
 # --- What a viewer sees of a game ---------------------------------------------------

@@ -19,6 +19,7 @@ from playwright.async_api import Browser, expect
 
 from accounts.models import User
 from games.commands import actions as games
+from games.commands.chat import game_say
 from games.models import Game
 from games.rules import Phase
 from games.write.tables import load_table
@@ -58,6 +59,9 @@ def every_page() -> list[tuple[str, str, str | None]]:
     playing_id, cardholders = seated_game(3, preset="romanian-standard")
     until_seat_0(playing_id, cardholders, Phase.PLAYING)
     bidding, playing = (Game.objects.get(pk=pk).code for pk in (bidding_id, playing_id))
+    # Words at the table: the viewer at seat 0 has another's to mute and report.
+    game_say(game_id=bidding_id, actor=players[1], phrase="good_luck")
+    game_say(game_id=bidding_id, actor=players[2], text="Noroc la toți!")
     finished_id, finishers = seated_game(3, preset="romanian-standard", options=SHORT_RULES)
     play_to_end(finished_id, finishers)
     finished = Game.objects.get(pk=finished_id).code
@@ -95,6 +99,7 @@ def every_page() -> list[tuple[str, str, str | None]]:
         ("password change", "/accounts/password/change/", onlooker),
         ("forgotten password", "/accounts/password/reset/", None),
         ("reset link that does not work", "/accounts/password/reset/MQ/not-a-token/", None),
+        ("offline page", "/offline/", None),
     ]
 
 

@@ -120,6 +120,10 @@ class EventCreated:
     # Seconds of a person's turn after which a bot stands in for them at their table,
     # until they come back; 0: never (as before there was the choice).
     absent_seconds: int = 0
+    # What the players may say at its tables (games.read.selectors.HOME_CHAT_MODES):
+    # "off", nothing (as before there was the choice), or "phrases", the quick
+    # phrases only (decision 3506).
+    table_chat: str = "off"
 
 
 # What happens at a round's time limit (EventCreated.at_time).

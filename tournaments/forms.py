@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from games.read.selectors import CHAT_OFF, CHAT_PHRASES
 from games.rules import PRESETS
 from games.rules import preset as rules_preset
 from games.web.forms import PRESET_LABELS, NewGameForm, rule_changes
@@ -67,6 +68,10 @@ AT_TIME_LABELS = {
         "Each table finishes the deal in progress and plays no more; "
         "its result is the score of the deals played"
     ),
+}
+TABLE_CHAT_LABELS = {
+    CHAT_OFF: _("Nothing"),
+    CHAT_PHRASES: _("The quick phrases only (Good luck, Well played, Thanks, Sorry, Oops)"),
 }
 BOT_LEVEL_LABELS = {
     "easy": _("easy"),
@@ -259,6 +264,14 @@ class EventForm(forms.Form):
             "Its deals count for nobody. A shorter turn timer moves first. 0: never."
         ),
     )
+    # Left out (as by older clients): nothing is said.
+    table_chat = forms.ChoiceField(
+        label=_("At the tables, players may say"),
+        choices=list(TABLE_CHAT_LABELS.items()),
+        initial=CHAT_OFF,
+        required=False,
+        help_text=_("Free text is for casual tables only."),
+    )
     # Left out (as by older clients): the default level.
     bot_level = forms.ChoiceField(
         label=_("Bot level"),
@@ -431,6 +444,9 @@ class EventForm(forms.Form):
                 params={"seconds": MIN_TURN_SECONDS},
             )
         return seconds
+
+    def clean_table_chat(self) -> str:
+        return str(self.cleaned_data["table_chat"] or CHAT_OFF)
 
     def clean_movement(self) -> str:
         return str(self.cleaned_data["movement"] or "progressive")

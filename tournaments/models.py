@@ -57,6 +57,8 @@ class Event(models.Model):
     # The latest round's time was called (RoundTimeUp: at its limit, or by the
     # director's hand): its tables finish the deal in progress and play no more.
     round_time_called = models.BooleanField(default=False)
+    # What the players may say at its tables (EventCreated.table_chat).
+    table_chat = models.CharField(max_length=8, default="off")
     # The director's announcements not withdrawn, newest first:
     # [{"number": 2, "text": "...", "at": "<ISO time>"}, ...].
     announcements = models.JSONField(default=list)

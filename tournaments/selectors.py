@@ -263,6 +263,7 @@ def table_home(game_id: uuid.UUID) -> TableHome | None:
         f"{url}#table-{game.code}",
         desk_template=desk.TEMPLATE,
         desk=desk.config(event.code, game.code),
+        chat=event.table_chat,
     )
     if row.round != event.rounds_started:
         return home

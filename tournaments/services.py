@@ -31,6 +31,7 @@ from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES
 from games.commands.aliases import fitting_alias
 from games.errors import GameNotFound, UnknownBot, VersionConflict
 from games.models import Game
+from games.read.selectors import CHAT_OFF, HOME_CHAT_MODES
 from games.rules import RuleOptions, build_schedule, classic, options_from_dict, preset
 from games.rules.errors import RuleError
 from games.table import CLASSIC, GAME_KINDS, ONLINE, ROMANIAN, ROOM
@@ -229,6 +230,7 @@ def event_create(
     round_minutes: int = 0,
     at_time: str = AT_TIME_NONE,
     absent_seconds: int = 0,
+    table_chat: str = CHAT_OFF,
 ) -> Event:
     """Open an event for entries; its rounds are started one by one by the organizer.
 
@@ -248,6 +250,8 @@ def event_create(
     (Romanian events without duplicate deals only: the others' results need every deal).
     ``absent_seconds``: how long into a person's turn a bot stands in
     for them at their table, until they come back (0: never).
+    ``table_chat``: what its players may say at their tables (decision 3506): nothing
+    ("off"), or the quick phrases ("phrases"); never free text.
 
     The schedule (all optional): ``starts_at`` (an aware time, shown in ``time_zone``,
     the site's by default), when check-in closes and round 1 starts by itself; players
@@ -311,6 +315,10 @@ def event_create(
     _check_whole(round_minutes, "a round's time limit", 0, MAX_ROUND_MINUTES)
     if at_time not in AT_TIME_RULES:
         raise InvalidEventInput(f"at time, the rule is one of {', '.join(AT_TIME_RULES)}")
+    if table_chat not in HOME_CHAT_MODES:
+        raise InvalidEventInput(
+            f"at its tables, players say {' or '.join(HOME_CHAT_MODES)}, not {table_chat!r}"
+        )
     if at_time == AT_TIME_FINISH_DEAL and (kind != ROMANIAN or duplicate):
         raise InvalidEventInput(
             "only a Romanian event without duplicate deals stops its tables at time"
@@ -342,6 +350,7 @@ def event_create(
         round_minutes=round_minutes,
         at_time=at_time if round_minutes else AT_TIME_NONE,
         absent_seconds=absent_seconds or 0,
+        table_chat=table_chat,
     )
     event_id = uuid.uuid4()
     _execute(event_id, organizer, 0, lambda championship: [created], Championship())

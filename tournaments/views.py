@@ -348,6 +348,7 @@ def event_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             round_minutes=data["round_minutes"],
             at_time=data["at_time"],
             absent_seconds=data["absent_seconds"],
+            table_chat=data["table_chat"],
         )
     except CodedError as error:
         form.add_error(None, _refusal(error))

@@ -205,7 +205,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "runtime.api_errors.api_exception_handler",
     # Rates per address or account (runtime.throttling); the register views add "login".
     # The budgets of failed attempts (runtime.throttling.take_attempt) are here too:
-    # signing in spends "login" and the "login-account" ones, a table's PIN "table-pin".
+    # signing in spends "login" and the "login-account" ones, a table's PIN "table-pin",
+    # and each word a player says at a table "table-chat".
     "DEFAULT_THROTTLE_CLASSES": [
         "runtime.throttling.AnonThrottle",
         "runtime.throttling.UserThrottle",
@@ -217,6 +218,7 @@ REST_FRAMEWORK = {
         "login-account": ENV.limits.throttle_login_account,
         "login-account-address": ENV.limits.throttle_login_account_address,
         "table-pin": ENV.limits.throttle_table_pin,
+        "table-chat": ENV.limits.throttle_table_chat,
     },
     # The client's address is REMOTE_ADDR: uvicorn already takes it from
     # X-Forwarded-For when the connection comes from a trusted proxy (the front), and
@@ -255,6 +257,7 @@ SPECTACULAR_SETTINGS = {
         "VisibilityEnum": "games.web.serializers.VISIBILITY_CHOICES",
         "GameStatusEnum": "games.web.serializers.STATUS_CHOICES",
         "GameKindEnum": "games.table.GAME_KINDS",
+        "ChatModeEnum": "games.read.selectors.CHAT_MODES",
     },
 }
 

@@ -45,6 +45,8 @@ class Limits:
     throttle_login_account_address: str | None = "10/15min"
     # Wrong PINs at one table, from anywhere.
     throttle_table_pin: str | None = "10/5min"
+    # Words a player says at the tables (games.commands.chat), all their tables together.
+    throttle_table_chat: str | None = "12/min"
     # Messages from one socket: a burst of N, then N per period (its client's sockets
     # start where its last one left off).
     socket_rate: str | None = "300/min"
@@ -197,6 +199,7 @@ def read_limits(environ: Mapping[str, str]) -> Limits:
             "ATU_THROTTLE_LOGIN_ACCOUNT_ADDRESS", default.throttle_login_account_address
         ),
         throttle_table_pin=rate("ATU_THROTTLE_TABLE_PIN", default.throttle_table_pin),
+        throttle_table_chat=rate("ATU_THROTTLE_TABLE_CHAT", default.throttle_table_chat),
         socket_rate=rate("ATU_SOCKET_RATE", default.socket_rate),
         sockets_per_session=cap("ATU_SOCKETS_PER_SESSION", default.sockets_per_session),
         sockets_per_address=cap("ATU_SOCKETS_PER_ADDRESS", default.sockets_per_address),

@@ -3,12 +3,14 @@ the same fields, bounds and words either way."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from rest_framework import serializers
 
 from games.bots import BOTS
 from games.commands.aliases import MAX_ALIAS_LENGTH
+from games.read.chat import MAX_TEXT_LENGTH, PHRASES
 from games.rules import Visibility
 
 # Versions and sequences are stored as PostgreSQL integers.
@@ -166,4 +168,49 @@ class ConfirmationSerializer(MoveSerializer):
         max_value=MAX_DEAL_NUMBER,
         help_text="A recorded deal, counted from 0, written by another seat "
         "(`confirmed_by_another`).",
+    )
+
+
+# --- Words at a table (decision 3506) --------------------------------------------------
+
+# A line of text is one line, shown as it reads: no control character, line or
+# paragraph separator, surrogate or private-use character, and no bidi embedding,
+# override or isolate that would show it in another order than it is written.
+REFUSED_IN_TEXT = frozenset({"Cc", "Cs", "Co", "Zl", "Zp"})
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _one_line(text: str) -> None:
+    for character in text:
+        if unicodedata.category(character) in REFUSED_IN_TEXT or character in BIDI_CONTROLS:
+            raise serializers.ValidationError(
+                f"a message is one line of text, without the character U+{ord(character):04X}"
+            )
+
+
+class SaySerializer(serializers.Serializer):
+    """A word said at a table: a quick phrase, or (at a casual table) a line of text."""
+
+    phrase = serializers.ChoiceField(
+        sorted(PHRASES),
+        required=False,
+        help_text="A quick phrase, by its key; each reader reads it in their language.",
+    )
+    text = serializers.CharField(
+        required=False,
+        max_length=MAX_TEXT_LENGTH,
+        validators=[_one_line],
+        help_text=f"One line of free text, 1 to {MAX_TEXT_LENGTH} characters, at a casual "
+        "table only (`phrases_only` at a championship's).",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if len(attrs) != 1:
+            raise serializers.ValidationError("say a phrase or a text: one of them")
+        return attrs
+
+
+class ReportSerializer(serializers.Serializer):
+    message = serializers.IntegerField(
+        min_value=1, max_value=MAX_VERSION, help_text="The message reported, by its id."
     )

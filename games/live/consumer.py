@@ -37,7 +37,16 @@ let a bot play a seat or hand it back) run the one service
 each and are answered with an ``ack`` or an ``error``; their events come through
 the group like everyone else's. A bid or a card is written from the event loop
 itself where it can be, the others in a worker thread
-(:func:`games.write.path.execute_on_loop`). Bad input is answered with
+(:func:`games.write.path.execute_on_loop`).
+
+Words at the table (decision 3506): a player says ``{"type": "chat", "phrase":
+"good_luck"}`` (or ``"text": "..."`` at a casual table) and any signed-in reader reports
+one with ``{"type": "chat_report", "message": N}``, each answered with an ``ack`` (the
+version the socket has sent: no word changes the game) or an ``error``; every socket on
+the table is sent ``{"type": "chat", "version": N, "words": [...]}`` as words are said,
+to a delayed spectator as late as the play (:mod:`games.visibility`).
+
+Bad input is answered with
 ``invalid_input`` (JSON nested too deep, ``too_deep``); the socket stays open. A
 message over the size budget or faster than the rate budget is answered with an
 error and the socket is closed (1009 ``message_too_large``, 4429 ``too_many_messages``); one
@@ -50,7 +59,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from typing import Any
+from datetime import datetime
+from typing import Any, cast
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -58,12 +68,15 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 from rest_framework import serializers
 
+from accounts.models import User
 from coded import CodedError
 from games.commands.catalog import COMMANDS
-from games.commands.inputs import MAX_VERSION
+from games.commands.chat import CHAT_BROADCAST, game_report_message, game_say
+from games.commands.inputs import MAX_VERSION, ReportSerializer, SaySerializer
 from games.errors import GameNotFound, InvalidMessage, NotAuthenticated, ServerError
 from games.live import fanout
 from games.live.cursor import Watch, json_text
+from games.visibility import word_due
 from games.write.path import execute_on_loop
 from runtime import eager
 from runtime import logging as log_context
@@ -77,6 +90,9 @@ CLOSE_NOT_FOUND = 4404
 # The messages that are no command: a fresh state, what came after a version, and a
 # check that the link is alive.
 CONTROLS = ("resync", "resume", "ping")
+# Words at the table, and their report: no command of the game (games.commands.chat).
+SAY, REPORT = "chat", "chat_report"
+WORDS = (SAY, REPORT)
 
 
 def _version(value: Any, name: str) -> int:
@@ -106,11 +122,16 @@ def _after(query: dict[str, list[str]]) -> int | None:
 _VALIDATORS: dict[str, serializers.Serializer] = {}
 
 
+# What the messages that are no command of the game take.
+_INPUTS: dict[str, type[serializers.Serializer]] = {SAY: SaySerializer, REPORT: ReportSerializer}
+
+
 def _validated(kind: str, content: dict[str, Any]) -> dict[str, Any]:
     """``content`` as the command's serializer validates it (is_valid's checks)."""
     validator = _VALIDATORS.get(kind)
     if validator is None:
-        validator = _VALIDATORS[kind] = COMMANDS[kind].inputs()
+        inputs = _INPUTS[kind] if kind in _INPUTS else COMMANDS[kind].inputs
+        validator = _VALIDATORS[kind] = inputs()
     try:
         return dict(validator.run_validation(content))
     except serializers.ValidationError as error:
@@ -148,6 +169,8 @@ class GameConsumer(BudgetedJsonConsumer):
     # Held while a broadcast or a client's message is handled: one at a time, as
     # Channels' dispatch would (a command's ack comes before its events).
     turn: asyncio.Lock
+    # Words said that a delayed spectator may not read yet, each sent when due.
+    held_words: set[asyncio.TimerHandle] | None = None
 
     async def connect(self) -> None:
         self.inbox = deque()
@@ -189,6 +212,8 @@ class GameConsumer(BudgetedJsonConsumer):
             self.wake.cancel()
         if self.pump is not None:
             self.pump.cancel()
+        for held in self.held_words or ():
+            held.cancel()
         if self.watch is not None:
             await fanout.unfollow(self.watch.game_id, self)
 
@@ -203,7 +228,11 @@ class GameConsumer(BudgetedJsonConsumer):
         try:
             while self.inbox:
                 async with self.turn:
-                    await self.game_events(self.inbox.popleft())
+                    message = self.inbox.popleft()
+                    if message.get("type") == CHAT_BROADCAST:
+                        await self.game_chat(message)
+                    else:
+                        await self.game_events(message)
         except Exception:  # As a command's: logged, and the socket carries on.
             logger.exception("websocket broadcast failed")
         finally:
@@ -259,8 +288,10 @@ class GameConsumer(BudgetedJsonConsumer):
                 await self.send_json({"type": "pong", "version": self.watch.version})
             elif kind in COMMANDS:
                 await self._command(kind, content)
+            elif kind in WORDS:
+                await self._words(kind, content)
             else:
-                known = ", ".join([*CONTROLS, *COMMANDS])
+                known = ", ".join([*CONTROLS, *COMMANDS, *WORDS])
                 raise InvalidMessage(f"unknown message type {kind!r}; the types are {known}")
         except CodedError as error:
             await self._error(error, command)
@@ -287,6 +318,59 @@ class GameConsumer(BudgetedJsonConsumer):
         if result.replayed:
             ack["replayed"] = True
         await self.send_json(ack)
+
+    async def _words(self, kind: str, content: dict[str, Any]) -> None:
+        """A word said, or reported: answered with the version this socket has sent
+        (the game does not change); the word comes to every socket on the table,
+        this one too, as a ``chat`` message."""
+        assert self.watch is not None
+        user = self.scope["user"]
+        if user is None or not user.is_authenticated:
+            raise NotAuthenticated("sign in to talk at a table")
+        # Signed in: the account itself, behind Channels' lazy object.
+        account = cast(User, user)
+        validated = _validated(kind, content)
+        game_id = self.watch.game_id
+        if kind == SAY:
+            said = await database_sync_to_async(game_say)(
+                game_id=game_id, actor=account, **validated
+            )
+            number = said.id
+        else:
+            report = await database_sync_to_async(game_report_message)(
+                game_id=game_id, reporter=account, **validated
+            )
+            number = report.message_id
+        await self.send_json(
+            {"type": "ack", "version": self.watch.version, "command": kind, "message": number}
+        )
+
+    async def game_chat(self, message: dict[str, Any]) -> None:
+        """Words said at the table (a broadcast handed over): sent on at once, or to a
+        delayed spectator each when the delay lets them read it."""
+        words = message.get("words")
+        if self.watch is None or not isinstance(words, list):
+            return
+        now, lag = timezone.now(), self.watch.lag
+        loop = asyncio.get_running_loop()
+        if self.held_words is None:
+            self.held_words = set()
+        readable = []
+        for word in words:
+            due = word_due(datetime.fromisoformat(word["at"]), lag)
+            if due is None or due <= now:
+                readable.append(word)
+                continue
+            held = {"type": CHAT_BROADCAST, "words": [word]}
+            seconds = (due - now).total_seconds()
+            self.held_words.add(loop.call_later(seconds, self._deliver_held, held))
+        if readable:
+            await self.send_json({"type": "chat", "version": self.watch.version, "words": readable})
+
+    def _deliver_held(self, message: dict[str, Any]) -> None:
+        now = asyncio.get_running_loop().time()
+        self.held_words = {held for held in self.held_words or () if held.when() > now}
+        self.deliver(message)
 
     async def game_events(self, message: dict[str, Any]) -> None:
         """The group's news that the log grew to ``version`` (a broadcast handed

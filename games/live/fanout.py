@@ -1,6 +1,7 @@
 """This process's fan-out of a game's broadcasts to its sockets.
 
-A process's sockets on one game share one channel in the game's group, and each
+A process's sockets on one game share one channel in the game's group (and in its
+words' group, :mod:`games.commands.chat`), and each
 broadcast it receives is handed to each of them in turn (:class:`_Followed`); the
 sockets at the same version share the step it brings them to
 (:class:`games.live.cursor.Step`).
@@ -28,6 +29,7 @@ from channels.db import database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.core.exceptions import ImproperlyConfigured
 
+from games.commands.chat import chat_group_name
 from games.live.cursor import Step, Watch
 from games.models import Game
 from games.table import Table
@@ -94,6 +96,8 @@ async def _subscribe(game_id: uuid.UUID, followed: _Followed) -> str:
     try:
         channel = await layer.new_channel()
         await layer.group_add(group_name(game_id), channel)
+        # The words said at the table come on the same channel (games.commands.chat).
+        await layer.group_add(chat_group_name(game_id), channel)
     except BaseException:
         # The next socket tries again.
         if _FOLLOWED.get(game_id) is followed:
@@ -106,10 +110,11 @@ async def _subscribe(game_id: uuid.UUID, followed: _Followed) -> str:
 async def _hand_on(layer: Any, channel: str, followed: _Followed) -> None:
     while True:
         message = await layer.receive(channel)
-        followed.heard_at = time.monotonic()
         version = message.get("version")
-        if isinstance(version, int) and version > followed.heard:
-            followed.heard = version
+        if isinstance(version, int):
+            # A version heard (words said tell the watchdog nothing of the game).
+            followed.heard_at = time.monotonic()
+            followed.heard = max(followed.heard, version)
         for socket in followed.sockets:
             socket.deliver(message)
 
@@ -131,6 +136,7 @@ async def unfollow(game_id: uuid.UUID, socket: Socket) -> None:
     assert followed.reader is not None
     followed.reader.cancel()
     await _layer().group_discard(group_name(game_id), channel)
+    await _layer().group_discard(chat_group_name(game_id), channel)
 
 
 async def watch_over() -> None:

@@ -143,6 +143,18 @@ def rematch_game(game_id: uuid.UUID) -> Game | None:
     return Game.objects.filter(rematch_of=game_id).first()
 
 
+# What may be said at a table (games.read.chat): nothing, the quick phrases only, or
+# free text too. A table of its own is a casual one: free. A home's table (a
+# championship's) says nothing unless its home allows the phrases (decision 3506).
+CHAT_OFF = "off"
+CHAT_PHRASES = "phrases"
+CHAT_FREE = "free"
+CHAT_MODES = (CHAT_OFF, CHAT_PHRASES, CHAT_FREE)
+# What a home may allow: never free text (a duplicate table's words would reach the
+# tables still to play its deals, and an event's words are its director's to allow).
+HOME_CHAT_MODES = (CHAT_OFF, CHAT_PHRASES)
+
+
 @dataclass(frozen=True)
 class TableHome:
     """Where another app seats a game: a championship's event, round and table."""
@@ -151,6 +163,8 @@ class TableHome:
     round: int
     table: int
     url: str
+    # What its players may say at the table (HOME_CHAT_MODES).
+    chat: str = CHAT_OFF
     # What the table's pages show of its home beside the play (the event's desk: its
     # announcements and the call to its director): a template of the home's app,
     # included with ``home`` and ``seated`` (whether the viewer sits at the table), and

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import api, room
+from games.web import api, chat_api, room
 
 urlpatterns = [
     path("games/", api.GamesView.as_view(), name="api-games"),
@@ -42,6 +42,12 @@ urlpatterns = [
         "games/<str:ref>/deals/confirm/",
         room.ConfirmDealView.as_view(),
         name="api-game-deals-confirm",
+    ),
+    path("games/<str:ref>/chat/", chat_api.ChatView.as_view(), name="api-game-chat"),
+    path(
+        "games/<str:ref>/chat/<int:message>/report/",
+        chat_api.ReportView.as_view(),
+        name="api-game-chat-report",
     ),
     path("presets/", api.PresetsView.as_view(), name="api-presets"),
 ]

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.errors import SocketError
+from games.read.chat import PHRASES
 from games.read.pins import PIN_DIGITS
 from games.rules import OneCardMode, RuleOptions, Schedule, Scoring, build_schedule
 from games.rules.classic import ClassicOptions, TrumpMethod
@@ -91,6 +92,7 @@ def table_text() -> dict[str, Any]:
         "card_label": _("%(rank)s of %(suit)s"),
         "bid_label": _("Bid %(bid)s"),
         "classic": classic_text(),
+        "chat": chat_text(),
         "errors": {
             **error_texts(),
             **error_texts(SocketError),
@@ -100,6 +102,20 @@ def table_text() -> dict[str, Any]:
                 "the bids would add up to the %(cards)s cards dealt."
             ),
         },
+    }
+
+
+def chat_text() -> dict[str, Any]:
+    """The words of the table's talk (games/static/games/chat.js): each quick phrase in
+    the reader's language, and the mute and report of a player's words."""
+    return {
+        "phrases": {key: _(label) for key, label in PHRASES.items()},
+        "mute": _("Mute"),
+        "mute_label": _("Mute %(name)s: hide their words on this device"),
+        "unmute": _("Unmute %(name)s"),
+        "report": _("Report"),
+        "report_label": _("Report these words of %(name)s to the site's staff"),
+        "reported": _("Reported"),
     }
 
 

@@ -36,8 +36,10 @@ from games.commands import actions
 from games.commands.aliases import fitting_alias
 from games.errors import GameNotFound
 from games.models import Game
+from games.read.chat import MAX_TEXT_LENGTH, PHRASES, home_chat
 from games.read.pins import PIN_DIGITS
 from games.read.selectors import (
+    CHAT_OFF,
     PlayerGame,
     find_game,
     game_summaries,
@@ -405,6 +407,19 @@ def _table_page(
             else None
         ),
     }
+    # A replay has no talk: it is read from the record.
+    chat = CHAT_OFF if "replay" in request.GET else home_chat(home)
+    if chat != CHAT_OFF:
+        # Words at the table (chat.js): what may be said, where they are read, and who
+        # reads them (their own words are not theirs to mute or report).
+        page["chat"] = {
+            "mode": chat,
+            "api": reverse("api-game-chat", args=[game.code]),
+            "seat": next(
+                (taken["seat"] for taken in game.seats if taken.get("user_id") == user_id), None
+            ),
+            "signed_in": user_id is not None,
+        }
     options = (
         classic.options_from_dict(game.options)
         if game.kind == CLASSIC
@@ -435,6 +450,9 @@ def _table_page(
         "level_form": BotLevelForm(auto_id="id_fill_%s"),
         "share_url": request.build_absolute_uri(_table_url(game)),
         "refusal": refused,
+        "chat": "" if chat == CHAT_OFF else chat,
+        "phrases": [(key, _(label)) for key, label in PHRASES.items()],
+        "chat_length": MAX_TEXT_LENGTH,
     }
     return render(request, "games/table.html", context, status=status)
 

@@ -46,11 +46,14 @@ def test_no_admin_page_shows_an_api_token(monkeypatch: pytest.MonkeyPatch) -> No
     answers = {page: browser.get(page) for page in pages}
 
     # Then every page answers, no token key appears in any, and tokens have no pages
+    # (the championships' rows and the words said at the tables are added elsewhere)
     assert [
         (page, key) for page, answer in answers.items() for key in keys if key in answer.text
     ] == []
+    read_only = ("/tournaments/", "/games/")
     assert {page: answer.status_code for page, answer in answers.items()} == {
-        page: 403 if page.endswith("/add/") and "/tournaments/" in page else 200 for page in pages
+        page: 403 if page.endswith("/add/") and any(app in page for app in read_only) else 200
+        for page in pages
     }
     assert "authtoken" not in answers["/admin/"].text
     assert browser.get("/admin/authtoken/tokenproxy/").status_code == 404

@@ -23,6 +23,7 @@ def seated_game(
     kind: str = "romanian",
     place: str = "online",
     creator: User | None = None,
+    spectator_delay: int = 0,
 ) -> tuple[uuid.UUID, list[User]]:
     """A started game whose seat ``i`` is held by ``users[i]`` (opened by ``creator``,
     else by the first of them)."""
@@ -34,6 +35,7 @@ def seated_game(
         options=options,
         kind=kind,
         place=place,
+        spectator_delay=spectator_delay,
     )
     for number, user in enumerate(users):
         actions.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")

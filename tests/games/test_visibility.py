@@ -33,6 +33,8 @@ from games.visibility import (
     state_view,
     viewer_of,
     viewer_state_view,
+    word_due,
+    words_cutoff,
 )
 from games.write.tables import forget_tables, load_table
 from tests.accounts.factories import UserFactory
@@ -371,3 +373,14 @@ def test_a_released_table_is_folded_on_from_the_one_kept_reading_only_the_record
     assert f'"sequence" > {started.version - 1}' in reads[0]
     # And what it had released at first was the table set up and started, no move
     assert (started.status, started.game.phase.value) == ("playing", "dealing")
+
+
+def test_a_word_said_at_a_table_is_readable_by_a_held_back_viewer_once_the_delay_passed() -> None:
+    now = timezone.now()
+    said_at = now - timedelta(seconds=30)
+
+    # A viewer who sees the play live reads every word at once; one 60 s behind reads
+    # the words said a minute ago or more, each 60 s after it was said.
+    assert (words_cutoff(0, now), word_due(said_at, 0)) == (None, None)
+    assert words_cutoff(60, now) == now - timedelta(seconds=60)
+    assert word_due(said_at, 60) == now + timedelta(seconds=30)

@@ -103,6 +103,14 @@ WS_ANONYMOUS = "error:not_authenticated"
 WS_NO_ZERO = "error:zero_play_not_allowed"
 
 GAME = "api/games/<str:ref>/"
+# Words at the table: a quick phrase; a report of a message nobody said.
+PHRASE = {"phrase": "good_luck"}
+NO_MESSAGE = 2**31 - 1
+PLAYERS_ONLY = "403:players_only"
+CHAT_OFF = "403:chat_off"
+NO_SUCH_MESSAGE = "404:message_not_found"
+WS_PLAYERS_ONLY = "error:players_only"
+WS_CHAT_OFF = "error:chat_off"
 MANAGE = "events/<str:code>/manage/"
 BID = {"bid": 99}
 PLAY = {"card": "AS"}
@@ -152,6 +160,10 @@ HTTP_ROWS = [
     row("POST", "i18n/setlang/", "public", {"language": "ro"}, *EVERYONE_FOUND),
     row("GET", "healthz", "public", None, *EVERYONE),
     row("GET", "readyz", "public", None, *READY),
+    # The installable site: its manifest, service worker and offline page.
+    row("GET", "manifest.webmanifest", "public", None, *EVERYONE),
+    row("GET", "sw.js", "public", None, *EVERYONE),
+    row("GET", "offline/", "public", None, *EVERYONE),
     row("GET", "admin/", "public", None, *EVERYONE_FOUND),
     row("GET", "accounts/register/", "public", None, OK, *(FOUND,) * 6),
     row("GET", "accounts/login/", "public", None, OK, *(FOUND,) * 6),
@@ -284,6 +296,19 @@ HTTP_ROWS = [
             NO_GAME, PLAYED_HERE, PLAYED_HERE, SCORER_ONLY, PLAYED_HERE, PLAYED_HERE, NO_GAME)
         for action in DEAL_ACTIONS
     ),
+    # Words at the table: read as the table is; said by its players alone, and at a
+    # championship's table (the private one) only where its organizer allowed them;
+    # reported by whoever may read them.
+    row("GET", f"{GAME}chat/", "public", None, *EVERYONE),
+    row("GET", f"{GAME}chat/", "private", None, *API_PRIVATE_READ),
+    row("POST", f"{GAME}chat/", "public", PHRASE,
+        UNAUTHENTICATED, "201", "201", *(PLAYERS_ONLY,) * 4),
+    row("POST", f"{GAME}chat/", "private", PHRASE,
+        UNAUTHENTICATED, *(CHAT_OFF,) * 5, NO_GAME),
+    row("POST", f"{GAME}chat/<int:message>/report/", "public", None,
+        UNAUTHENTICATED, *(NO_SUCH_MESSAGE,) * 6),
+    row("POST", f"{GAME}chat/<int:message>/report/", "private", None,
+        UNAUTHENTICATED, *(NO_SUCH_MESSAGE,) * 5, NO_GAME),
     # A rematch: only the game's players may ask, once it is over.
     row("GET", f"{GAME}rematch/", "public", None, *(NO_REMATCH,) * 7),
     row("GET", f"{GAME}rematch/", "private", None, NO_GAME, *(NO_REMATCH,) * 5, NO_GAME),
@@ -429,6 +454,14 @@ SOCKET_ROWS = [
         WS_ANONYMOUS, ACK, WS_NOT_SEATED, WS_NOT_SEATED, ACK, WS_NOT_SEATED, WS_NOT_SEATED),
     row("seat_bot", "ws/games/<str:ref>/", "private", SEAT_BOT,
         CLOSED, ACK, WS_NOT_SEATED, WS_NOT_SEATED, ACK, ACK, CLOSED),
+    row("chat", "ws/games/<str:ref>/", "public", PHRASE,
+        WS_ANONYMOUS, ACK, ACK, *(WS_PLAYERS_ONLY,) * 4),
+    row("chat", "ws/games/<str:ref>/", "private", PHRASE,
+        CLOSED, *(WS_CHAT_OFF,) * 5, CLOSED),
+    row("chat_report", "ws/games/<str:ref>/", "public", {"message": NO_MESSAGE},
+        WS_ANONYMOUS, *("error:message_not_found",) * 6),
+    row("chat_report", "ws/games/<str:ref>/", "private", {"message": NO_MESSAGE},
+        CLOSED, *("error:message_not_found",) * 5, CLOSED),
 ]
 # fmt: on
 
@@ -478,6 +511,7 @@ class Scene:
             # A reset link that is no account's: the page says it does not work.
             .replace("<uidb64>", "MQ")
             .replace("<token>", "not-a-token")
+            .replace("<int:message>", str(NO_MESSAGE))
         )
 
     def body(self, body: dict[str, Any] | None, target: str) -> dict[str, Any] | None:
@@ -604,7 +638,12 @@ def test_the_table_names_every_url_every_api_method_and_every_socket_message() -
         game_messages = {
             r.method for r in SOCKET_ROWS if r.route == "ws/games/<str:ref>/" and r.target == target
         }
-        assert game_messages == {"CONNECT", *consumer.CONTROLS, *consumer.COMMANDS}
+        assert game_messages == {
+            "CONNECT",
+            *consumer.CONTROLS,
+            *consumer.COMMANDS,
+            *consumer.WORDS,
+        }
 
 
 @pytest.mark.django_db

@@ -66,6 +66,7 @@ SIGNED_IN_API = [
     "api/games/<str:ref>/zero-play/",
     "api/games/<str:ref>/one-card-mode/",
     "api/games/<str:ref>/seat-bot/",
+    "api/games/<str:ref>/chat/",
 ]
 # The pages whose forms anyone may post (each reads its form): a body over the
 # limit is the 413 page.
@@ -136,6 +137,7 @@ def world() -> dict[str, str]:
         # A password reset link that is no account's.
         "uidb64": "MQ",
         "token": "not-a-token",
+        "message": "1",
     }
 
 

@@ -7,7 +7,8 @@ The scene: a public event in a season, its spectators held 600 s behind the play
 whose one round of two tables its bots have just played to the end. Table A's log
 is at its last version and finished; the delay has released only the setting up
 of its table (who sits where, the start), so whoever is held back sees it just
-started, in play, nothing scored. The roles:
+started, in play, nothing scored. Its tables allow the quick phrases, and table A's
+first player says one as it ends: whoever is held back has not read it. The roles:
 
 - ``anonymous``: not signed in;
 - ``spectator``: signed in, entered nowhere;
@@ -47,8 +48,10 @@ from accounts.models import User
 from config.asgi import application
 from config.routing import websocket_urlpatterns
 from eventlog import store
+from games.commands.chat import game_say
 from games.live import consumer
 from games.models import Game
+from games.read.selectors import CHAT_PHRASES
 from games.table import stream_of
 from games.visibility import released
 from tests.accounts.factories import UserFactory
@@ -61,6 +64,7 @@ from tournaments.services import season_create
 ROLES = ("anonymous", "spectator", "elsewhere", "player", "organizer")
 DELAY = 600
 HELD, LIVE, NONE = "held", "live", "-"
+PHRASE = "well_played"
 # At the table: its players and who directs its event see it live.
 TABLE = (HELD, HELD, HELD, LIVE, LIVE)
 # The event's picture: held back for all but who directs the event.
@@ -105,13 +109,20 @@ def make_scene() -> Scene:
     organizer: User = UserFactory.create(can_organize=True)
     season = season_create(organizer=organizer, name="Sezonul întârziat")
     event, _ = bot_event(
-        players=8, rounds=1, creator=organizer, spectator_delay=DELAY, season_id=season.id
+        players=8,
+        rounds=1,
+        creator=organizer,
+        spectator_delay=DELAY,
+        season_id=season.id,
+        table_chat=CHAT_PHRASES,
     )
     play_round(event.id, organizer)
     wait_until(lambda: Event.objects.get(pk=event.id).status == Event.Status.FINISHED)
     # What the season's task writes once the event finished (here in either mode).
     seasons.update_season(season.id)
     game, other = round_games(event.id, 1)
+    # Table A's first player says a word as it ends: the delay holds it back too.
+    game_say(game_id=game.id, actor=User.objects.get(pk=game.seats[0]["user_id"]), phrase=PHRASE)
     records = store.read(stream_of(game.id))
     shown, _ = released(records, DELAY, timezone.now())
     users: dict[str, User | None] = {
@@ -224,6 +235,11 @@ def season_page(scene: Scene, response: Any) -> str:
     return _names_shown(response)
 
 
+def chat_words(scene: Scene, response: Any) -> str:
+    said = [word["phrase"] for word in response.json()["words"]]
+    return {(): HELD, (PHRASE,): LIVE}.get(tuple(said), f"words {said}")
+
+
 def events_list(scene: Scene, response: Any) -> str:
     content = response.content.decode()
     row = content[content.index(f'<tr data-code="{scene.event.code}">') :]
@@ -267,6 +283,8 @@ HTTP_ROWS = [
     Row("api/games/<str:ref>/events/", "", game_state, TABLE),
     Row("api/games/<str:ref>/record/", "", record, TABLE),
     Row("api/games/<str:ref>/record.json", "", record, TABLE),
+    # The words said at the table: as late as its play.
+    Row("api/games/<str:ref>/chat/", "", chat_words, TABLE),
     # The replay reads the finished record at a version: not before the finish is out.
     Row("api/games/<str:ref>/", "?at=1", record, TABLE),
     Row("games/<str:ref>/", "", table_page, TABLE),
@@ -291,6 +309,9 @@ NO_PROGRESS = {
     "i18n/setlang/": "the language switch",
     "healthz": "the process's health",
     "readyz": "the site's readiness",
+    "manifest.webmanifest": "the installable site's manifest",
+    "sw.js": "the service worker, which keeps nothing of a table",
+    "offline/": "the page the service worker shows offline",
     "admin/": "the site's staff tools, not a viewing route (docs/security.md)",
     "accounts/register/": "an account's pages",
     "accounts/login/": "an account's pages",
@@ -333,6 +354,8 @@ NO_PROGRESS = {
     "api/games/<str:ref>/fill-with-bots/": "a command",
     "api/games/<str:ref>/cancel/": "a command",
     "api/games/<str:ref>/leave/": "a command",
+    "api/games/<str:ref>/chat/<int:message>/report/": "a command: reports only a message "
+    "the reporter may read",
     "api/games/<str:ref>/rematch/": "an event's table has no rematch",
     "api/games/<str:ref>/scorer/": "a table in the room's PIN, given: it shows nothing",
     "api/games/<str:ref>/deals/": "a command",
@@ -403,6 +426,10 @@ SOCKET_NO_PROGRESS = {
     # Only a seat, or the table's creator, is acked; anyone else is refused with the
     # version this socket has sent, which is as held back as the socket.
     **{(command, GAME_SOCKET): "a command" for command in consumer.COMMANDS},
+    # Words said and reported: acked or refused alike, with the version this socket has
+    # sent; the words themselves reach a held-back socket as late as the play
+    # (tests/games/live/test_chat.py).
+    **{(kind, GAME_SOCKET): "a word said or reported" for kind in consumer.WORDS},
 }
 
 
@@ -418,7 +445,7 @@ def test_the_matrix_names_every_url_and_every_socket_message() -> None:
     game_messages = {
         kind for kind, route in asked | set(SOCKET_NO_PROGRESS) if route == GAME_SOCKET
     }
-    assert game_messages == {"CONNECT", "resync", "resume", *consumer.COMMANDS}
+    assert game_messages == {"CONNECT", "resync", "resume", *consumer.COMMANDS, *consumer.WORDS}
 
 
 def _differences(

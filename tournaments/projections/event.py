@@ -42,6 +42,7 @@ def project_event(
         "round_ends_at": championship.rounds[-1].ends_at if championship.rounds else None,
         "at_time": settings.at_time,
         "round_time_called": championship.rounds[-1].time_up if championship.rounds else False,
+        "table_chat": settings.table_chat,
         "announcements": [
             {
                 "number": made.number,

@@ -48,6 +48,11 @@
 
   const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
 
+  // Words at the table (chat.js), where the table has them: it hears what the socket
+  // says of words, and sends through it.
+  const chat = window.atuChat ? window.atuChat(page, send, fmt) : null;
+  const WORDS = ["chat", "chat_report"];
+
   function node(tag, attributes = {}, children = []) {
     const element = document.createElement(tag);
     for (const [key, value] of Object.entries(attributes)) {
@@ -128,6 +133,7 @@
     opened.addEventListener("open", () => {
       retries = 0;
       $("connection").textContent = "";
+      if (chat) chat.opened();
     });
     opened.addEventListener("message", (message) => {
       if (opened !== socket) return;
@@ -168,7 +174,9 @@
   }
 
   function receive(message) {
-    if (message.type === "state") {
+    if (message.type === "chat" || WORDS.includes(message.command)) {
+      if (chat) chat.receive(message);
+    } else if (message.type === "state") {
       $("connection").textContent = "";
       show(message.state);
     } else if (message.type === "pong") {

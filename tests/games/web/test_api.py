@@ -262,6 +262,9 @@ def test_an_unknown_game_is_404_game_not_found_on_every_endpoint(game: Seated, r
         client.post(f"/api/games/{ref}/play/", {"card": "AS"}),
         client.post(f"/api/games/{ref}/zero-play/", {}),
         client.post(f"/api/games/{ref}/one-card-mode/", {"mode": "open"}),
+        client.get(f"/api/games/{ref}/chat/"),
+        client.post(f"/api/games/{ref}/chat/", {"phrase": "thanks"}),
+        client.post(f"/api/games/{ref}/chat/1/report/"),
     ):
         assert error(response) == (404, "game_not_found")
 
@@ -628,10 +631,10 @@ def test_the_schema_declares_the_idempotency_key_header_as_the_server_checks_it(
         for path, item in schema["paths"].items()
         for method, operation in item.items()
         # A rematch is no move of the game: asking twice gets the same table anyway;
-        # nor is giving a table's PIN.
+        # nor is giving a table's PIN, nor a word said at the table or its report.
         if method == "post"
         and path.startswith("/api/games/{ref}/")
-        and not path.endswith(("/rematch/", "/scorer/"))
+        and not path.endswith(("/rematch/", "/scorer/", "/chat/", "/report/"))
     ]
 
     assert len(commands) == 12
@@ -998,6 +1001,8 @@ def test_the_schema_is_served_and_documents_every_endpoint() -> None:
         "/api/games/{ref}/cancel/",
         "/api/games/{ref}/leave/",
         "/api/games/{ref}/rematch/",
+        "/api/games/{ref}/chat/",
+        "/api/games/{ref}/chat/{message}/report/",
         "/api/events/{code}/tables/{game_code}/calls/",
         "/api/events/{code}/calls/{number}/answer/",
         "/api/events/{code}/calls/{number}/close/",

@@ -16,7 +16,7 @@ from games.web.forms import CLASSIC_PRESET_LABELS
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end, seated_game
-from tests.tournaments.drivers import private_event_round
+from tests.tournaments.drivers import event_round, private_event_round
 
 
 def test_rules_page_shows_each_preset_with_its_deal_sequence(client: Client) -> None:
@@ -804,3 +804,52 @@ def test_a_started_game_cannot_be_cancelled_from_its_page_said_in_romanian(
     assert response.status_code == 409
     assert "Jocul a început" in response.content.decode()
     assert Game.objects.get(pk=game_id).status == "playing"
+
+
+# --- Words at the table --------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_table_page_offers_the_talk_its_table_allows_to_its_players() -> None:
+    # Given a casual table, a championship's quiet one, and one allowing the phrases
+    casual_id, casual_players = seated_game(3)
+    casual = Game.objects.get(pk=casual_id)
+    *_, (quiet,) = event_round(4, public=True)
+    *_, (phrases,) = event_round(4, public=True, table_chat="phrases")
+
+    def page(game: Game, user: User | None, query: str = "") -> tuple[str, Any]:
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        response = client.get(f"/games/{game.code}/{query}")
+        return response.content.decode(), table_config(response).get("chat")
+
+    player, player_chat = page(casual, casual_players[1])
+    watcher, watcher_chat = page(casual, None)
+    quiet_page, quiet_chat = page(quiet, User.objects.get(pk=quiet.seats[0]["user_id"]))
+    phrases_page, phrases_chat = page(phrases, User.objects.get(pk=phrases.seats[2]["user_id"]))
+    replay, replay_chat = page(casual, casual_players[1], "?replay")
+
+    # Then a casual table's player has the phrases and a line of text, its spectator
+    # reads only; a quiet table has no talk at all; the phrases-only table no text
+    assert player_chat == {
+        "mode": "free",
+        "api": f"/api/games/{casual.code}/chat/",
+        "seat": 1,
+        "signed_in": True,
+    }
+    assert player.count("data-phrase=") == 5
+    assert 'id="chat-text"' in player
+    assert watcher_chat == {
+        "mode": "free",
+        "api": f"/api/games/{casual.code}/chat/",
+        "seat": None,
+        "signed_in": False,
+    }
+    assert 'id="chat-words"' in watcher
+    assert "data-phrase=" not in watcher
+    assert (quiet_chat, 'id="chat"' in quiet_page) == (None, False)
+    assert phrases_chat is not None and phrases_chat["mode"] == "phrases"
+    assert phrases_page.count("data-phrase=") == 5
+    assert 'id="chat-text"' not in phrases_page
+    assert (replay_chat, 'id="chat"' in replay) == (None, False)

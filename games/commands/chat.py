@@ -1,0 +1,111 @@
+"""Words at a table: a player says a quick phrase or a line of free text, and a
+reader reports a line to the site's staff (decision 3506).
+
+Neither is an event of the game's log: nothing of the game changes, nor its
+version, so no move is refused for a word said meanwhile. A word is a row of
+:class:`games.models.TableMessage`, published once written to the table's sockets
+on a group of its own (:func:`chat_group_name`), which a server process's sockets on
+the game follow with the game's (:mod:`games.live.fanout`); a reader who missed one
+reads the table's words again (the REST API's ``chat``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.errors import (
+    ChatOff,
+    ChatTooFast,
+    GameNotFound,
+    MessageNotFound,
+    PhrasesOnly,
+    PlayersOnly,
+    TableCancelledError,
+)
+from games.models import Game, MessageReport, TableMessage
+from games.read.chat import chat_mode, readable_message
+from games.read.selectors import CHAT_FREE, CHAT_OFF
+from games.visibility import message_view
+from runtime import outbox
+from runtime.errors import TooManyAttempts
+from runtime.throttling import AttemptKey, take_attempt
+from runtime.transactions import after_commit
+
+# A player's budget of words, across their tables (runtime.throttling's rates).
+CHAT_RATE = "table-chat"
+# What a process's sockets on a game hear of a word said (games.live.consumer).
+CHAT_BROADCAST = "game.chat"
+
+
+def chat_group_name(game_id: uuid.UUID) -> str:
+    return f"chat.{game_id.hex}"
+
+
+def game_say(
+    *, game_id: uuid.UUID, actor: User, phrase: str | None = None, text: str | None = None
+) -> TableMessage:
+    """``actor``, seated at the game, says the quick ``phrase`` (a key of
+    :data:`games.read.chat.PHRASES`) or the line ``text`` (checked as
+    :class:`games.commands.inputs.SaySerializer` checks it), as far as the table
+    allows (:func:`games.read.chat.chat_mode`) and their budget of words lets them
+    (``table-chat``: spent by every word said, whatever the table)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound(game_id)
+    mode = chat_mode(game_id)
+    if mode == CHAT_OFF:
+        raise ChatOff()
+    if text is not None and mode != CHAT_FREE:
+        raise PhrasesOnly()
+    seat = next((taken for taken in game.seats if taken.get("user_id") == actor.pk), None)
+    if seat is None:
+        raise PlayersOnly()
+    if game.status == Game.Status.CANCELLED:
+        raise TableCancelledError()
+    try:
+        take_attempt(AttemptKey(CHAT_RATE, str(actor.pk)))
+    except TooManyAttempts as spent:
+        raise ChatTooFast(spent.retry_after) from None
+    message = TableMessage.objects.create(
+        game_id=game_id,
+        author=actor,
+        seat=seat["seat"],
+        name=seat["alias"],
+        phrase=phrase or "",
+        text=text or "",
+    )
+    after_commit(publish_words, game_id, [message_view(message)])
+    return message
+
+
+def publish_words(game_id: uuid.UUID, words: list[dict[str, Any]]) -> None:
+    """Tell the table's sockets of ``words`` said; a publish still waiting takes them
+    too, so none is lost to a newer one (:mod:`runtime.outbox`)."""
+    outbox.publish(chat_group_name(game_id), {"type": CHAT_BROADCAST, "words": words}, _more_words)
+
+
+def _more_words(waiting: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
+    return {**newer, "words": [*waiting["words"], *newer["words"]]}
+
+
+def game_report_message(*, game_id: uuid.UUID, reporter: User, message: int) -> MessageReport:
+    """``reporter`` reports the message ``message`` said at the game, for the site's
+    staff to read (the admin's message reports). Only a message they may read
+    (:mod:`games.visibility`: a delayed spectator's are held back); once each."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound(game_id)
+    said = readable_message(game, message, viewer_id=reporter.pk, now=timezone.now())
+    if said is None:
+        raise MessageNotFound(message)
+    try:
+        with transaction.atomic():
+            return MessageReport.objects.create(message=said, reporter=reporter)
+    except IntegrityError:
+        # Reported already (by this reporter, perhaps at once from two tabs).
+        return MessageReport.objects.get(message=said, reporter=reporter)
