@@ -11,12 +11,13 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from eventlog import store
 from games.errors import GameNotFound
 from games.models import Game
 from games.read.pins import granted_seat
 from games.rules import PRESET_TITLES, PRESETS, RuleOptions, build_schedule, options_from_dict
 from games.rules.cards import MAX_PLAYERS, MIN_PLAYERS
-from games.table import ROOM
+from games.table import ROOM, STREAM_PREFIX
 from games.visibility import directs_game, may_see_game, seen_games, seen_status, visible_games
 
 
@@ -43,6 +44,18 @@ def rule_presets() -> list[PresetSummary]:
         )
         for name, options in PRESETS.items()
     ]
+
+
+def game_streams() -> list[tuple[uuid.UUID, str]]:
+    """Every game's id and stream in the log, in stream order (what a rebuild of a
+    game read model reads)."""
+    games = []
+    for stream in store.streams(STREAM_PREFIX):
+        try:
+            games.append((uuid.UUID(stream.removeprefix(STREAM_PREFIX)), stream))
+        except ValueError:
+            continue  # not a game's stream
+    return games
 
 
 # A game id (UUID) or share code; anything else is no game of ours.
