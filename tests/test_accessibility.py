@@ -85,6 +85,7 @@ def every_page() -> list[tuple[str, str, str | None]]:
         ("event table, a call waiting", f"/games/{event_table.code}/", session_of(entrants[0])),
         ("event table, the call offered", f"/games/{event_table.code}/", session_of(entrants[1])),
         ("results", f"/events/{event.code}/results/", None),
+        ("player", f"/players/{entrants[0].pk}/", None),
         ("room screen", f"/events/{event.code}/screen/", None),
     ]
 

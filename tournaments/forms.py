@@ -591,3 +591,19 @@ class AnnouncementForm(forms.Form):
 
 class CloseCallForm(forms.Form):
     note = forms.CharField(label=_("Note"), max_length=MAX_CALL_NOTE_LENGTH, required=False)
+
+
+# The most a player page's address may ask for: a page of games, an account id.
+MAX_PAGE = 1_000_000
+MAX_ACCOUNT_ID = 2**63 - 1
+
+
+class PlayerPageForm(forms.Form):
+    """What a player page's address may ask (all optional): a page of their games, a
+    season's rating chart, another player to compare them with."""
+
+    page = forms.IntegerField(min_value=1, max_value=MAX_PAGE, required=False)
+    season = forms.UUIDField(required=False)
+    vs = forms.IntegerField(
+        label=_("Compare with"), min_value=1, max_value=MAX_ACCOUNT_ID, required=False
+    )

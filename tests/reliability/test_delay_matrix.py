@@ -311,6 +311,10 @@ NO_PROGRESS = {
     "games/<str:ref>/leave/": "a command",
     "games/<str:ref>/rematch/": "an event's table has no rematch",
     "events/new/": "a form",
+    # A person's page lists their games once finished and their spectator delay over,
+    # for everyone alike (tests/tournaments/test_players.py); the scene's players are
+    # bots, who have no page.
+    "players/<int:player_id>/": "a person's finished games, each once its delay is over",
     "seasons/new/": "a form",
     # The event's commands: a refusal redraws the event page or the organizer's,
     # whose rows are above.

@@ -963,8 +963,9 @@ def test_the_season_page_shows_its_leaderboard_and_a_rating_chart(client: Client
     content = text(client.get(f"/seasons/{season.id}/"))
 
     assert "<h1>Sezonul 2026</h1>" in content
-    assert "<td>1</td><td>Ana</td><td>20</td><td>1520</td><td>1</td>" in content
-    assert "<td>2</td><td>Dorin</td><td>10</td><td>1480</td><td>1</td>" in content
+    ana, dorin = (f'<a href="/players/{player.pk}/">' for player in players)
+    assert f"<td>1</td><td>{ana}Ana</a></td><td>20</td><td>1520</td><td>1</td>" in content
+    assert f"<td>2</td><td>{dorin}Dorin</a></td><td>10</td><td>1480</td><td>1</td>" in content
     assert content.count("<polyline") == 2
     assert f'href="/events/{event.code}/"' in content
 
