@@ -23,6 +23,7 @@ from games.rules import preset as rules_preset
 from games.web.forms import PRESET_LABELS, NewGameForm, rule_changes
 from tournaments.championship import AT_TIME_FINISH_DEAL, AT_TIME_NONE, MAX_CALL_NOTE_LENGTH
 from tournaments.models import Season
+from tournaments.players import MAX_ACCOUNT_ID
 from tournaments.points import PointsMethod
 from tournaments.services import (
     DEFAULT_CHECK_IN_SECONDS,
@@ -593,9 +594,8 @@ class CloseCallForm(forms.Form):
     note = forms.CharField(label=_("Note"), max_length=MAX_CALL_NOTE_LENGTH, required=False)
 
 
-# The most a player page's address may ask for: a page of games, an account id.
+# The most a player page's address may ask for: a page of games.
 MAX_PAGE = 1_000_000
-MAX_ACCOUNT_ID = 2**63 - 1
 
 
 class PlayerPageForm(forms.Form):

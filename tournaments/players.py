@@ -40,7 +40,7 @@ from django.db.models.functions import RowNumber
 
 from accounts.models import User
 from games.models import Game
-from tournaments.errors import PlayerNotFound
+from tournaments.errors import GamesPageNotFound, PlayerNotFound
 from tournaments.models import Event, PlayerGame, RatingChange, Season, SeasonStanding, Standing
 from tournaments.selectors import events_list, hidden_tables, season_standings, statuses_seen
 
@@ -54,9 +54,15 @@ CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 240, 12
 NEWEST_FIRST = ("-finished_at", "-game_id")
 
 
+# The largest account id there may be (a 64-bit key): anything above is no account.
+MAX_ACCOUNT_ID = 2**63 - 1
+
+
 def find_player(player_id: int) -> User:
     """The person whose page this is: an active account, neither a guest's nor a bot's
     (they have no page)."""
+    if not 0 < player_id <= MAX_ACCOUNT_ID:
+        raise PlayerNotFound(player_id)
     user = User.objects.filter(pk=player_id, is_active=True, is_bot=False, is_guest=False).first()
     if user is None:
         raise PlayerNotFound(player_id)
@@ -515,3 +521,93 @@ def head_to_head(
         counts["behind"],
         counts["level"],
     )
+
+
+# --- The whole page ------------------------------------------------------------------
+
+# What a page's address may ask that it cannot show, by the field that asked it.
+NO_RATING_THERE = "no_rating_in_season"
+SAME_PLAYER = "same_player"
+NO_SUCH_PLAYER = "no_such_player"
+
+
+@dataclass(frozen=True)
+class PlayerPicture:
+    """Everything a player page shows, as the viewer sees it at a moment: the page and
+    the API's ``/api/players/<id>/`` alike."""
+
+    player: User
+    figures: Figures
+    page: GamesPage
+    results: list[ResultLine]
+    events: list[EventLine]
+    seasons: list[SeasonLine]
+    # The season charted (the one asked for, else the latest), and its chart.
+    season: SeasonLine | None
+    chart: PlayerChart | None
+    opponents: list[tuple[Opponent, int]]
+    versus: HeadToHead | None
+    # What was asked that cannot be shown, by field: "season" (NO_RATING_THERE), "vs"
+    # (SAME_PLAYER, NO_SUCH_PLAYER); the picture is as if it had not been asked.
+    refused: dict[str, str]
+
+
+def player_picture(
+    player: User,
+    viewer_id: int | None,
+    now: datetime,
+    *,
+    page: int = 1,
+    season_id: uuid.UUID | None = None,
+    other_id: int | None = None,
+) -> PlayerPicture:
+    """The player's page as ``viewer_id`` sees it at ``now``: page ``page`` of their
+    games (GamesPageNotFound past the last), the chart of season ``season_id`` (else the
+    latest), and their record against ``other_id``, if asked."""
+    refused: dict[str, str] = {}
+    games = shown_games(player.pk, viewer_id, now)
+    counted = figures(games)
+    shown = games_page(games, counted.games, page)
+    if shown is None:
+        raise GamesPageNotFound(page)
+    seasons = player_seasons(player.pk, viewer_id, now)
+    season = next((line for line in seasons if line.season_id == season_id), None)
+    if season_id is not None and season is None:
+        refused["season"] = NO_RATING_THERE
+    season = season or (seasons[0] if seasons else None)
+    chart = None
+    if season is not None:
+        chart = rating_chart(*rating_history(player.pk, season.season_id, viewer_id, now))
+    opponents = frequent_opponents(player.pk, viewer_id, now)
+    versus = None
+    if other_id is not None:
+        versus = _versus(player, other_id, viewer_id, now, refused)
+    if versus is not None and all(met.player_id != other_id for met, _ in opponents):
+        opponents.append((versus.other, versus.games))
+    return PlayerPicture(
+        player,
+        counted,
+        shown,
+        results_by_preset(games),
+        player_events(player.pk, viewer_id, now),
+        seasons,
+        season,
+        chart,
+        opponents,
+        versus,
+        refused,
+    )
+
+
+def _versus(
+    player: User, other_id: int, viewer_id: int | None, now: datetime, refused: dict[str, str]
+) -> HeadToHead | None:
+    if other_id == player.pk:
+        refused["vs"] = SAME_PLAYER
+        return None
+    try:
+        other = find_player(other_id)
+    except PlayerNotFound:
+        refused["vs"] = NO_SUCH_PLAYER
+        return None
+    return head_to_head(player.pk, other, viewer_id, now)

@@ -41,6 +41,7 @@ from tournaments import desk, paper, players, selectors, services
 from tournaments.championship import MAX_CALL_NOTE_LENGTH
 from tournaments.errors import (
     EventNotFound,
+    GamesPageNotFound,
     MayNotOrganize,
     NotEnoughPlayers,
     NotOrganizer,
@@ -1001,44 +1002,42 @@ def season_page(request: HttpRequest, season_id: uuid.UUID) -> HttpResponse:
 
 @require_GET
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    """A person's public page: their games, events, seasons' rating, figures, results by
-    rules and table size, and their record against another player (``?vs=``). An address
-    asking for what the page cannot show is answered 400, with the page as it would be
-    without it."""
+    """A person's public page (tournaments.players.player_picture). An address asking
+    for what the page cannot show is answered 400, with the page as it is without it
+    and the reason; a page of games past the last, 404."""
     try:
         player = players.find_player(player_id)
     except PlayerNotFound:
         raise Http404(_("There is no such player.")) from None
-    viewer, now = _user_id(request), timezone.now()
     form = PlayerPageForm(request.GET)
     asked = form.cleaned_data if form.is_valid() else {}
-    games = players.shown_games(player.pk, viewer, now)
-    figures = players.figures(games)
-    page = players.games_page(games, figures.games, asked.get("page") or 1)
-    if page is None:
-        raise Http404(_("There is no such page of games."))
-    seasons = players.player_seasons(player.pk, viewer, now)
-    season = next((line for line in seasons if line.season_id == asked.get("season")), None)
-    if asked.get("season") and season is None:
-        form.add_error("season", _("This player has no rating in that season."))
-    season = season or (seasons[0] if seasons else None)
-    chart = (
-        players.rating_chart(*players.rating_history(player.pk, season.season_id, viewer, now))
-        if season
-        else None
-    )
-    opponents = players.frequent_opponents(player.pk, viewer, now)
-    versus = _versus(form, player, asked.get("vs"), viewer, now)
-    if versus is not None and all(met.player_id != versus.other.player_id for met, _count in opponents):
-        opponents.append((versus.other, versus.games))
+    try:
+        picture = players.player_picture(
+            player,
+            _user_id(request),
+            timezone.now(),
+            page=asked.get("page") or 1,
+            season_id=asked.get("season"),
+            other_id=asked.get("vs"),
+        )
+    except GamesPageNotFound:
+        raise Http404(_("There is no such page of games.")) from None
+    reasons = {
+        players.NO_RATING_THERE: _("This player has no rating in that season."),
+        players.SAME_PLAYER: _("Choose another player than this one."),
+        players.NO_SUCH_PLAYER: _("There is no such player."),
+    }
+    for field, reason in picture.refused.items():
+        form.add_error(field, reasons[reason])
     context = {
+        "picture": picture,
         "player": player,
         "form": form,
-        "figures": figures,
-        "page": page,
+        "figures": picture.figures,
+        "page": picture.page,
         "games": [
             {"line": line, "rules": preset_label(line.kind, line.preset, line.options)}
-            for line in page.lines
+            for line in picture.page.lines
         ],
         "results": [
             {
@@ -1046,34 +1045,16 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
                 "game": KIND_LABELS.get(line.kind, line.kind),
                 "rules": preset_label(line.kind, line.preset),
             }
-            for line in players.results_by_preset(games)
+            for line in picture.results
         ],
-        "events": players.player_events(player.pk, viewer, now),
-        "seasons": seasons,
-        "season": season,
-        "chart": chart,
-        "opponents": opponents,
-        "versus": versus,
+        "events": picture.events,
+        "seasons": picture.seasons,
+        "season": picture.season,
+        "chart": picture.chart,
+        "opponents": picture.opponents,
+        "versus": picture.versus,
     }
-    status = 400 if form.errors else 200
-    return render(request, "tournaments/player.html", context, status=status)
-
-
-def _versus(
-    form: PlayerPageForm, player: User, other_id: int | None, viewer: int | None, now: Any
-) -> players.HeadToHead | None:
-    """The head-to-head asked for, if any; a form error if it names nobody to compare."""
-    if other_id is None:
-        return None
-    if other_id == player.pk:
-        form.add_error("vs", _("Choose another player than this one."))
-        return None
-    try:
-        other = players.find_player(other_id)
-    except PlayerNotFound:
-        form.add_error("vs", _("There is no such player."))
-        return None
-    return players.head_to_head(player.pk, other, viewer, now)
+    return render(request, "tournaments/player.html", context, status=400 if form.errors else 200)
 
 
 # --- Announcements --------------------------------------------------------------------

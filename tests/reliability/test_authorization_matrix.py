@@ -273,6 +273,7 @@ HTTP_ROWS = [
     # A person's page is public (an entrant of the private event: its table shows there
     # only to who may see the event).
     row("GET", "players/<int:player_id>/", "private", None, *EVERYONE),
+    row("GET", "api/players/<int:player_id>/", "private", None, *EVERYONE),
     row("GET", "events/<str:code>/", "private", None, *PRIVATE_READ),
     row("GET", "events/<str:code>/live.json", "private", None, *PRIVATE_READ),
     row("GET", "events/<str:code>/my-table/", "private", None, FOUND, *PRIVATE_READ[1:]),

@@ -315,6 +315,7 @@ NO_PROGRESS = {
     # for everyone alike (tests/tournaments/test_players.py); the scene's players are
     # bots, who have no page.
     "players/<int:player_id>/": "a person's finished games, each once its delay is over",
+    "api/players/<int:player_id>/": "a person's finished games, each once its delay is over",
     "seasons/new/": "a form",
     # The event's commands: a refusal redraws the event page or the organizer's,
     # whose rows are above.

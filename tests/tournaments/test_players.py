@@ -1,7 +1,7 @@
 """The player page: its reads (tournaments.players) counted by the database with exact
 values, and the page through Django's test client: who has one, what a viewer may see
 of it, what its address may ask, and names linked to it from the season and results
-pages."""
+pages; and the same through the API."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rest_framework.test import APIClient
 
 from accounts.models import User
 from games.models import Game
@@ -192,9 +193,11 @@ def test_a_guest_a_bot_and_nobody_have_no_page(client: Client) -> None:
     guest: User = UserFactory.create(is_guest=True)
     bot: User = UserFactory.create(is_bot=True)
 
-    answers = [client.get(f"/players/{pk}/").status_code for pk in (guest.pk, bot.pk, 999_999)]
+    answers = [
+        client.get(f"/players/{pk}/").status_code for pk in (guest.pk, bot.pk, 999_999, 2**70)
+    ]
 
-    assert answers == [404, 404, 404]
+    assert answers == [404, 404, 404, 404]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -331,3 +334,58 @@ def test_the_season_and_results_pages_link_names_to_player_pages(client: Client)
     for content in pages:
         for entrant in entrants:
             assert f'<a href="/players/{entrant.pk}/">{entrant.display}</a>' in content
+
+
+# --- The API ---------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_api_answers_what_the_page_shows() -> None:
+    # Given a season's event of four people, played and finished
+    creator = organizer()
+    season = services.season_create(organizer=creator, name="Sezonul 2026")
+    event, _, entrants = played_event(4, season_id=season.id)
+    first, second = entrants[0], entrants[1]
+    row = PlayerGame.objects.get(player_id=first.pk)
+
+    # When anyone asks for the first one's page, compared with the second
+    answer = APIClient().get(f"/api/players/{first.pk}/?vs={second.pk}").json()
+
+    # Then it holds their figures, game, event, season, rating and head-to-head
+    assert (answer["id"], answer["name"]) == (first.pk, first.display)
+    assert answer["figures"]["games"] == 1
+    assert answer["figures"]["deals"] == row.deals == 9
+    assert answer["figures"]["exact"] == row.exact
+    assert answer["games"]["page"] == answer["games"]["pages"] == 1
+    assert [game["code"] for game in answer["games"]["results"]] == [row.code]
+    assert [line["code"] for line in answer["events"]] == [event.code]
+    assert [line["id"] for line in answer["seasons"]] == [str(season.id)]
+    assert answer["rating"]["season"] == str(season.id)
+    assert len(answer["rating"]["ratings"]) == answer["rating"]["total"] == 1
+    second_row = PlayerGame.objects.get(player_id=second.pk)
+    assert answer["versus"] == {
+        "player": {"id": second.pk, "name": second.display},
+        "games": 1,
+        "ahead": int(row.place < second_row.place),
+        "behind": int(row.place > second_row.place),
+        "level": int(row.place == second_row.place),
+    }
+
+
+@pytest.mark.django_db
+def test_the_api_refuses_what_it_cannot_show_with_its_code() -> None:
+    player: User = UserFactory.create()
+    guest: User = UserFactory.create(is_guest=True)
+    game_rows(player.pk, [1])
+    client = APIClient()
+
+    def code(url: str) -> tuple[int, str]:
+        response = client.get(url)
+        return response.status_code, response.json()["code"]
+
+    assert code(f"/api/players/{guest.pk}/") == (404, "player_not_found")
+    assert code(f"/api/players/{2**70}/") == (404, "player_not_found")
+    assert code(f"/api/players/{player.pk}/?page=2") == (404, "page_not_found")
+    assert code(f"/api/players/{player.pk}/?page=x") == (400, "invalid_input")
+    assert code(f"/api/players/{player.pk}/?vs={player.pk}") == (400, "invalid_input")
+    assert code(f"/api/players/{player.pk}/?season={uuid.uuid4()}") == (400, "invalid_input")
