@@ -340,8 +340,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{statistics.median(baselines) * 1000:.1f} ms; page / baseline = {ratio:.2f}x "
                 f"[page runs: {', '.join(f'{s * 1000:.0f}' for s in pages)} ms]"
             )
-            print(f"    target page / baseline <= {TARGET_RATIO:.0f}x: "
-                  f"{'PASS' if ratio <= TARGET_RATIO else 'FAIL'}")
+            print(
+                f"    target page / baseline <= {TARGET_RATIO:.0f}x: "
+                f"{'PASS' if ratio <= TARGET_RATIO else 'FAIL'}"
+            )
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
     return 0

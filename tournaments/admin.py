@@ -1,6 +1,6 @@
 """The championships in Django's admin, read-only: every row here is a projection of
-the event log (rebuilt by ``rebuild_standings`` and ``rebuild_player_games``), so it is changed through the
-services and the organizer's pages, never edited here."""
+the event log (rebuilt by ``rebuild_standings`` and ``rebuild_player_games``), so it is
+changed through the services and the organizer's pages, never edited here."""
 
 from __future__ import annotations
 

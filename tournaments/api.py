@@ -1,7 +1,7 @@
 """The championships' REST API: calls to the director, and a player's page. A player
 seated at one of an event's tables calls the director to it; who directs the event
-answers and closes the call. A player's page is public (tournaments.players). Errors are the API's one shape, ``{"code": ..., "message": ...}``
-(:mod:`runtime.api_errors`)."""
+answers and closes the call. A player's page is public (tournaments.players). Errors
+are the API's one shape, ``{"code": ..., "message": ...}`` (:mod:`runtime.api_errors`)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from rest_framework.views import APIView
 from accounts.http import AuthenticatedRequest
 from runtime.api_docs import errors
 from tournaments import players, selectors, services
-from tournaments.forms import MAX_PAGE
 from tournaments.championship import CALL_REASONS, MAX_CALL_NOTE_LENGTH, MAX_CALL_TEXT_LENGTH
+from tournaments.forms import MAX_PAGE
 from tournaments.services import EventResult
 
 TAGS = ["events"]

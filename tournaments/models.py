@@ -223,9 +223,7 @@ class RatingChange(models.Model):
         verbose_name_plural = _("rating changes")
         # A player's rating over a season (the player page).
         indexes = [
-            models.Index(
-                fields=["player_id", "season_id", "order"], name="rating_change_by_player"
-            )
+            models.Index(fields=["player_id", "season_id", "order"], name="rating_change_by_player")
         ]
         ordering = ["order", "player_id"]
 

@@ -143,7 +143,7 @@ def win_streak(games: QuerySet[PlayerGame]) -> int:
     inner, params = numbered.values("won", "island").query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT MAX(length) FROM (SELECT COUNT(*) AS length FROM ({inner}) numbered "
+            f"SELECT MAX(run_length) FROM (SELECT COUNT(*) AS run_length FROM ({inner}) numbered "
             "WHERE won = 1 GROUP BY island) runs",
             params,
         )
@@ -377,9 +377,7 @@ def _held_seasons(
 
 def player_seasons(player_id: int, viewer_id: int | None, now: datetime) -> list[SeasonLine]:
     """The seasons the player is ranked in, newest first, as the viewer sees them."""
-    rows = {
-        row.season_id: row for row in SeasonStanding.objects.filter(player_id=player_id)
-    }
+    rows = {row.season_id: row for row in SeasonStanding.objects.filter(player_id=player_id)}
     seasons = list(Season.objects.filter(pk__in=list(rows)).order_by("-created_at", "id"))
     held = _held_seasons([season.id for season in seasons], viewer_id, now)
     lines = []
@@ -494,13 +492,13 @@ def frequent_opponents(
         .annotate(games=Count("id"))
         .order_by("-games", "player_id")[:OPPONENTS_SHOWN]
     )
-    names = {user.pk: user.display for user in User.objects.filter(pk__in=[m["player_id"] for m in met])}
+    names = {
+        user.pk: user.display for user in User.objects.filter(pk__in=[m["player_id"] for m in met])
+    }
     return [(Opponent(m["player_id"], names[m["player_id"]], True), m["games"]) for m in met]
 
 
-def head_to_head(
-    player_id: int, other: User, viewer_id: int | None, now: datetime
-) -> HeadToHead:
+def head_to_head(player_id: int, other: User, viewer_id: int | None, now: datetime) -> HeadToHead:
     """The games the viewer sees in which both played, and who placed ahead how often."""
     theirs = PlayerGame.objects.filter(player_id=other.pk, game_id=OuterRef("game_id"))
     together = (

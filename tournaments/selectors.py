@@ -142,7 +142,9 @@ def seen_status(event: Event, user_id: int | None, now: datetime) -> str:
     return _status_seen(event, directs=directs_event(event, user_id), now=now)
 
 
-def statuses_seen(events: Iterable[Event], user_id: int | None, now: datetime) -> dict[uuid.UUID, str]:
+def statuses_seen(
+    events: Iterable[Event], user_id: int | None, now: datetime
+) -> dict[uuid.UUID, str]:
     """Each of ``events``' status as the viewer ``user_id`` sees it at ``now``
     (:func:`seen_status`), whom they direct asked at once."""
     events = list(events)

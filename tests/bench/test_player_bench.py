@@ -49,7 +49,8 @@ def test_the_baseline_counts_what_the_page_reads() -> None:
     assert len(answers["games"]) == 50 - 2 * GAMES_PER_PAGE
     assert len(answers["seats"]) == len(page.lines)
     assert answers["opponents"] == [
-        (met.player_id, together) for met, together in players.frequent_opponents(player, None, LATER)
+        (met.player_id, together)
+        for met, together in players.frequent_opponents(player, None, LATER)
     ]
     versus = players.head_to_head(player, players.find_player(other), None, LATER)
     assert answers["versus"] == (versus.games, versus.ahead, versus.behind)

@@ -11,8 +11,7 @@ from playwright.async_api import expect
 from accounts.models import User
 from tests.browser import chromium, live_server, screenshot_path
 from tests.test_accessibility import VIEWPORTS, violations
-from tests.tournaments.drivers import organizer, played_event
-from tournaments import services
+from tests.tournaments.test_players import season_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,8 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @sync_to_async
 def ranked_player() -> User:
     """A player ranked in a season, after its event of four people was played."""
-    season = services.season_create(organizer=organizer(), name="Sezonul 2026")
-    _, _, entrants = played_event(4, season_id=season.id)
+    _, _, entrants = season_event()
     return entrants[0]
 
 
@@ -47,7 +45,7 @@ async def test_the_player_page_charts_the_rating_at_a_phones_width_and_a_laptops
                 await expect(page.locator("#rating-chart polyline")).to_have_count(1)
                 box = await chart.bounding_box()
                 assert box is not None
-                assert 0 < box["x"] and box["x"] + box["width"] <= width, (width, box)
+                assert box["x"] > 0 and box["x"] + box["width"] <= width, (width, box)
                 assert box["height"] >= 150, (width, box)
                 await expect(page.locator("#rating-chart-caption")).to_contain_text("Sezonul 2026")
                 # And nothing is wider than the screen (a wide list scrolls inside itself)

@@ -22,11 +22,12 @@ from accounts.models import User
 from games.models import Game
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end, seated_game
-from tests.tournaments.drivers import SHORT_RULES, organizer, played_event, private_event_round
+from tests.tournaments.drivers import SHORT_RULES, organizer, private_event_round, round_games
 from tournaments import players, services
-from tournaments.models import Event, PlayerGame
+from tournaments.models import Event, PlayerGame, Season
 
-NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+# Before the site's clock (the pages read at its now): every row is finished by then.
+NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 
 
 def game_rows(player_id: int, places: list[int], **fields: Any) -> list[PlayerGame]:
@@ -57,14 +58,36 @@ def game_rows(player_id: int, places: list[int], **fields: Any) -> list[PlayerGa
 
 
 def longest_win_run(places: list[int]) -> int:
-    return max((len(list(run)) for won, run in itertools.groupby(p == 1 for p in places) if won), default=0)
+    return max(
+        (len(list(run)) for won, run in itertools.groupby(p == 1 for p in places) if won), default=0
+    )
+
+
+def season_event() -> tuple[Event, Season, list[User]]:
+    """A season's public one-round event of four people, played and finished: the
+    event, the season and its entrants."""
+    creator = organizer()
+    season = services.season_create(organizer=creator, name="Sezonul 2026")
+    event = services.event_create(
+        organizer=creator, name="Cupa", rounds=1, options=SHORT_RULES, season_id=season.id
+    )
+    entrants: list[User] = UserFactory.create_batch(4)
+    for entrant in entrants:
+        services.event_register(event_id=event.id, actor=entrant)
+        services.event_check_in(event_id=event.id, actor=entrant)
+    services.event_start_round(event_id=event.id, actor=creator)
+    for game in round_games(event.id, 1):
+        play_to_end(game.id, entrants)
+    return Event.objects.get(pk=event.id), season, entrants
 
 
 # --- The reads -------------------------------------------------------------------------
 
 
 @pytest.mark.django_db
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(places=st.lists(st.integers(min_value=1, max_value=4), max_size=40))
 def test_the_figures_count_games_wins_and_the_most_won_in_a_row(places: list[int]) -> None:
     # Given a player's finished games with these places, in this order
@@ -143,7 +166,7 @@ def test_a_game_is_shown_once_its_spectator_delay_is_over() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_a_private_events_table_is_shown_only_to_who_may_see_the_event() -> None:
     # Given a private event's table played to its end
-    event, creator, entrants, (game,) = private_event_round(4)
+    _, creator, entrants, (game,) = private_event_round(4)
     play_to_end(game.id, entrants)
     outsider: User = UserFactory.create()
     later = NOW + timedelta(days=3650)
@@ -163,7 +186,9 @@ def test_head_to_head_counts_the_games_together_and_who_placed_ahead() -> None:
     ana, bogdan, carmen = UserFactory.create_batch(3)
     games = game_rows(ana.pk, [1, 2, 1, 3, 2])
     for row, place in zip(games, [2, 1, 3, 1, 2], strict=True):
-        PlayerGame.objects.create(**{**_fields(row), "seat": 1, "player_id": bogdan.pk, "place": place})
+        PlayerGame.objects.create(
+            **{**_fields(row), "seat": 1, "player_id": bogdan.pk, "place": place}
+        )
     # And Ana at a game of Carmen's only
     (alone,) = game_rows(ana.pk, [4])
     PlayerGame.objects.create(**{**_fields(alone), "seat": 1, "player_id": carmen.pk, "place": 1})
@@ -174,11 +199,18 @@ def test_head_to_head_counts_the_games_together_and_who_placed_ahead() -> None:
 
     # Then
     assert (versus.games, versus.ahead, versus.behind, versus.level) == (5, 2, 2, 1)
-    assert [(opponent.player_id, games) for opponent, games in met] == [(bogdan.pk, 5), (carmen.pk, 1)]
+    assert [(opponent.player_id, games) for opponent, games in met] == [
+        (bogdan.pk, 5),
+        (carmen.pk, 1),
+    ]
 
 
 def _fields(row: PlayerGame) -> dict[str, Any]:
-    return {field.name: getattr(row, field.name) for field in PlayerGame._meta.fields if field.name != "id"}
+    return {
+        field.name: getattr(row, field.name)
+        for field in PlayerGame._meta.fields
+        if field.name != "id"
+    }
 
 
 # --- The page --------------------------------------------------------------------------
@@ -215,7 +247,9 @@ def test_the_page_shows_a_players_finished_games_and_figures(client: Client) -> 
     # their pages, and a replay link; and the player's figures
     assert f"<h1>{users[0].display}</h1>" in content
     assert f'<tr data-game="{game.code}">' in content
-    assert f"<td>{game.places[0]} of 4</td><td>{game.scores[0]}</td><td>{row.exact}/9</td>" in content
+    assert (
+        f"<td>{game.places[0]} of 4</td><td>{game.scores[0]}</td><td>{row.exact}/9</td>" in content
+    )
     assert f'<a href="/players/{users[1].pk}/">Player 2</a>' in content
     assert f'<a href="/games/{game.code}/?replay">Replay</a>' in content
     assert '<dd id="games-played">1</dd>' in content
@@ -225,10 +259,8 @@ def test_the_page_shows_a_players_finished_games_and_figures(client: Client) -> 
 @pytest.mark.django_db(transaction=True)
 def test_the_page_shows_events_placings_and_the_season_rating_chart(client: Client) -> None:
     # Given a season's event of four people, played and finished
-    creator = organizer()
-    season = services.season_create(organizer=creator, name="Sezonul 2026")
-    event, _, entrants = played_event(4, season_id=season.id)
-    assert Event.objects.get(pk=event.id).status == Event.Status.FINISHED
+    event, season, entrants = season_event()
+    assert event.status == Event.Status.FINISHED
 
     # When one of them's page is opened
     content = text(client.get(f"/players/{entrants[0].pk}/"))
@@ -290,7 +322,9 @@ def test_the_head_to_head_form_shows_who_placed_ahead(client: Client) -> None:
     ana = UserFactory.create(display_name="Ana")
     bogdan = UserFactory.create(display_name="Bogdan")
     for row, place in zip(game_rows(ana.pk, [1, 2]), [2, 1], strict=True):
-        PlayerGame.objects.create(**{**_fields(row), "seat": 1, "player_id": bogdan.pk, "place": place})
+        PlayerGame.objects.create(
+            **{**_fields(row), "seat": 1, "player_id": bogdan.pk, "place": place}
+        )
 
     # When Ana's page compares her with Bogdan
     content = text(client.get(f"/players/{ana.pk}/?vs={bogdan.pk}"))
@@ -323,12 +357,13 @@ def test_the_page_reads_as_few_queries_for_many_games_as_for_few(client: Client)
 @pytest.mark.django_db(transaction=True)
 def test_the_season_and_results_pages_link_names_to_player_pages(client: Client) -> None:
     # Given a season's finished event of four people
-    creator = organizer()
-    season = services.season_create(organizer=creator, name="Sezonul 2026")
-    event, _, entrants = played_event(4, season_id=season.id)
+    event, season, entrants = season_event()
 
     # When the season's and the event's results pages are opened
-    pages = [text(client.get(f"/seasons/{season.id}/")), text(client.get(f"/events/{event.code}/results/"))]
+    pages = [
+        text(client.get(f"/seasons/{season.id}/")),
+        text(client.get(f"/events/{event.code}/results/")),
+    ]
 
     # Then each entrant's name links to their page
     for content in pages:
@@ -342,9 +377,7 @@ def test_the_season_and_results_pages_link_names_to_player_pages(client: Client)
 @pytest.mark.django_db(transaction=True)
 def test_the_api_answers_what_the_page_shows() -> None:
     # Given a season's event of four people, played and finished
-    creator = organizer()
-    season = services.season_create(organizer=creator, name="Sezonul 2026")
-    event, _, entrants = played_event(4, season_id=season.id)
+    event, season, entrants = season_event()
     first, second = entrants[0], entrants[1]
     row = PlayerGame.objects.get(player_id=first.pk)
 

@@ -193,9 +193,7 @@ def test_a_game_that_finishes_writes_its_players_rows_as_its_log_has_them() -> N
     # Then the task wrote one row a seat: its player, place and score as the game's,
     # and the nine deals each bid, their exact bids as the log's scored deals have them
     game = Game.objects.get(pk=game_id)
-    scored = [
-        record.event for record in store.read(stream_of(game_id), types=["HandScored"])
-    ]
+    scored = [record.event for record in store.read(stream_of(game_id), types=["HandScored"])]
     rows = list(PlayerGame.objects.filter(game_id=game_id).order_by("seat"))
     assert [(row.player_id, row.place, row.points, row.deals) for row in rows] == [
         (user.pk, game.places[seat], game.scores[seat], 9) for seat, user in enumerate(users)
@@ -230,7 +228,7 @@ def test_a_rebuild_from_the_log_gives_the_same_rows() -> None:
         play_to_end(game_id, users, seed=seed)
         finished.append(game_id)
     in_play, _ = seated_game(3, preset="romanian-standard")
-    event, _, _ = played_event(4)
+    played_event(4)
     event_games = list(PlayerGame.objects.exclude(game_id__in=finished).values_list("game_id"))
     everything = [*finished, in_play, *(game_id for (game_id,) in event_games)]
     before = rows_of(*everything)
