@@ -32,10 +32,13 @@ import time
 import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import django
+
+from bench.standings import timed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
@@ -285,10 +288,10 @@ def baseline(player: int, other: int | None, season: uuid.UUID, page: int) -> di
     return answers
 
 
-def timed(function: Any, *args: Any) -> tuple[float, Any]:
-    start = time.perf_counter()
-    result = function(*args)
-    return time.perf_counter() - start, result
+def _counted(queries: list[str], execute: Any, sql: str, *rest: Any) -> Any:
+    """A query counted on its way (``connection.execute_wrapper``)."""
+    queries.append(sql)
+    return execute(sql, *rest)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -302,10 +305,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     django.setup()
     from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
+    from django.test.utils import setup_test_environment
 
     from tournaments.players import pages_of
 
+    setup_test_environment()  # The test client's host is allowed.
     old_name = connection.settings_dict["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
@@ -325,7 +329,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         for name, (url, versus, page) in asks.items():
             assert client.get(url).status_code == 200  # Warm: templates, the plan cache.
-            with CaptureQueriesContext(connection) as queries:
+            queries: list[str] = []
+            with connection.execute_wrapper(partial(_counted, queries)):
                 client.get(url)
             pages, baselines = [], []
             for _ in range(args.repeat):

@@ -27,10 +27,8 @@ from django.db.models import (
     F,
     IntegerField,
     Max,
-    OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Sum,
     Value,
     When,
@@ -499,18 +497,24 @@ def frequent_opponents(
 
 
 def head_to_head(player_id: int, other: User, viewer_id: int | None, now: datetime) -> HeadToHead:
-    """The games the viewer sees in which both played, and who placed ahead how often."""
-    theirs = PlayerGame.objects.filter(player_id=other.pk, game_id=OuterRef("game_id"))
-    together = (
-        shown_games(player_id, viewer_id, now)
-        .annotate(their_place=Subquery(theirs.values("place")[:1]))
-        .filter(their_place__isnull=False)
+    """The games the viewer sees in which both played, and who placed ahead how often:
+    the two players' rows of those games, paired by game (one GROUP BY), counted."""
+    seen = shown_games(player_id, viewer_id, now).values("game_id")
+    pairs = (
+        PlayerGame.objects.filter(game_id__in=seen, player_id__in=[player_id, other.pk])
+        .order_by()
+        .values("game_id")
+        .annotate(
+            mine=Max(Case(When(player_id=player_id, then=F("place")))),
+            theirs=Max(Case(When(player_id=other.pk, then=F("place")))),
+        )
+        .filter(mine__isnull=False, theirs__isnull=False)
     )
-    counts = together.aggregate(
-        games=Count("id"),
-        ahead=Count("id", filter=Q(place__lt=F("their_place"))),
-        behind=Count("id", filter=Q(place__gt=F("their_place"))),
-        level=Count("id", filter=Q(place=F("their_place"))),
+    counts = pairs.aggregate(
+        games=Count("game_id"),
+        ahead=Count("game_id", filter=Q(mine__lt=F("theirs"))),
+        behind=Count("game_id", filter=Q(mine__gt=F("theirs"))),
+        level=Count("game_id", filter=Q(mine=F("theirs"))),
     )
     return HeadToHead(
         Opponent(other.pk, other.display, True),

@@ -22,8 +22,9 @@ from accounts.models import User
 from games.models import Game
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end, seated_game
-from tests.tournaments.drivers import SHORT_RULES, organizer, private_event_round, round_games
-from tournaments import players, services
+from tests.test_accessibility import finished_event
+from tests.tournaments.drivers import SHORT_RULES, private_event_round
+from tournaments import players
 from tournaments.models import Event, PlayerGame, Season
 
 # Before the site's clock (the pages read at its now): every row is finished by then.
@@ -66,19 +67,8 @@ def longest_win_run(places: list[int]) -> int:
 def season_event() -> tuple[Event, Season, list[User]]:
     """A season's public one-round event of four people, played and finished: the
     event, the season and its entrants."""
-    creator = organizer()
-    season = services.season_create(organizer=creator, name="Sezonul 2026")
-    event = services.event_create(
-        organizer=creator, name="Cupa", rounds=1, options=SHORT_RULES, season_id=season.id
-    )
-    entrants: list[User] = UserFactory.create_batch(4)
-    for entrant in entrants:
-        services.event_register(event_id=event.id, actor=entrant)
-        services.event_check_in(event_id=event.id, actor=entrant)
-    services.event_start_round(event_id=event.id, actor=creator)
-    for game in round_games(event.id, 1):
-        play_to_end(game.id, entrants)
-    return Event.objects.get(pk=event.id), season, entrants
+    event, _, entrants = finished_event("Sezonul 2026")
+    return event, Season.objects.get(pk=event.season_id), entrants
 
 
 # --- The reads -------------------------------------------------------------------------
