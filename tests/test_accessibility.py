@@ -93,6 +93,7 @@ def every_page() -> list[tuple[str, str, str | None]]:
         ("event table, a call waiting", f"/games/{event_table.code}/", session_of(entrants[0])),
         ("event table, the call offered", f"/games/{event_table.code}/", session_of(entrants[1])),
         ("results", f"/events/{event.code}/results/", None),
+        ("player", f"/players/{entrants[0].pk}/", None),
         ("room screen", f"/events/{event.code}/screen/", None),
         ("account", "/accounts/account/", onlooker),
         ("account deletion", "/accounts/account/delete/", onlooker),
@@ -110,10 +111,16 @@ def until_seat_0(game_id: uuid.UUID, users: list[User], phase: Phase) -> None:
         next_move(game_id, users, rng)
 
 
-def finished_event() -> tuple[Event, User, list[User]]:
-    """A one-round event of four people, played to the end, its standings written."""
+def finished_event(season: str | None = None) -> tuple[Event, User, list[User]]:
+    """A one-round event of four people, played to the end, its standings written (in
+    a new season of its organizer's named ``season``, if given)."""
     creator = organizer()
-    event = services.event_create(organizer=creator, name="Cupa Atu", rounds=1, options=SHORT_RULES)
+    season_id = None
+    if season is not None:
+        season_id = services.season_create(organizer=creator, name=season).id
+    event = services.event_create(
+        organizer=creator, name="Cupa Atu", rounds=1, options=SHORT_RULES, season_id=season_id
+    )
     entrants: list[User] = UserFactory.create_batch(4)
     for entrant in entrants:
         services.event_register(event_id=event.id, actor=entrant)

@@ -1,6 +1,6 @@
 """The championships in Django's admin, read-only: every row here is a projection of
-the event log (rebuilt by ``rebuild_standings``), so it is changed through the
-services and the organizer's pages, never edited here."""
+the event log (rebuilt by ``rebuild_standings`` and ``rebuild_player_games``), so it is
+changed through the services and the organizer's pages, never edited here."""
 
 from __future__ import annotations
 
@@ -9,7 +9,15 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from tournaments.models import Entry, Event, Season, SeasonStanding, Standing, TableResult
+from tournaments.models import (
+    Entry,
+    Event,
+    PlayerGame,
+    Season,
+    SeasonStanding,
+    Standing,
+    TableResult,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -69,3 +77,10 @@ class TableResultAdmin(ReadOnlyAdmin):
 class SeasonStandingAdmin(ReadOnlyAdmin):
     list_display = ("rank", "name", "points", "rating", "events", "season_id")
     search_fields = ("name", "season_id")
+
+
+@admin.register(PlayerGame)
+class PlayerGameAdmin(ReadOnlyAdmin):
+    list_display = ("player_id", "code", "place", "points", "deals", "exact", "finished_at")
+    list_filter = ("kind", "player_count")
+    search_fields = ("code", "game_id")

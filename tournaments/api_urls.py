@@ -18,4 +18,5 @@ urlpatterns = [
         api.CloseCallView.as_view(),
         name="api-event-call-close",
     ),
+    path("players/<int:player_id>/", api.PlayerView.as_view(), name="api-player"),
 ]

@@ -11,6 +11,7 @@ class TournamentsConfig(AppConfig):
         from games.errors import VersionConflict
         from games.read.selectors import add_player_events, add_table_home
         from games.signals import game_recorded
+        from games.table import FINISH_EVENTS
         from games.visibility import Audience, add_audience
         from runtime.channel_layer import on_resubscribed
         from runtime.lifespan import on_startup
@@ -45,6 +46,10 @@ class TournamentsConfig(AppConfig):
             types=SCORE_EVENTS,
             dispatch_uid="tournaments-standings",
             prepare=event_of_game,
+        )
+        # Every game's finish, in an event or not, writes its players' rows.
+        game_recorded.listen(
+            receivers.game_finished, types=FINISH_EVENTS, dispatch_uid="tournaments-players"
         )
         championship_recorded.connect(
             receivers.championship_recorded, dispatch_uid="tournaments-standings"

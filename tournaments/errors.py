@@ -29,6 +29,28 @@ class SeasonNotFound(EventError):
         super().__init__(f"there is no season {reference}")
 
 
+class PlayerNotFound(EventError):
+    """No player page: no such account, or a guest's or a bot's."""
+
+    code = "player_not_found"
+    text = gettext_noop("There is no such player.")
+    status = 404
+
+    def __init__(self, reference: object) -> None:
+        super().__init__(f"there is no player page {reference}")
+
+
+class GamesPageNotFound(EventError):
+    """A page of a player's games past the last."""
+
+    code = "page_not_found"
+    text = gettext_noop("There is no such page of games.")
+    status = 404
+
+    def __init__(self, page: int) -> None:
+        super().__init__(f"there is no page {page} of this player's games")
+
+
 class NotOrganizer(EventError):
     code = "not_organizer"
     text = gettext_noop("Only the event's organizer or their deputies may do that.")

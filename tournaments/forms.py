@@ -24,6 +24,7 @@ from games.rules import preset as rules_preset
 from games.web.forms import PRESET_LABELS, NewGameForm, rule_changes
 from tournaments.championship import AT_TIME_FINISH_DEAL, AT_TIME_NONE, MAX_CALL_NOTE_LENGTH
 from tournaments.models import Season
+from tournaments.players import MAX_ACCOUNT_ID
 from tournaments.points import PointsMethod
 from tournaments.services import (
     DEFAULT_CHECK_IN_SECONDS,
@@ -637,3 +638,18 @@ class AnnouncementForm(forms.Form):
 
 class CloseCallForm(forms.Form):
     note = forms.CharField(label=_("Note"), max_length=MAX_CALL_NOTE_LENGTH, required=False)
+
+
+# The most a player page's address may ask for: a page of games.
+MAX_PAGE = 1_000_000
+
+
+class PlayerPageForm(forms.Form):
+    """What a player page's address may ask (all optional): a page of their games, a
+    season's rating chart, another player to compare them with."""
+
+    page = forms.IntegerField(min_value=1, max_value=MAX_PAGE, required=False)
+    season = forms.UUIDField(required=False)
+    vs = forms.IntegerField(
+        label=_("Compare with"), min_value=1, max_value=MAX_ACCOUNT_ID, required=False
+    )

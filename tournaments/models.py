@@ -181,6 +181,8 @@ class Standing(models.Model):
                 fields=["event_id", "player_id"], name="one_standing_per_player"
             )
         ]
+        # A player's events (the player page).
+        indexes = [models.Index(fields=["player_id"], name="standing_by_player")]
         ordering = ["rank", "name", "player_id"]
 
     def __str__(self) -> str:
@@ -224,7 +226,55 @@ class RatingChange(models.Model):
     class Meta:
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
+        # A player's rating over a season (the player page).
+        indexes = [
+            models.Index(fields=["player_id", "season_id", "order"], name="rating_change_by_player")
+        ]
         ordering = ["order", "player_id"]
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.before:.0f} -> {self.after:.0f}"
+
+
+class PlayerGame(models.Model):
+    """One player's part in one finished game, read from the game's log: the player
+    page's read model (tournaments.projections.players, tournaments.players). A row
+    for each person (no bot) holding a seat when the game finished."""
+
+    game_id = models.UUIDField()
+    seat = models.PositiveSmallIntegerField()
+    player_id = models.BigIntegerField()
+    code = models.CharField(max_length=8)
+    # "romanian" or "classic" (games.table.GAME_KINDS).
+    kind = models.CharField(max_length=10)
+    preset = models.CharField(max_length=40, blank=True)
+    player_count = models.PositiveSmallIntegerField()
+    # The seat's place (1 = first; tied seats share it) and final score.
+    place = models.PositiveSmallIntegerField()
+    points = models.IntegerField()
+    # Of the deals this player bid at the seat (not those a bot played for them): how
+    # many, how many made exactly, the longest run of exact bids as the table's rules
+    # count a streak, and the streak bonuses earned. None in classic Whist.
+    deals = models.PositiveSmallIntegerField()
+    exact = models.PositiveSmallIntegerField()
+    best_run = models.PositiveSmallIntegerField()
+    bonuses = models.PositiveSmallIntegerField()
+    # When the log recorded the game's end, and when its spectators saw it (its
+    # spectator delay later): the row is shown from then on.
+    finished_at = models.DateTimeField()
+    shown_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("player's game")
+        verbose_name_plural = _("players' games")
+        constraints = [
+            models.UniqueConstraint(fields=["game_id", "seat"], name="one_player_game_per_seat")
+        ]
+        indexes = [
+            models.Index(fields=["player_id", "-finished_at"], name="player_game_recent"),
+            models.Index(fields=["game_id", "player_id"], name="player_game_by_game"),
+        ]
+        ordering = ["-finished_at", "game_id", "seat"]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} in game {self.code}: place {self.place}"

@@ -23,6 +23,7 @@ from tournaments.selectors import event_of_game
 from tournaments.tasks import (
     advance_event,
     follow_demo_event,
+    record_player_games,
     schedule_round_clock,
     schedule_standings,
     update_season,
@@ -40,6 +41,12 @@ def game_recorded(*, game_id: Any, types: list[str], **kwargs: Any) -> None:
     schedule_standings(event_id)
     if any(kind in FINISH_EVENTS for kind in types):
         advance_event.delay(str(event_id))
+
+
+def game_finished(*, game_id: Any, types: list[str], **kwargs: Any) -> None:
+    """Any game finished, at an event's table or not: its players' pages count it."""
+    if any(kind in FINISH_EVENTS for kind in types):
+        record_player_games.delay(str(game_id))
 
 
 def championship_recorded(

@@ -145,6 +145,18 @@ def seen_status(event: Event, user_id: int | None, now: datetime) -> str:
     return _status_seen(event, directs=directs_event(event, user_id), now=now)
 
 
+def statuses_seen(
+    events: Iterable[Event], user_id: int | None, now: datetime
+) -> dict[uuid.UUID, str]:
+    """Each of ``events``' status as the viewer ``user_id`` sees it at ``now``
+    (:func:`seen_status`), whom they direct asked at once."""
+    events = list(events)
+    directed = directed_events(events, user_id)
+    return {
+        event.id: _status_seen(event, directs=event.id in directed, now=now) for event in events
+    }
+
+
 def _status_seen(event: Event, *, directs: bool, now: datetime) -> str:
     if (
         event.status == Event.Status.FINISHED

@@ -20,7 +20,7 @@ from runtime.tasks import VISIBILITY_TIMEOUT
 from tournaments.championship import AT_TIME_FINISH_DEAL
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
-from tournaments.projections import seasons, standings
+from tournaments.projections import players, seasons, standings
 from tournaments.services import (
     event_advance,
     event_begin,
@@ -159,6 +159,13 @@ def bring_standings_up_to_date(event_id: str) -> bool:
 @shared_task(ignore_result=True, **RETRY)
 def update_season(season_id: str) -> None:
     seasons.update_season(uuid.UUID(season_id))
+
+
+@shared_task(ignore_result=True, **RETRY)
+def record_player_games(game_id: str) -> int:
+    """A finished game's part in its players' pages (their ``PlayerGame`` rows), from
+    its log; how many rows. Run twice or late, it writes the same rows."""
+    return players.update_player_games(uuid.UUID(game_id))
 
 
 @shared_task(ignore_result=True, **RETRY)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("events/new/", views.event_new, name="new"),
     path("seasons/new/", views.season_new, name="season-new"),
     path("seasons/<uuid:season_id>/", views.season_page, name="season"),
+    path("players/<int:player_id>/", views.player_page, name="player"),
     path("events/<str:code>/", views.event_page, name="event"),
     path("events/<str:code>/live.json", views.event_live, name="live"),
     path("events/<str:code>/my-table/", views.my_table, name="my-table"),

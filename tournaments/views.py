@@ -35,15 +35,17 @@ from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from coded import CodedError
 from games.commands import actions as games
-from games.web.forms import PRESET_LABELS
+from games.web.forms import KIND_LABELS, PRESET_LABELS, preset_label
 from runtime.error_text import refusal
-from tournaments import desk, paper, selectors, services
+from tournaments import desk, paper, players, selectors, services
 from tournaments.championship import MAX_CALL_NOTE_LENGTH
 from tournaments.errors import (
     EventNotFound,
+    GamesPageNotFound,
     MayNotOrganize,
     NotEnoughPlayers,
     NotOrganizer,
+    PlayerNotFound,
     PlayersNotInFours,
     RoundInProgress,
     SeasonNotFound,
@@ -61,6 +63,7 @@ from tournaments.forms import (
     EventForm,
     ExtendRoundForm,
     PauseForm,
+    PlayerPageForm,
     PublishForm,
     RegisterPlayerForm,
     SeasonForm,
@@ -1014,6 +1017,7 @@ def results(request: HttpRequest, code: str) -> HttpResponse:
             {**row, "disqualified": disqualified.get(row["player_id"], "")}
             for row in live["leaderboard"]
         ],
+        "linked": players.linked_players([row["player_id"] for row in live["leaderboard"]]),
         "substitutions": selectors.event_substitutions(event.id),
         "screened": live["screened"],
         "rounds": live["rounds"],
@@ -1042,11 +1046,72 @@ def season_page(request: HttpRequest, season_id: uuid.UUID) -> HttpResponse:
     context = {
         "season": season,
         "standings": standings,
+        "linked": players.linked_players([row.player_id for row in standings]),
         "chart": selectors.rating_chart(standings, changes),
         "events": events,
         "is_organizer": season.organizer_id == _user_id(request),
     }
     return render(request, "tournaments/season.html", context)
+
+
+# --- Players --------------------------------------------------------------------------
+
+
+@require_GET
+def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A person's public page (tournaments.players.player_picture). An address asking
+    for what the page cannot show is answered 400, with the page as it is without it
+    and the reason; a page of games past the last, 404."""
+    try:
+        player = players.find_player(player_id)
+    except PlayerNotFound:
+        raise Http404(_("There is no such player.")) from None
+    form = PlayerPageForm(request.GET)
+    asked = form.cleaned_data if form.is_valid() else {}
+    try:
+        picture = players.player_picture(
+            player,
+            _user_id(request),
+            timezone.now(),
+            page=asked.get("page") or 1,
+            season_id=asked.get("season"),
+            other_id=asked.get("vs"),
+        )
+    except GamesPageNotFound:
+        raise Http404(_("There is no such page of games.")) from None
+    reasons = {
+        players.NO_RATING_THERE: _("This player has no rating in that season."),
+        players.SAME_PLAYER: _("Choose another player than this one."),
+        players.NO_SUCH_PLAYER: _("There is no such player."),
+    }
+    for field, reason in picture.refused.items():
+        form.add_error(field, reasons[reason])
+    context = {
+        "picture": picture,
+        "player": player,
+        "form": form,
+        "figures": picture.figures,
+        "page": picture.page,
+        "games": [
+            {"line": line, "rules": preset_label(line.kind, line.preset, line.options)}
+            for line in picture.page.lines
+        ],
+        "results": [
+            {
+                "line": line,
+                "game": KIND_LABELS.get(line.kind, line.kind),
+                "rules": preset_label(line.kind, line.preset),
+            }
+            for line in picture.results
+        ],
+        "events": picture.events,
+        "seasons": picture.seasons,
+        "season": picture.season,
+        "chart": picture.chart,
+        "opponents": picture.opponents,
+        "versus": picture.versus,
+    }
+    return render(request, "tournaments/player.html", context, status=400 if form.errors else 200)
 
 
 # --- Announcements --------------------------------------------------------------------

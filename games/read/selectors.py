@@ -54,6 +54,18 @@ def rule_presets() -> list[PresetSummary]:
     ]
 
 
+def game_streams() -> list[tuple[uuid.UUID, str]]:
+    """Every game's id and stream in the log, in stream order (what a rebuild of a
+    game read model reads)."""
+    games = []
+    for stream in store.streams(STREAM_PREFIX):
+        try:
+            games.append((uuid.UUID(stream.removeprefix(STREAM_PREFIX)), stream))
+        except ValueError:
+            continue  # not a game's stream
+    return games
+
+
 # A game id (UUID) or share code; anything else is no game of ours.
 GAME_REFERENCE = re.compile(r"[0-9A-Za-z-]{1,36}")
 

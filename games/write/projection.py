@@ -12,7 +12,8 @@ from django.db import transaction
 
 from eventlog import store
 from games.models import Game
-from games.table import STREAM_PREFIX, Table, fold, projected
+from games.read.selectors import game_streams
+from games.table import Table, fold, projected
 from runtime.columns import column_name, db_value
 
 
@@ -66,17 +67,6 @@ def _game_update_sql(names: tuple[str, ...]) -> str:
     meta = Game._meta
     columns = ", ".join(f"{quote(column_name(Game, name))} = %s" for name in names)
     return f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
-
-
-def game_streams() -> list[tuple[uuid.UUID, str]]:
-    """Every game's id and stream in the log, in stream order."""
-    games = []
-    for stream in store.streams(STREAM_PREFIX):
-        try:
-            games.append((uuid.UUID(stream.removeprefix(STREAM_PREFIX)), stream))
-        except ValueError:
-            continue  # not a game's stream
-    return games
 
 
 def rebuild_game_projections() -> int:

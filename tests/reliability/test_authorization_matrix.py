@@ -324,6 +324,10 @@ HTTP_ROWS = [
     row("POST", "seasons/new/", "private", {},
         FOUND, DENIED, DENIED, DENIED, "400", "400", DENIED),
     row("GET", "seasons/<uuid:season_id>/", "private", None, *EVERYONE),
+    # A person's page is public (an entrant of the private event: its table shows there
+    # only to who may see the event).
+    row("GET", "players/<int:player_id>/", "private", None, *EVERYONE),
+    row("GET", "api/players/<int:player_id>/", "private", None, *EVERYONE),
     row("GET", "events/<str:code>/", "private", None, *PRIVATE_READ),
     row("GET", "events/<str:code>/live.json", "private", None, *PRIVATE_READ),
     row("GET", "events/<str:code>/my-table/", "private", None, FOUND, *PRIVATE_READ[1:]),

@@ -368,6 +368,11 @@ NO_PROGRESS = {
     "games/<str:ref>/sit-as-guest/": "a seat at an open table: nothing is played yet "
     "(a table in play redraws the table page, whose row is above)",
     "events/new/": "a form",
+    # A person's page lists their games once finished and their spectator delay over,
+    # for everyone alike (tests/tournaments/test_players.py); the scene's players are
+    # bots, who have no page.
+    "players/<int:player_id>/": "a person's finished games, each once its delay is over",
+    "api/players/<int:player_id>/": "a person's finished games, each once its delay is over",
     "seasons/new/": "a form",
     # The event's commands: a refusal redraws the event page or the organizer's,
     # whose rows are above.

@@ -766,7 +766,7 @@ def test_a_duplicate_rounds_scores_and_standings_are_screened_from_all_but_the_o
     assert text(client.get(f"/events/{event.code}/standings.csv")) == (
         "Rank,Player,Points,Exact bids,Best game,Games\n"
     )
-    assert "<td>Ana</td>" not in text(client.get(f"/events/{event.code}/results/"))
+    assert ">Ana</a></td>" not in text(client.get(f"/events/{event.code}/results/"))
 
     # And the organizer sees them all
     owner = signed_in(creator).get(f"/events/{event.code}/live.json").json()
@@ -880,12 +880,16 @@ def test_the_standings_csv_lists_rank_name_points_exact_bids_best_game_and_games
 def test_the_results_page_is_printable_and_marks_provisional_standings(client: Client) -> None:
     event = new_event()
     standing(event, 1, "Ana", 12.0, exact_bids=5, best_game=60)
+    ana = Standing.objects.get(event_id=event.id).player_id
 
     content = text(client.get(f"/events/{event.code}/results/"))
 
     assert '<body class="printable">' in content
     assert "Provisional: tables are still playing." in content
-    assert "<td>1</td><td>Ana</td><td>12</td><td>5</td><td>60</td><td>3</td>" in content
+    assert (
+        f'<td>1</td><td><a href="/players/{ana}/">Ana</a></td><td>12</td><td>5</td><td>60</td>'
+        "<td>3</td>"
+    ) in content
     assert '<button type="button" id="print">Print</button>' in content
     assert f'<script src="{static("tournaments/print.js")}" defer></script>' in content
 
@@ -963,8 +967,9 @@ def test_the_season_page_shows_its_leaderboard_and_a_rating_chart(client: Client
     content = text(client.get(f"/seasons/{season.id}/"))
 
     assert "<h1>Sezonul 2026</h1>" in content
-    assert "<td>1</td><td>Ana</td><td>20</td><td>1520</td><td>1</td>" in content
-    assert "<td>2</td><td>Dorin</td><td>10</td><td>1480</td><td>1</td>" in content
+    ana, dorin = (f'<a href="/players/{player.pk}/">' for player in players)
+    assert f"<td>1</td><td>{ana}Ana</a></td><td>20</td><td>1520</td><td>1</td>" in content
+    assert f"<td>2</td><td>{dorin}Dorin</a></td><td>10</td><td>1480</td><td>1</td>" in content
     assert content.count("<polyline") == 2
     assert f'href="/events/{event.code}/"' in content
 

@@ -49,7 +49,7 @@ class GameFigures:
     played: tuple[tuple[tuple[int | None, int, int], ...], ...] = ()
 
 
-class _Seats:
+class SeatHolders:
     """Who plays each seat of one game as its log goes: its player, a substitute, or
     nobody (None) while a bot stands in for them."""
 
@@ -125,7 +125,7 @@ def read_figures(
     bot_accounts = frozenset(
         User.objects.filter(pk__in=seated, is_bot=True).values_list("pk", flat=True)
     )
-    seats: dict[uuid.UUID, _Seats] = defaultdict(lambda: _Seats(bot_accounts))
+    seats: dict[uuid.UUID, SeatHolders] = defaultdict(lambda: SeatHolders(bot_accounts))
     # Who played each deal, by seat, as it was first scored; and whether each seat
     # made its bid exactly (none in classic Whist).
     held: dict[uuid.UUID, dict[int, tuple[int | None, ...]]] = defaultdict(dict)
