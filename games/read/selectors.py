@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from accounts.models import User
 from games.errors import GameNotFound
 from games.models import Game
 from games.read.pins import granted_seat
@@ -126,6 +127,14 @@ def set_bids(game: Game) -> list[int | None]:
     None where the bids are free."""
     options = options_from_dict(game.options)
     return [spec.forced_bid for spec in build_schedule(options, game.player_count)]
+
+
+def bot_seats(game: Game) -> list[int]:
+    """The seats of ``game`` that bots' accounts hold (not a person's seat a bot plays
+    for them): the table page names them as bots, and never hands them back."""
+    seats = {seat["user_id"]: seat["seat"] for seat in game.seats}
+    bots = User.objects.filter(pk__in=seats, is_bot=True).values_list("pk", flat=True)
+    return sorted(seats[pk] for pk in bots)
 
 
 def rematch_game(game_id: uuid.UUID) -> Game | None:

@@ -36,6 +36,7 @@ from games.errors import GameNotFound
 from games.models import Game
 from games.read.pins import PIN_DIGITS
 from games.read.selectors import (
+    bot_seats,
     find_game,
     game_summaries,
     games_list,
@@ -338,6 +339,10 @@ def _table_page(
     seated = _seated(game, user_id)
     home = table_home(game.id)
     rematch = rematch_game(game.id) if game.status == Game.Status.FINISHED else None
+    bots = bot_seats(game)
+    # Only another person may open the rematch this page should hear of: against bots
+    # alone there is nothing to ask the server for.
+    others = len(game.seats) - len(bots) > 1
     page: dict[str, Any] = {
         "game": str(game.id),
         "code": game.code,
@@ -349,8 +354,16 @@ def _table_page(
         # until the player picks another.
         "levels": list(LEVEL_NAMES),
         "level": DEFAULT_LEVEL,
+        # The seats bots' accounts hold: named as bots, never handed back to nobody
+        # (the page reads them from the bots at its start if it is still open).
+        "bot_seats": bots,
+        "status": game.status,
         # Where a player's end screen hears of a rematch another player opened.
-        "rematch": reverse("api-game-rematch", args=[game.id]) if seated and home is None else None,
+        "rematch": (
+            reverse("api-game-rematch", args=[game.id])
+            if seated and home is None and others
+            else None
+        ),
     }
     options = (
         classic.options_from_dict(game.options)
