@@ -98,7 +98,9 @@ async def test_a_visitor_without_an_account_plays_now_against_bots_to_the_rankin
             load_bots = (await sync_to_async(load_table)(game.id)).bots
             # the bots named as bots, each score in its plural form
             names = {
-                seat["seat"]: seat["alias"] if seat["user_id"] == guest.pk else f"{seat['alias']} (bot)"
+                seat["seat"]: (
+                    seat["alias"] if seat["user_id"] == guest.pk else f"{seat['alias']} (bot)"
+                )
                 for seat in game.seats
             }
             order = sorted(range(3), key=lambda seat: (game.places[seat], seat))

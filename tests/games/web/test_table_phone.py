@@ -62,10 +62,12 @@ SMALL_TARGETS = """(target) => {
     .filter((element) => element.checkVisibility({visibilityProperty: true}))
     .map((element) => {
       const box = element.getBoundingClientRect();
-      const name = element.id ? `#${element.id}` : (element.textContent || "").trim().slice(0, 30);
-      return {element: `${element.tagName.toLowerCase()} ${name}`, width: box.width, height: box.height};
+      const text = (element.textContent || "").trim().slice(0, 30);
+      const name = `${element.tagName.toLowerCase()} ${element.id ? `#${element.id}` : text}`;
+      return {element: name, width: box.width, height: box.height};
     })
-    .filter((found) => found.width > 0 && (found.width < target - 0.01 || found.height < target - 0.01));
+    .filter((found) => found.width > 0
+      && (found.width < target - 0.01 || found.height < target - 0.01));
 }"""
 IN_VIEW = """(element) => {
   const r = element.getBoundingClientRect();
@@ -94,9 +96,7 @@ async def small_targets(
     return found
 
 
-async def test_every_control_of_the_lobby_table_and_event_pages_is_at_least_44_px_square() -> (
-    None
-):
+async def test_every_control_of_the_lobby_table_and_event_pages_is_at_least_44_px_square() -> None:
     # Given the lobby, tables waiting, in play, finished and replayed, an event's page
     # and its table
     pages = [page for page in await every_page() if page[0] in MEASURED]
@@ -115,9 +115,7 @@ async def test_every_control_of_the_lobby_table_and_event_pages_is_at_least_44_p
     assert report == {}
 
 
-async def test_a_six_player_tables_eight_cards_lie_in_one_row_in_view_on_a_360_px_phone() -> (
-    None
-):
+async def test_a_six_player_tables_eight_cards_lie_in_one_row_in_view_on_a_360_px_phone() -> None:
     # Given a table of six, its first deal of eight cards, seat 0's to bid
     table = await seated(6)
     await others_move_until(table.game_id, table.users, viewer_to(Phase.BIDDING))
@@ -192,9 +190,7 @@ async def test_a_paused_table_disables_every_control_and_its_notice_goes_with_th
                 await pause(table.game_id, table.users[0], True)
 
                 # Then no bid may be made, by a tap or a key, and the felt says why
-                await expect(page.locator("#paused-notice")).to_have_text(
-                    "Paused by the organizer"
-                )
+                await expect(page.locator("#paused-notice")).to_have_text("Paused by the organizer")
                 await expect(page.locator("#bids button")).to_have_count(9)
                 await expect(page.locator("#bids button:enabled")).to_have_count(0)
                 version = (await sync_to_async(load_table)(table.game_id)).version
@@ -332,9 +328,7 @@ UNREACHABLE_TABLES = """() => [...document.querySelectorAll("main table")]
   .filter((found) => found.right > window.innerWidth + 0.5 || !found.inside)"""
 
 
-async def test_the_results_and_standings_tables_fit_or_scroll_inside_their_box_on_a_phone() -> (
-    None
-):
+async def test_the_results_and_standings_tables_fit_or_scroll_inside_their_box_on_a_phone() -> None:
     # Given a finished event's results and its page with the standings
     pages = [page for page in await every_page() if page[0] in ("event", "results")]
     with live_server() as base:
