@@ -26,6 +26,7 @@ from tests.accounts.factories import UserFactory
 from tests.browser import chromium, live_server, screenshot_path
 from tests.games.drivers import play_to_end, seated_game
 from tests.games.web.test_table_layout import (
+    IN_VIEW,
     Seated,
     open_table,
     others_move_until,
@@ -69,16 +70,10 @@ SMALL_TARGETS = """(target) => {
     .filter((found) => found.width > 0
       && (found.width < target - 0.01 || found.height < target - 0.01));
 }"""
-IN_VIEW = """(element) => {
-  const r = element.getBoundingClientRect();
-  return r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth
-    && r.bottom <= window.innerHeight && window.scrollY === 0;
-}"""
 
 
-async def small_targets(
-    browser: Browser, url: str, session: str | None, size: tuple[int, int]
-) -> list[dict[str, Any]]:
+async def open_page(browser: Browser, url: str, session: str | None, size: tuple[int, int]) -> Page:
+    """``url`` in a browser of the screen ``size``, signed in with ``session`` if any."""
     width, height = size
     context = await browser.new_context(viewport={"width": width, "height": height})
     if session is not None:
@@ -87,12 +82,20 @@ async def small_targets(
         )
     page = await context.new_page()
     await page.goto(url)
+    return page
+
+
+async def small_targets(
+    browser: Browser, url: str, session: str | None, size: tuple[int, int]
+) -> list[dict[str, Any]]:
+    width = size[0]
+    page = await open_page(browser, url, session, size)
     if "/games/" in url:
         await expect(page.locator("body")).to_have_attribute("data-version", re.compile(r"^\d+$"))
     found: list[dict[str, Any]] = await page.evaluate(SMALL_TARGETS, TARGET)
     name = url.split("//", 1)[1].split("/", 1)[1].replace("/", "_").replace("?", "_")
     await page.screenshot(path=screenshot_path(f"targets-{name}-{width}.png"), full_page=True)
-    await context.close()
+    await page.context.close()
     return found
 
 
@@ -115,10 +118,16 @@ async def test_every_control_of_the_lobby_table_and_event_pages_is_at_least_44_p
     assert report == {}
 
 
+async def table_to_bid(players: int) -> Seated:
+    """A table of ``players``, its first deal of eight cards, seat 0's to bid."""
+    table = await seated(players)
+    await others_move_until(table.game_id, table.users, viewer_to(Phase.BIDDING))
+    return table
+
+
 async def test_a_six_player_tables_eight_cards_lie_in_one_row_in_view_on_a_360_px_phone() -> None:
     # Given a table of six, its first deal of eight cards, seat 0's to bid
-    table = await seated(6)
-    await others_move_until(table.game_id, table.users, viewer_to(Phase.BIDDING))
+    table = await table_to_bid(6)
     errors: list[str] = []
     with live_server() as base:
         async with chromium() as browser:
@@ -176,8 +185,7 @@ def pause(game_id: uuid.UUID, creator: User, paused: bool) -> None:
 
 async def test_a_paused_table_disables_every_control_and_its_notice_goes_with_the_pause() -> None:
     # Given seat 0 to bid at a table of four
-    table = await seated(4)
-    await others_move_until(table.game_id, table.users, viewer_to(Phase.BIDDING))
+    table = await table_to_bid(4)
     errors: list[str] = []
     with live_server() as base:
         async with chromium() as browser:
@@ -234,14 +242,7 @@ async def test_a_turn_whose_time_ran_out_is_told_to_its_player_who_takes_the_sea
             for width, height in (PHONE, DESKTOP):
                 # Given Maria at her table, its turns lasting 5 s, when bots fill it
                 table = await table_with_a_short_turn()
-                context = await browser.new_context(viewport={"width": width, "height": height})
-                await context.add_cookies(
-                    [{"name": settings.SESSION_COOKIE_NAME, "value": table.session, "url": base}]
-                )
-                page = await context.new_page()
-                page.on("pageerror", lambda error: errors.append(str(error)))
-                await page.goto(f"{base}/games/{table.code}/")
-                await expect(page.locator("body")).to_have_attribute("data-status", "open")
+                page = await open_table(browser, base, table, (width, height), errors, "open")
                 await sync_to_async(actions.game_fill_with_bots)(
                     game_id=table.game_id, actor=table.users[0]
                 )
@@ -268,7 +269,7 @@ async def test_a_turn_whose_time_ran_out_is_told_to_its_player_who_takes_the_sea
                 await expect(notice).to_be_hidden()
                 await expect(page.locator("#seats .seat[data-seat='0'] .mark.bot")).to_have_count(0)
                 assert (await sync_to_async(load_table)(table.game_id)).bots[0] is None
-                await context.close()
+                await page.context.close()
     assert errors == []
 
 
@@ -280,22 +281,13 @@ def finished_table() -> tuple[str, int]:
     return game.code, len(load_table(game_id).game.results)
 
 
-async def _replaying(browser: Browser, base: str, code: str) -> Page:
-    page = await (
-        await browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]})
-    ).new_page()
-    await page.goto(f"{base}/games/{code}/?replay")
-    await expect(page.locator("#replay-at")).to_contain_text("Replay: step")
-    return page
-
-
 async def test_a_replay_goes_to_a_deal_and_steps_deal_by_deal() -> None:
     # Given a finished game of three
     code, deals = await finished_table()
     with live_server() as base:
         async with chromium() as browser:
             # When its replay opens, at its end
-            page = await _replaying(browser, base, code)
+            page = await open_page(browser, f"{base}/games/{code}/?replay", None, PHONE)
             at = page.locator("#replay-at")
             await expect(at).to_contain_text(f"Deal {deals} of {deals}")
 
@@ -335,16 +327,10 @@ async def test_the_results_and_standings_tables_fit_or_scroll_inside_their_box_o
         async with chromium() as browser:
             for name, path, session in pages:
                 # When each is opened on a 360 px phone
-                context = await browser.new_context(viewport={"width": 360, "height": 740})
-                if session is not None:
-                    await context.add_cookies(
-                        [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}]
-                    )
-                page = await context.new_page()
-                await page.goto(base + path)
+                page = await open_page(browser, base + path, session, PHONE)
                 await expect(page.locator("main table").first).to_be_visible()
 
                 # Then every table fits the screen, or scrolls inside its own box
                 assert await page.evaluate(UNREACHABLE_TABLES) == [], name
                 assert await page.evaluate("document.documentElement.scrollWidth") <= 360, name
-                await context.close()
+                await page.context.close()
