@@ -25,6 +25,8 @@ DEMO_ORGANIZER_USERNAME = "demo"
 DEMO_BOT_NAMES = ("Ana", "Bogdan", "Carmen", "Dorin")
 # Enough bots for every seat of the largest table.
 BOT_NAMES = (*DEMO_BOT_NAMES, "Elena", "Florin")
+# What a bot's display name carries after its name, where nothing else says it is a bot.
+BOT_MARK = " (bot)"
 USERNAME_TAKEN = _("this username is taken")
 # Guests' usernames: a prefix and random hex, never shown (their display name is).
 GUEST_PREFIX = "guest-"
@@ -78,12 +80,18 @@ def user_ensure_bot_players(*, names: tuple[str, ...] = DEMO_BOT_NAMES) -> list[
     return [_bot_player(name) for name in names]
 
 
+def user_bot_name(user: User) -> str:
+    """A bot's name without its mark: what it is called at a table, whose page marks
+    its seat as a bot's once (a badge, "(bot)" beside its name in the texts)."""
+    return user.display.removesuffix(BOT_MARK)
+
+
 def _bot_player(name: str) -> User:
     base, number = f"bot-{name.lower()}", 1
     while True:
         username = base if number == 1 else f"{base}-{number}"
         user, created = User.objects.get_or_create(
-            username=username, defaults={"display_name": f"{name} (bot)", "is_bot": True}
+            username=username, defaults={"display_name": f"{name}{BOT_MARK}", "is_bot": True}
         )
         if created:
             user.set_unusable_password()

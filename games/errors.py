@@ -267,6 +267,17 @@ class ServerError(SocketError):
     text = gettext_noop("Something went wrong on our side; try again.")
 
 
+class SeatOfABot(GameError):
+    code = "seat_of_a_bot"
+    text = gettext_noop("A bot holds this seat: only a bot can play it.")
+    status = 409
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(
+            f"seat {seat} is a bot's own: handed back to nobody, the table would wait for good"
+        )
+
+
 class NoBotsInTheRoom(GameError):
     code = "no_bots_in_the_room"
     text = gettext_noop("A table in the room is played by people with real cards, not bots.")

@@ -24,7 +24,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from accounts.services import user_demo_lock, user_demo_organizer, user_ensure_bot_players
+from accounts.services import (
+    user_bot_name,
+    user_demo_lock,
+    user_demo_organizer,
+    user_ensure_bot_players,
+)
 from eventlog import store
 from games.commands import actions as games
 from games.commands.actions import DEFAULT_LEVEL, LEVEL_NAMES
@@ -1224,8 +1229,10 @@ def _open_table(
                 game_id=game.id, actor=organizer, seat=seat, bot=settings.bot_level
             )
     for player_id in players:
-        alias = _alias(championship.entries[player_id].name, aliases)
-        games.game_join(game_id=game.id, user=users[player_id], alias=alias)
+        # A bot sits under its name alone: the table marks its seat as a bot's.
+        user = users[player_id]
+        name = user_bot_name(user) if user.is_bot else championship.entries[player_id].name
+        games.game_join(game_id=game.id, user=user, alias=_alias(name, aliases))
     return game.id
 
 

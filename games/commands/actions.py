@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from accounts.models import User
 from accounts.services import (
     BOT_NAMES,
+    user_bot_name,
     user_create_guest,
     user_demo_lock,
     user_demo_organizer,
@@ -47,6 +48,7 @@ from games.errors import (
     NotSeated,
     NotTheCreator,
     NotYourSeat,
+    SeatOfABot,
     TableBegun,
     TableFull,
     UnknownBot,
@@ -99,6 +101,9 @@ DEMO_BOT = "strong"
 # How often a join is decided again after losing the race for a seat: once for each
 # seat of the largest table, and once more to hear that it is full.
 JOIN_ATTEMPTS = 7
+# A Play-now table's turn: a player away this long has a bot stand in for them until
+# they take their seat back, so the bots never wait for good (decision 3505).
+PLAY_NOW_TURN_SECONDS = 60
 
 P = ParamSpec("P")
 
@@ -297,7 +302,7 @@ def game_fill_with_bots(
         events: list[AnyEvent] = []
         # Enough bots for every seat of the largest table, even one with no person.
         for seat, bot in zip(free, (bot for bot in bots if bot.pk not in seated), strict=False):
-            alias = fitting_alias(bot.display.split()[0], taken)
+            alias = fitting_alias(user_bot_name(bot), taken)
             events += fold_all(
                 table, [SeatAutomated(seat, level), PlayerSeated(seat, bot.pk, alias)]
             )
@@ -328,10 +333,18 @@ def game_play_now(
 ) -> Game:
     """A table of Romanian Whist for ``user`` alone: opened under ``preset`` (and
     ``options``), ``user`` seated, a bot of ``level`` in every other seat; it starts
-    at once. All of it, or nothing."""
+    at once. All of it, or nothing. Its turn timer is :data:`PLAY_NOW_TURN_SECONDS`,
+    after which a bot stands in for the player until they take their seat back."""
     _require_level(level)
     with transaction.atomic():
-        game = game_create(creator=user, player_count=player_count, preset=preset, options=options)
+        game = game_create(
+            creator=user,
+            player_count=player_count,
+            preset=preset,
+            options=options,
+            turn_seconds=PLAY_NOW_TURN_SECONDS,
+            stand_in_seconds=PLAY_NOW_TURN_SECONDS,
+        )
         game_join(game_id=game.id, user=user, alias=fitting_alias(user.display, set()))
         game_fill_with_bots(game_id=game.id, actor=user, level=level)
     return Game.objects.get(pk=game.id)
@@ -469,6 +482,7 @@ def _open_rematch(game_id: uuid.UUID, old: Table, actor: User, alias: str) -> Ga
         preset=old.preset or None,
         options=old.options.to_dict(),
         turn_seconds=old.turn_seconds,
+        stand_in_seconds=old.stand_in_seconds,
         spectator_delay=old.spectator_delay,
         kind=old.kind,
         rematch_of=game_id,
@@ -726,7 +740,9 @@ def game_set_seat_bot(
 ) -> CommandResult:
     """Let a bot play ``seat`` (``bot`` names it), or hand the seat back (None).
 
-    The game's creator may do it for any seat, a player for their own."""
+    The game's creator may do it for any seat, a player for their own. A seat whose
+    player is a bot's account is never handed back: nobody would play it, and the
+    table would wait for good (:class:`SeatOfABot`)."""
     if bot is not None and (not isinstance(bot, str) or bot not in BOTS):
         raise UnknownBot(bot, BOTS)
 
@@ -741,6 +757,9 @@ def game_set_seat_bot(
             return []
         if bot is not None and table.in_room:
             raise NoBotsInTheRoom()
+        held = table.seats[seat]
+        if bot is None and held is not None and _is_bot(held.user_id):
+            raise SeatOfABot(seat)
         return fold_all(table, [SeatAutomated(seat, bot)])
 
     return execute(
@@ -753,6 +772,10 @@ def game_set_seat_bot(
             decide=decide,
         )
     )
+
+
+def _is_bot(user_id: int) -> bool:
+    return User.objects.filter(pk=user_id, is_bot=True).exists()
 
 
 def game_substitute(

@@ -149,6 +149,14 @@ def set_bids(game: Game) -> list[int | None]:
     return [spec.forced_bid for spec in build_schedule(options, game.player_count)]
 
 
+def bot_seats(game: Game) -> list[int]:
+    """The seats of ``game`` that bots' accounts hold (not a person's seat a bot plays
+    for them): the table page names them as bots, and never hands them back."""
+    seats = {seat["user_id"]: seat["seat"] for seat in game.seats}
+    bots = User.objects.filter(pk__in=seats, is_bot=True).values_list("pk", flat=True)
+    return sorted(seats[pk] for pk in bots)
+
+
 def rematch_game(game_id: uuid.UUID) -> Game | None:
     """The table where the players of the finished game ``game_id`` play again, if
     one of them asked for it."""
@@ -231,12 +239,6 @@ def game_summaries(games: Iterable[Game], *, viewer_id: int | None) -> list[Game
     """``games`` (rows of :func:`games_list`) with the figures the viewer ``viewer_id``
     sees: a delayed table held back from them as the delay has released it."""
     return seen_games(games, viewer_id, timezone.now())
-
-
-def others_seated(game: Game, user_id: int | None) -> bool:
-    """Whether a person other than ``user_id`` sits at ``game`` (not a bot)."""
-    others = [seat["user_id"] for seat in game.seats if seat.get("user_id") != user_id]
-    return User.objects.filter(pk__in=others, is_bot=False).exists()
 
 
 # --- A player's own games and events ------------------------------------------------

@@ -459,9 +459,10 @@ class OneCardModeView(CommandView):
     "seat_bot",
     "Give a seat to a bot, or take it back",
     "The game's creator may do it for any seat, a player for their own; the bot plays "
-    "the seat's turns through the same rules as everyone.",
+    "the seat's turns through the same rules as everyone. A seat a bot's own account "
+    "holds is never handed back to nobody (409 `seat_of_a_bot`).",
     COMMANDS["seat_bot"].inputs,
-    {400: ["invalid_input"]},
+    {400: ["invalid_input"], 409: ["seat_of_a_bot"]},
 )
 class SeatBotView(CommandView):
     serializer_class = COMMANDS["seat_bot"].inputs

@@ -6,6 +6,7 @@ class's text (runtime.error_text) instead, found by its code.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -37,7 +38,7 @@ def table_text() -> dict[str, Any]:
         "winner": _("Winner: %(names)s"),
         "shared_win": _("Shared win: %(names)s"),
         "paused": _("Paused by the organizer"),
-        "replay_at": _("Replay: event %(at)s of %(last)s"),
+        "replay_at": _("Replay: step %(at)s of %(last)s"),
         "replay": _("Replay the game, move by move"),
         "screened": _("Duplicate deals: the cards are shown once every table has played them."),
         "bid": _("bid"),
@@ -61,6 +62,8 @@ def table_text() -> dict[str, Any]:
         "choose_mode": _("Choose how this one-card deal is played:"),
         "modes": {"open": _("open"), "forehead": _("on the forehead"), "blind": _("blind")},
         "bot": _("bot"),
+        # A bot's name wherever no badge beside it says so (the winner, the ranking).
+        "bot_name": _("%(alias)s (bot)"),
         "empty_seat": _("free seat"),
         "bot_for_me": _("Let a bot play for me"),
         "bot_level": _("Bot level"),
@@ -75,6 +78,10 @@ def table_text() -> dict[str, Any]:
         "confirm_bot_for_me": _(
             "Let a bot play your seat? It plays your turns until you take your seat back."
         ),
+        "confirm_unbot_seat": _(
+            "Take the bot off %(alias)s's seat? The table then waits for %(alias)s to play."
+        ),
+        "timed_out": _("Time ran out: a bot played for you."),
         "seconds_left": _("%(seconds)s s left"),
         "scoreboard": _("Scoreboard"),
         "cards": _("Cards"),
@@ -82,24 +89,37 @@ def table_text() -> dict[str, Any]:
         "place": _("Place"),
         "player": _("Player"),
         "points": _("Points"),
+        "points_count": plural_forms(
+            lambda n: ngettext("%(points)s point", "%(points)s points", n)
+        ),
+        "scores_now": _("Scores"),
         "chart": _("Cumulative score by deal"),
         "streak_bonus": _("streak bonus"),
         "streak_penalty": _("streak penalty"),
         "missed": _("missed bid"),
-        "bids_total": _("bids %(bids)s of %(cards)s"),
+        "bids_total": plural_forms(
+            lambda n: ngettext(
+                "Bids: %(bids)s for %(cards)s card", "Bids: %(bids)s for %(cards)s cards", n
+            )
+        ),
         "title_turn": _("● Your turn — Atu"),
         "trick_taken": _("%(alias)s takes the trick."),
         "card_label": _("%(rank)s of %(suit)s"),
         "bid_label": _("Bid %(bid)s"),
         "classic": classic_text(),
         "chat": chat_text(),
-        "errors": {
-            **error_texts(),
-            **error_texts(SocketError),
-            # The page knows the bid refused and the cards dealt.
-            "dealer_bid_forbidden": _(
-                "The dealer may not bid %(bid)s: "
-                "the bids would add up to the %(cards)s cards dealt."
+        "errors": {**error_texts(), **error_texts(SocketError)},
+        # The refusals the page words itself, knowing the bid refused and the cards dealt:
+        # by the number of cards.
+        "counted_errors": {
+            "dealer_bid_forbidden": plural_forms(
+                lambda n: ngettext(
+                    "The dealer may not bid %(bid)s: "
+                    "the bids would add up to the %(cards)s card dealt.",
+                    "The dealer may not bid %(bid)s: "
+                    "the bids would add up to the %(cards)s cards dealt.",
+                    n,
+                )
             ),
         },
     }
@@ -117,6 +137,19 @@ def chat_text() -> dict[str, Any]:
         "report_label": _("Report these words of %(name)s to the site's staff"),
         "reported": _("Reported"),
     }
+
+
+# A number of each plural category of the page's languages (Unicode CLDR's, as the
+# browser's Intl.PluralRules names them): English has one and other, Romanian one, few
+# (2 to 19: "5 puncte") and other (20 on: "20 de puncte").
+PLURAL_SAMPLES = {"one": 1, "few": 2, "other": 20}
+
+
+def plural_forms(words: Callable[[int], str]) -> dict[str, str]:
+    """A text's plural forms in the reader's language, by plural category, for the
+    page's script to choose from with Intl.PluralRules: ``words`` is the text's
+    ``ngettext`` of a number."""
+    return {category: words(number) for category, number in PLURAL_SAMPLES.items()}
 
 
 def score_text() -> dict[str, Any]:

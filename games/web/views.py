@@ -41,10 +41,10 @@ from games.read.pins import PIN_DIGITS
 from games.read.selectors import (
     CHAT_OFF,
     PlayerGame,
+    bot_seats,
     find_game,
     game_summaries,
     games_list,
-    others_seated,
     player_events,
     player_games,
     player_seats,
@@ -387,6 +387,10 @@ def _table_page(
     seated = _seated(game, user_id)
     home = table_home(game.id)
     rematch = rematch_game(game.id) if game.status == Game.Status.FINISHED else None
+    bots = bot_seats(game)
+    # Only another person may open the rematch this page should hear of: against bots
+    # alone there is nothing to ask the server for.
+    others = len(game.seats) - len(bots) > 1
     page: dict[str, Any] = {
         "game": str(game.id),
         "code": game.code,
@@ -398,12 +402,16 @@ def _table_page(
         # until the player picks another.
         "levels": list(LEVEL_NAMES),
         "level": DEFAULT_LEVEL,
+        # The seats bots' accounts hold: named as bots, never handed back to nobody
+        # (the page reads them from the bots at its start if it is still open).
+        "bot_seats": bots,
+        "status": game.status,
         # Where a player's end screen hears of a rematch another player opened.
         # Asked of the game list, which answers a page of none until the rematch opens;
         # only where another person sits (bots ask for no rematch).
         "rematch": (
             f"{reverse('api-games')}?{urlencode({'rematch_of': str(game.id)})}"
-            if seated and home is None and others_seated(game, user_id)
+            if seated and home is None and others
             else None
         ),
     }

@@ -177,7 +177,16 @@ def test_table_page_gives_its_script_romanian_words(client: Client, user: User) 
     assert text["tricks"] == "levate"
     assert text["modes"] == {"open": "la vedere", "forehead": "pe frunte", "blind": "pe orb"}
     assert text["title_turn"] == "● Rândul tău — Atu"
-    assert text["bids_total"] == "licitat %(bids)s din %(cards)s"
+    assert text["bids_total"] == {
+        "one": "Licitații: %(bids)s la %(cards)s carte",
+        "few": "Licitații: %(bids)s la %(cards)s cărți",
+        "other": "Licitații: %(bids)s la %(cards)s de cărți",
+    }
+    assert text["points_count"] == {
+        "one": "%(points)s punct",
+        "few": "%(points)s puncte",
+        "other": "%(points)s de puncte",
+    }
     assert text["trick_taken"] == "%(alias)s ia levata."
     assert text["bid_label"] == "Licitează %(bid)s"
     errors = text["errors"]
@@ -188,12 +197,17 @@ def test_table_page_gives_its_script_romanian_words(client: Client, user: User) 
     } == {
         "must_follow_suit": "Trebuie să răspunzi la culoare.",
         "dealer_bid_forbidden": (
-            "Dealerul nu poate licita %(bid)s: totalul licitațiilor ar fi egal "
-            "cu numărul de cărți împărțite (%(cards)s)."
+            "Cel care împarte nu poate face ca totalul licitațiilor să fie egal cu numărul "
+            "de cărți împărțite."
         ),
         "not_authenticated": "Intră în cont ca să joci.",
         "table_full": "Toate locurile de la această masă sunt ocupate.",
     }
+    # and the refusal the page words with the cards dealt, by their number
+    assert text["counted_errors"]["dealer_bid_forbidden"]["one"] == (  # type: ignore[index]
+        "Cel care împarte nu poate licita %(bid)s: licitațiile ar face împreună %(cards)s, "
+        "cât cartea împărțită."
+    )
     # and so has every error code (runtime.error_text), none left in English
     assert set(error_texts()) <= set(errors)
 
@@ -222,7 +236,7 @@ def test_rules_page_is_in_romanian(client: Client) -> None:
     assert '<html lang="ro">' in content
     assert "<h1>Variante de reguli</h1>" in content
     assert "<h2>Campionat</h2>" in content
-    assert "<dd>fiecare dealer împarte o dată fiecare număr de cărți</dd>" in content
+    assert "<dd>fiecare jucător împarte o dată fiecare număr de cărți</dd>" in content
     assert "+10 pentru 5 licitații exacte la rând" in content
     assert "-10 pentru 5 licitații ratate la rând (împărțirile cu o carte nu se numără)" in content
     assert "1 1 1 1 2 2 2 2 3 3 3 3 4 4 4 4 5 5 5 5 6 6 6 6 7 7 7 7 8 8 8 8 (32 de împărțiri)" in (

@@ -158,6 +158,26 @@ def test_bots_play_the_seats_of_bot_accounts_and_never_a_persons_named_like_a_bo
 
 
 @pytest.mark.django_db
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)  # the bots' moves are not this test's
+def test_a_bot_sits_at_its_table_under_its_name_alone_and_its_entry_keeps_the_mark() -> None:
+    # Given an event of three bots
+    event, creator = bot_event(players=3, rounds=1)
+
+    # When the round seats them
+    services.event_start_round(event_id=event.id, actor=creator)
+
+    # Then each sits under its bare name (the table page marks a bot's seat once), and
+    # its entry, listed where no badge says it, keeps "(bot)"
+    table = load_table(TableResult.objects.get(event_id=event.id).game_id)
+    assert sorted(seat.alias for seat in table.seats if seat) == ["Bot001", "Bot002", "Bot003"]
+    assert sorted(Entry.objects.filter(event_id=event.id).values_list("name", flat=True)) == [
+        "Bot001 (bot)",
+        "Bot002 (bot)",
+        "Bot003 (bot)",
+    ]
+
+
+@pytest.mark.django_db
 def test_a_round_needs_three_players_present_and_waits_for_the_last_round() -> None:
     event, creator = bot_event(players=2, rounds=2)
     refused("not_enough_players", services.event_start_round, event_id=event.id, actor=creator)

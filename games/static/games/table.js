@@ -37,6 +37,10 @@
   let lastBid = null;
   let held = null; // the trick just taken, kept in view for a moment
   let myTurn = false;
+  // This player asked a bot to play for them (rather than one standing in when their
+  // time ran out); and a bot played for them when their time ran out, not yet seen to.
+  let askedBot = false;
+  let timedOut = false;
   // The level of the bot the page's buttons give a seat to, as last chosen.
   let botLevel = page.level;
   const replaying = new URLSearchParams(location.search).has("replay");
@@ -47,6 +51,10 @@
   // for the scoreboard; the state names only the current hand's.
 
   const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
+  // A text of a number, in the plural form the page's language gives it (the forms by
+  // the categories Intl.PluralRules names, from the server's ngettext).
+  const plurals = new Intl.PluralRules(document.documentElement.lang || "en");
+  const counted = (forms, count, values) => fmt(forms[plurals.select(count)] || forms.other, values);
 
   // Words at the table (chat.js), where the table has them: it hears what the socket
   // says of words, and sends through it.
@@ -85,6 +93,11 @@
     return taken && taken.alias ? taken.alias : T.empty_seat;
   }
 
+  // A seat's name where no badge is beside it: a bot's says it is one.
+  function named(seat) {
+    return page.bot_seats.includes(seat) ? fmt(T.bot_name, { alias: alias(seat) }) : alias(seat);
+  }
+
   const classic = () => state.kind === "classic";
 
   // --- classic Whist's partnerships, as the state gives them ------------------------
@@ -115,7 +128,7 @@
   }
 
   function sidePlayers(side) {
-    return state.sides[side].map(alias).join(" & ");
+    return state.sides[side].map(named).join(" & ");
   }
 
   function suitText(letter) {
@@ -168,6 +181,7 @@
     if (pending) return;
     pending = true;
     keepFocus = true;
+    timedOut = false;
     $("notice").textContent = "";
     send({ ...message, expected_version: state.version });
     drawActions();
@@ -186,6 +200,7 @@
       if (!state || (first !== null && first !== state.version + 1) || !message.state) {
         catchUp(); // a gap: ask for the whole view again
       } else {
+        if (ranOut(message.events)) timedOut = true;
         const said = message.events.filter((event) => event.type.endsWith("TrickTaken")).map(holdTrick);
         // The members that changed since the version this view is at.
         show({ ...state, ...message.state }, said);
@@ -199,9 +214,26 @@
   }
 
   function errorText(error) {
-    const text = T.errors[error.code];
-    if (!text) return error.message;
-    return fmt(text, { bid: lastBid, cards: state && state.hand ? state.hand.cards : "" });
+    const cards = state && state.hand ? state.hand.cards : "";
+    return refusalText(error.code, { bid: lastBid, cards }) || error.message;
+  }
+
+  // A refusal's text in the page's words, if it has one.
+  function refusalText(code, values) {
+    if (T.counted_errors[code]) return counted(T.counted_errors[code], values.cards, values);
+    return T.errors[code] ? fmt(T.errors[code], values) : null;
+  }
+
+  // Whether a batch of events is this player's turn played by a bot because their time
+  // ran out: a bot standing in for them (its seat and its move written together), or
+  // a single move of their seat they did not make, while no bot plays it.
+  function ranOut(events) {
+    const you = state.you;
+    const first = events[0];
+    if (replaying || you === null || pending || !first || !first.payload || first.payload.seat !== you) return false;
+    if (first.type.endsWith("SeatAutomated")) return first.payload.bot !== null && events.length > 1 && !askedBot;
+    const move = /(BidPlaced|CardPlayed|OneCardModeChosen)$/.test(first.type);
+    return move && !first.payload.forced && !state.bots[you];
   }
 
   // The trick just taken stays in the middle, its winner marked, then is gathered.
@@ -220,7 +252,7 @@
       $("trick").classList.add("gather");
       setTimeout(gathered, GATHER_MS);
     }, TRICK_PAUSE_MS);
-    return fmt(T.trick_taken, { alias: alias(trick.winner) });
+    return fmt(T.trick_taken, { alias: named(trick.winner) });
   }
 
   // Emptied first: a screen reader says a live region's text again only if it changed.
@@ -234,6 +266,14 @@
 
   function show(view, said = []) {
     pending = false;
+    // A table that opened as this page was loaded has started: the seats bots took before
+    // its start are their accounts' (a creator fills the free seats with bots).
+    if (page.status === "open" && view.status !== "open") {
+      page.status = view.status;
+      page.bot_seats = view.bots.flatMap((bot, seat) => (bot ? [seat] : []));
+    }
+    // The organizer resumed the game: what the pause refused is said no more.
+    if (state && state.paused && !view.paused) $("notice").textContent = "";
     state = view;
     const mine = !replaying && state.you !== null && acting() && state.hand.turn === state.you;
     if (mine && !myTurn) {
@@ -282,7 +322,7 @@
             hand.cards === 1 ? T.one_card : fmt(T.cards_dealt, { cards: hand.cards }),
           ];
       if (acting()) {
-        const who = alias(hand.turn);
+        const who = named(hand.turn);
         if (hand.turn === state.you) parts.push(T.your_turn);
         else if (state.phase === "bidding") parts.push(fmt(T.to_bid, { alias: who }));
         else if (state.phase === "playing") parts.push(fmt(T.to_play, { alias: who }));
@@ -314,7 +354,7 @@
     if (classic() || !hand.bids) return;
     const placed = hand.bids.filter((bid) => bid !== null);
     const sum = placed.reduce((a, b) => a + b, 0);
-    total.textContent = fmt(T.bids_total, { bids: sum, cards: hand.cards });
+    total.textContent = counted(T.bids_total, hand.cards, { bids: sum, cards: hand.cards });
     if (placed.length === state.player_count) total.classList.add(sum > hand.cards ? "over" : "under");
   }
 
@@ -390,18 +430,17 @@
         cards,
       ]);
       if (toAct && state.turn_deadline && !replaying) name.append(ring());
-      if (page.creator && !replaying && state.seats[seat].alias && state.status !== "finished") {
+      // A seat a bot's account holds is the bot's for good: handed back, nobody would play it.
+      if (page.creator && !replaying && state.seats[seat].alias && state.status !== "finished" && !page.bot_seats.includes(seat)) {
         const bot = state.bots[seat];
+        const question = fmt(bot ? T.confirm_unbot_seat : T.confirm_bot_seat, { alias: alias(seat) });
         element.append(
           node("button", {
             type: "button",
             class: "seat-bot",
             "aria-label": `${bot ? T.unbot_seat : T.bot_seat}: ${alias(seat)}`,
             text: bot ? T.unbot_seat : T.bot_seat,
-            onclick: () => {
-              if (bot) send({ type: "seat_bot", seat, bot: null });
-              else confirmThen(fmt(T.confirm_bot_seat, { alias: alias(seat) }), () => send({ type: "seat_bot", seat, bot: botLevel }));
-            },
+            onclick: () => confirmThen(question, () => send({ type: "seat_bot", seat, bot: bot ? null : botLevel })),
           }),
         );
       }
@@ -475,7 +514,7 @@
     else if (hand.trick && hand.trick.cards.length) trick.append(...played(hand.trick.cards, hand.trick.leader));
     if (hand.last_trick) {
       last.append(
-        node("span", { text: `${T.last_trick} (${fmt(T.won_by, { alias: alias(hand.last_trick.winner) })}):` }),
+        node("span", { text: `${T.last_trick} (${fmt(T.won_by, { alias: named(hand.last_trick.winner) })}):` }),
         ...played(hand.last_trick.cards, hand.last_trick.leader),
       );
     }
@@ -496,7 +535,7 @@
     trick.append(
       ...played(held.cards, held.leader, held.winner),
       // Short enough for a phone's narrow centre; the whole sentence is its title.
-      node("div", { class: "taken", title: fmt(T.trick_taken, { alias: alias(held.winner) }), text: `✓ ${alias(held.winner)}` }),
+      node("div", { class: "taken", title: fmt(T.trick_taken, { alias: named(held.winner) }), text: `✓ ${alias(held.winner)}` }),
     );
   }
 
@@ -517,6 +556,9 @@
     cards.replaceChildren();
     $("bid-reason").textContent = "";
     $("hand-note").textContent = "";
+    // Paused: nothing on the felt acts, and the felt says why until the game goes on.
+    $("paused-notice").hidden = !state.paused || state.status !== "playing";
+    drawTimedOut();
     drawSeatControls();
     // A replay is watched: nothing in it can be played.
     if (replaying || you === null || !hand) return;
@@ -533,7 +575,13 @@
       modes.append(node("span", { class: "label", text: T.choose_mode }));
       for (const mode of legal.modes) {
         modes.append(
-          node("button", { type: "button", "data-mode": mode, text: T.modes[mode] || mode, onclick: () => command({ type: "one_card_mode", mode }) }),
+          node("button", {
+            type: "button",
+            "data-mode": mode,
+            text: T.modes[mode] || mode,
+            disabled: pending || state.paused,
+            onclick: () => command({ type: "one_card_mode", mode }),
+          }),
         );
       }
     }
@@ -543,14 +591,14 @@
       const reasons = new Map(legal.forbidden_bids.map((forbidden) => [forbidden.bid, forbidden]));
       for (let bid = 0; bid <= hand.cards; bid++) {
         const forbidden = reasons.get(bid);
-        const reason = forbidden ? (T.errors[forbidden.code] ? fmt(T.errors[forbidden.code], { bid, cards: hand.cards }) : forbidden.message) : null;
+        const reason = forbidden ? refusalText(forbidden.code, { bid, cards: hand.cards }) || forbidden.message : null;
         bids.append(
           node("button", {
             type: "button",
             "data-bid": bid,
             "aria-label": fmt(T.bid_label, { bid }),
             text: String(bid),
-            disabled: !legal.bids.includes(bid) || pending,
+            disabled: !legal.bids.includes(bid) || pending || state.paused,
             title: reason,
             onclick: () => {
               lastBid = bid;
@@ -577,7 +625,7 @@
         } else if (playing) {
           button.classList.add("dimmed");
         }
-        button.disabled = !allowed || pending;
+        button.disabled = !allowed || pending || state.paused;
         cards.append(button);
       }
     } else {
@@ -587,10 +635,35 @@
           button.classList.add("legal");
           button.addEventListener("click", () => command({ type: "play", card: null }));
         }
-        button.disabled = !legal.hidden_card || pending;
+        button.disabled = !legal.hidden_card || pending || state.paused;
         cards.append(button);
       }
       $("hand-note").textContent = hand.visibility === "forehead" ? T.forehead : T.blind;
+    }
+  }
+
+  // The player's time ran out and a bot played for them: said on the felt, with their
+  // seat back in one tap while the bot plays on.
+  function drawTimedOut() {
+    const box = $("timed-out");
+    const you = state.you;
+    box.replaceChildren();
+    box.hidden = !timedOut || you === null || state.status !== "playing";
+    if (box.hidden) return;
+    box.append(node("p", { text: T.timed_out }));
+    if (state.bots[you]) {
+      box.append(
+        node("button", {
+          type: "button",
+          id: "take-seat-back",
+          text: T.seat_back,
+          onclick: () => {
+            timedOut = false;
+            askedBot = false;
+            send({ type: "seat_bot", seat: you, bot: null });
+          },
+        }),
+      );
     }
   }
 
@@ -608,8 +681,16 @@
         id: "my-bot",
         text: bot ? T.seat_back : T.bot_for_me,
         onclick: () => {
-          if (bot) send({ type: "seat_bot", seat: you, bot: null });
-          else confirmThen(T.confirm_bot_for_me, () => send({ type: "seat_bot", seat: you, bot: botLevel }));
+          if (bot) {
+            timedOut = false;
+            askedBot = false;
+            send({ type: "seat_bot", seat: you, bot: null });
+          } else {
+            confirmThen(T.confirm_bot_for_me, () => {
+              askedBot = true;
+              send({ type: "seat_bot", seat: you, bot: botLevel });
+            });
+          }
         },
       }),
     );
@@ -648,8 +729,27 @@
       return;
     }
     drawRanking();
+    drawTotals();
     drawScoreTable();
     drawChart();
+  }
+
+  // Every player's score in a line each, the best first: the drawer shows the whole
+  // table however narrow the screen, where the scores by deal scroll.
+  function drawTotals() {
+    const totals = $("score-totals");
+    const over = state.status === "finished" && state.places.length;
+    totals.hidden = Boolean(over) || state.status === "open";
+    if (totals.hidden) return totals.replaceChildren();
+    const order = [...state.seats.keys()].sort((a, b) => (state.scores[b] ?? 0) - (state.scores[a] ?? 0) || a - b);
+    totals.replaceChildren(
+      ...order.map((seat) =>
+        node("li", { "data-seat": seat }, [
+          node("span", { class: "who", text: named(seat) }),
+          node("span", { class: "points", text: String(state.scores[seat] ?? 0) }),
+        ]),
+      ),
+    );
   }
 
   function drawRanking() {
@@ -674,7 +774,11 @@
         "ol",
         { class: "ranking" },
         order.map((seat) =>
-          node("li", { value: state.places[seat], "data-seat": seat, text: `${alias(seat)} — ${points[seat]} ${T.points}` }),
+          node("li", {
+            value: state.places[seat],
+            "data-seat": seat,
+            text: `${named(seat)} — ${counted(T.points_count, points[seat], { points: points[seat] })}`,
+          }),
         ),
       ),
     );
@@ -693,7 +797,7 @@
     if (!over) return;
     const points = classic() ? state.seat_points : state.scores;
     const order = [...state.places.keys()].sort((a, b) => state.places[a] - state.places[b] || a - b);
-    const winners = order.filter((seat) => state.places[seat] === 1).map(alias);
+    const winners = order.filter((seat) => state.places[seat] === 1).map(named);
     let said;
     if (classic()) {
       said = state.winner === null ? fmt(T.classic.tie, { points: state.points[0] }) : fmt(T.classic.winner, { side: sidePlayers(state.winner) });
@@ -705,7 +809,7 @@
       ...order.map((seat) =>
         node("li", { "data-seat": seat, "data-place": state.places[seat], class: state.places[seat] === 1 ? "winner" : null }, [
           node("span", { class: "place", text: `${state.places[seat]}.` }),
-          node("span", { class: "who", text: alias(seat) }),
+          node("span", { class: "who", text: named(seat) }),
           node("span", { class: "points", title: T.points, text: String(points[seat]) }),
         ]),
       ),
@@ -938,7 +1042,7 @@
     const legend = node(
       "div",
       { class: "legend" },
-      state.seats.map((seat, index) => node("span", { "data-seat": index }, [sample(index), document.createTextNode(alias(index))])),
+      state.seats.map((seat, index) => node("span", { "data-seat": index }, [sample(index), document.createTextNode(named(index))])),
     );
     chart.append(node("h3", { text: T.chart }), svg, legend);
   }
@@ -950,12 +1054,21 @@
 
   // --- the replay of a finished game ---------------------------------------------------
 
-  // Step through the log one event at a time; every hand is open (the record is public).
+  // Step through the log one event at a time, or deal by deal; every hand is open (the
+  // record is public).
   async function replay() {
     const controls = $("replay");
     controls.hidden = false;
     const api = `/api/games/${page.game}/`;
-    const last = (await (await fetch(api)).json()).version;
+    const log = await (await fetch(`${api}events/`)).json();
+    const last = log.version;
+    // The version at which each deal lies dealt, before its first bid.
+    const deals = log.events.filter((event) => event.type.endsWith("HandDealt")).map((event) => event.sequence);
+    const dealAt = (version) => deals.filter((start) => start <= version).length - 1;
+    const choice = $("replay-deal");
+    choice.replaceChildren(
+      ...deals.map((start, index) => node("option", { value: String(index), text: fmt(T.hand_of, { hand: index + 1, total: deals.length }) })),
+    );
     let at = last;
     let timer = null;
     const go = async (version) => {
@@ -966,12 +1079,20 @@
         return;
       }
       show(await answer.json());
-      $("replay-at").textContent = fmt(T.replay_at, { at, last });
+      const deal = dealAt(at);
+      const step = fmt(T.replay_at, { at, last });
+      $("replay-at").textContent = deal < 0 ? step : `${fmt(T.hand_of, { hand: deal + 1, total: deals.length })} · ${step}`;
       $("replay-slider").value = String(at);
+      if (deal >= 0) choice.value = String(deal);
+      $("replay-previous-deal").disabled = deal <= 0;
+      $("replay-next-deal").disabled = deal >= deals.length - 1;
     };
     const slider = $("replay-slider");
     slider.max = String(last);
     slider.addEventListener("input", () => go(Number(slider.value)));
+    choice.addEventListener("change", () => go(deals[Number(choice.value)]));
+    $("replay-previous-deal").addEventListener("click", () => go(deals[Math.max(0, dealAt(at) - 1)]));
+    $("replay-next-deal").addEventListener("click", () => go(deals[Math.min(deals.length - 1, dealAt(at) + 1)]));
     $("replay-first").addEventListener("click", () => go(0));
     $("replay-back").addEventListener("click", () => go(at - 1));
     $("replay-next").addEventListener("click", () => go(at + 1));

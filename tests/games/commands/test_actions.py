@@ -741,6 +741,52 @@ def test_play_now_seats_the_player_and_bots_of_the_level_and_starts_at_once() ->
     assert table.options.step == 2
 
 
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)  # the bots' moves are driven here
+def test_play_now_times_the_players_turn_and_a_bot_stands_in_when_it_runs_out() -> None:
+    # Given a Play-now table, the bots played up to the player's turn
+    user = UserFactory()
+    game = actions.game_play_now(user=user, preset="romanian-standard", player_count=3)
+    while (table := load_table(game.id)).game.turn != 0:
+        actions.game_play_automatically(game_id=game.id, expected_version=table.version)
+
+    # Then the player's turn is timed, as the table's rules say
+    assert (table.turn_seconds, table.stand_in_seconds) == (60, 60)
+    assert automatic_move_delay(table) == 60.0
+
+    # When their minute runs out
+    actions.game_play_automatically(game_id=game.id, expected_version=table.version)
+
+    # Then a bot stands in for them, its first move written with it, until they come back
+    after = load_table(game.id)
+    assert after.bots == ("medium", "medium", "medium")
+    records = read(stream_of(game.id), after=table.version)
+    assert records[0].type == "SeatAutomated"
+    assert records[1].payload["seat"] == 0
+    actions.game_set_seat_bot(game_id=game.id, actor=user, seat=0, bot=None)
+    assert load_table(game.id).bots == (None, "medium", "medium")
+
+
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)
+def test_a_seat_a_bots_account_holds_is_never_handed_back_to_nobody() -> None:
+    # Given a Play-now table: its creator in seat 0, bots' accounts in the others
+    user = UserFactory()
+    game = actions.game_play_now(user=user, preset="romanian-standard", player_count=3)
+    version = load_table(game.id).version
+
+    # When its creator takes the bot off a bot's own seat
+    with pytest.raises(GameError) as refused:
+        actions.game_set_seat_bot(game_id=game.id, actor=user, seat=1, bot=None)
+
+    # Then it is refused, and nothing is written: the table would wait for nobody
+    assert (refused.value.code, refused.value.status) == ("seat_of_a_bot", 409)
+    assert load_table(game.id).version == version
+    # while the bot's level may change, and a person's seat goes back to them
+    actions.game_set_seat_bot(game_id=game.id, actor=user, seat=1, bot="strong")
+    actions.game_set_seat_bot(game_id=game.id, actor=user, seat=0, bot="easy")
+    actions.game_set_seat_bot(game_id=game.id, actor=user, seat=0, bot=None)
+    assert load_table(game.id).bots == (None, "strong", "medium")
+
+
 def test_play_now_refused_leaves_no_table_behind() -> None:
     user = UserFactory()
 

@@ -177,7 +177,7 @@ async def test_a_replay_shows_no_timer_no_end_screen_and_nothing_to_press() -> N
             slider = page.locator("#replay-slider")
             middle = int(await slider.get_attribute("max") or 0) // 2
             await slider.fill(str(middle))
-            await expect(page.locator("#replay-at")).to_contain_text(f"event {middle} of")
+            await expect(page.locator("#replay-at")).to_contain_text(f"step {middle} of")
             await expect(page.locator("body")).to_have_attribute("data-status", "playing")
 
             # Then the seat to act has no timer ring, and nothing can be pressed at the table
@@ -190,7 +190,7 @@ async def test_a_replay_shows_no_timer_no_end_screen_and_nothing_to_press() -> N
     assert errors == []
 
 
-async def test_a_bot_takes_a_seat_only_once_asked_and_confirmed() -> None:
+async def test_a_bot_takes_a_seat_or_leaves_it_only_once_asked_and_confirmed() -> None:
     errors: list[str] = []
     table = await three_players()
     with live_server() as base:
@@ -222,6 +222,15 @@ async def test_a_bot_takes_a_seat_only_once_asked_and_confirmed() -> None:
             await third.click()
             await creator.locator("#confirm-yes").click()
             await expect(creator.locator('#seats .seat[data-seat="2"] .mark.bot')).to_be_visible()
+
+            # And taking the bot off the seat again is asked too, the seat then its player's
+            await expect(third).to_have_text("Remove bot")
+            await third.click()
+            await expect(creator.locator("#confirm-question")).to_have_text(
+                "Take the bot off Player 3's seat? The table then waits for Player 3 to play."
+            )
+            await creator.locator("#confirm-yes").click()
+            await expect(creator.locator('#seats .seat[data-seat="2"] .mark.bot')).to_have_count(0)
 
             # And a player who lets a bot play for them is asked too
             await player.locator("#my-bot").click()

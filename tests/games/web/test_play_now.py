@@ -47,6 +47,10 @@ async def play_to_the_end(page: Page) -> None:
             continue  # redrawn under the click: the next round finds it again
 
 
+def points(score: int) -> str:
+    return f"{score} point" if abs(score) == 1 else f"{score} points"
+
+
 @sync_to_async
 def finished_game() -> tuple[Game, User]:
     game = Game.objects.get()
@@ -92,11 +96,17 @@ async def test_a_visitor_without_an_account_plays_now_against_bots_to_the_rankin
             game, guest = await finished_game()
             assert guest.is_guest
             load_bots = (await sync_to_async(load_table)(game.id)).bots
-            aliases = {seat["seat"]: seat["alias"] for seat in game.seats}
+            # the bots named as bots, each score in its plural form
+            names = {
+                seat["seat"]: (
+                    seat["alias"] if seat["user_id"] == guest.pk else f"{seat['alias']} (bot)"
+                )
+                for seat in game.seats
+            }
             order = sorted(range(3), key=lambda seat: (game.places[seat], seat))
             ranking = page.locator("#ranking ol.ranking li")
             await expect(ranking).to_have_text(
-                [f"{aliases[seat]} — {game.scores[seat]} Points" for seat in order]
+                [f"{names[seat]} — {points(game.scores[seat])}" for seat in order]
             )
             await expect(page.locator("#status")).to_have_text("Game over")
             await expect(page.locator("#game-end")).to_be_visible()

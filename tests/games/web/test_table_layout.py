@@ -98,9 +98,15 @@ def viewer_to(phase: Phase) -> Any:
 
 
 async def open_table(
-    browser: Browser, base: str, table: Seated, size: tuple[int, int], errors: list[str]
+    browser: Browser,
+    base: str,
+    table: Seated,
+    size: tuple[int, int],
+    errors: list[str],
+    status: str = "playing",
 ) -> Page:
-    """Seat 0's page of ``table``; the script's errors are added to ``errors``."""
+    """Seat 0's page of ``table``, once it shows the table ``status``; the script's
+    errors are added to ``errors``."""
     width, height = size
     context = await browser.new_context(viewport={"width": width, "height": height})
     await context.add_cookies(
@@ -109,7 +115,7 @@ async def open_table(
     page = await context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
     await page.goto(f"{base}/games/{table.code}/")
-    await expect(page.locator("body")).to_have_attribute("data-status", "playing")
+    await expect(page.locator("body")).to_have_attribute("data-status", status)
     return page
 
 

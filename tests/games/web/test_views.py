@@ -5,11 +5,11 @@ from typing import Any
 import pytest
 from django.contrib.auth import SESSION_KEY
 from django.http import HttpResponse
-from django.test import Client
+from django.test import Client, override_settings
 
 from accounts.models import User
 from accounts.services import user_ensure_bot_players
-from games.commands.actions import game_create, game_join
+from games.commands.actions import game_create, game_join, game_play_now, game_set_seat_bot
 from games.models import Game
 from games.rules import classic
 from games.web.forms import CLASSIC_PRESET_LABELS
@@ -461,6 +461,35 @@ def test_a_seated_player_and_a_finished_table_offer_no_seat(player: Client, user
 
 
 @pytest.mark.django_db
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)
+def test_the_table_page_names_the_seats_bots_accounts_hold_and_words_counts_by_plural(
+    player: Client, user: User
+) -> None:
+    # Given a Play-now table of four, a person in seat 0 and bots in the others, a bot
+    # playing for the person too
+    game = game_play_now(user=user, preset="romanian-standard", player_count=4)
+    game_set_seat_bot(game_id=game.id, actor=user, seat=0, bot="easy")
+
+    # When its player opens it
+    config = table_config(player.get(f"/games/{game.code}/"))
+
+    # Then the page knows the bots' own seats, not the person's a bot plays for them
+    assert config["bot_seats"] == [1, 2, 3]
+    text = config["text"]
+    assert text["bot_name"] == "%(alias)s (bot)"
+    # and has the plural forms of its counted words, by the browser's plural categories
+    assert text["points_count"] == {
+        "one": "%(points)s point",
+        "few": "%(points)s points",
+        "other": "%(points)s points",
+    }
+    assert text["counted_errors"]["dealer_bid_forbidden"]["one"] == (
+        "The dealer may not bid %(bid)s: the bids would add up to the %(cards)s card dealt."
+    )
+    assert text["bids_total"]["other"] == "Bids: %(bids)s for %(cards)s cards"
+
+
+@pytest.mark.django_db
 def test_a_table_that_does_not_exist_is_a_404_page(client: Client) -> None:
     response = client.get("/games/NOSUCH/")
 
@@ -518,6 +547,24 @@ def test_a_finished_table_shows_its_player_the_end_with_rematch_replay_and_recor
         table_config(player.get(f"/games/{game.code}/"))["rematch"]
         == f"/api/games/?rematch_of={game.id}"
     )
+
+
+@pytest.mark.django_db
+@override_settings(ATU_BOT_DELAY_SECONDS=3600)  # the bots' moves are driven here
+def test_a_finished_table_against_bots_alone_has_its_page_ask_for_no_rematch(
+    player: Client, user: User
+) -> None:
+    # Given a Play-now table played to its end: nobody but its player could open a rematch
+    game = game_play_now(user=user, preset="classic-app", player_count=3, options=SHORT)
+    seated = User.objects.in_bulk([seat["user_id"] for seat in Game.objects.get(pk=game.id).seats])
+    play_to_end(game.id, [seated[seat["user_id"]] for seat in game.seats])
+
+    # When its player opens it
+    response = player.get(f"/games/{game.code}/")
+
+    # Then the end offers the rematch, but the page polls for none another player opened
+    assert 'id="rematch"' in response.content.decode()
+    assert table_config(response)["rematch"] is None
 
 
 @pytest.mark.django_db
