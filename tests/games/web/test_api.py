@@ -1011,6 +1011,7 @@ def test_the_schema_is_served_and_documents_every_endpoint() -> None:
         "/api/games/{ref}/deals/correct/",
         "/api/games/{ref}/deals/confirm/",
         "/api/presets/",
+        "/api/players/{player_id}/",
     }
 
 
