@@ -390,8 +390,8 @@ def test_the_score_sheet_and_the_card_are_in_romanian_for_a_romanian_reader() ->
     ).content.decode()
 
     assert [reminder for _, _, _, reminder in sheet_rows(content)][:2] == [
-        "dealerul: nu 1 - (suma licitațiilor)",
-        "dealerul: nu 3 - (suma licitațiilor)",
+        "cel care împarte: nu 1 - (suma licitațiilor)",
+        "cel care împarte: nu 3 - (suma licitațiilor)",
     ]
     assert "O licitație făcută exact aduce 5 + licitația" in content
     assert "Fără codul QR: deschide http://testserver/games/" in content

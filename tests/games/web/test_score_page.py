@@ -228,5 +228,5 @@ def test_the_scorer_page_is_in_romanian_for_a_romanian_reader() -> None:
     assert text["send"] == "Trimite"
     assert text["awaiting"] == "așteaptă confirmarea"
     assert text["forbidden"] == (
-        "%(alias)s, dealerul, nu poate licita %(bid)s: licitațiile nu pot totaliza %(cards)s."
+        "%(alias)s, care împarte, nu poate licita %(bid)s: licitațiile nu pot totaliza %(cards)s."
     )
