@@ -23,9 +23,9 @@ from games.models import Game
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import play_to_end, seated_game
 from tests.test_accessibility import finished_event
-from tests.tournaments.drivers import SHORT_RULES, private_event_round
+from tests.tournaments.drivers import SHORT_RULES, private_event_round, round_games, wait_until
 from tournaments import players
-from tournaments.models import Event, PlayerGame, Season
+from tournaments.models import Event, PlayerGame, RatingChange, Season
 
 # Before the site's clock (the pages read at its now): every row is finished by then.
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
@@ -66,9 +66,27 @@ def longest_win_run(places: list[int]) -> int:
 
 def season_event() -> tuple[Event, Season, list[User]]:
     """A season's public one-round event of four people, played and finished: the
-    event, the season and its entrants."""
+    event, the season and its entrants, once what the tasks derive is written."""
     event, _, entrants = finished_event("Sezonul 2026")
-    return event, Season.objects.get(pk=event.season_id), entrants
+
+    def derived() -> bool:
+        finished = Event.objects.get(pk=event.id).status == Event.Status.FINISHED
+        rated = RatingChange.objects.filter(season_id=event.season_id).count() == 4
+        return finished and rated and games_recorded(*round_game_ids(event.id))
+
+    wait_until(derived, 60, "the event finished, its season rated, its players' rows")
+    return Event.objects.get(pk=event.id), Season.objects.get(pk=event.season_id), entrants
+
+
+def round_game_ids(event_id: uuid.UUID) -> list[uuid.UUID]:
+    return [game.id for game in round_games(event_id, 1)]
+
+
+def games_recorded(*game_ids: uuid.UUID) -> bool:
+    """Whether the finished games' players' rows are written (by the task each finish
+    sends: in place when embedded, by the worker in production)."""
+    seats = Game.objects.filter(pk__in=game_ids).values_list("player_count", flat=True)
+    return PlayerGame.objects.filter(game_id__in=game_ids).count() == sum(seats)
 
 
 # --- The reads -------------------------------------------------------------------------
@@ -154,10 +172,12 @@ def test_a_game_is_shown_once_its_spectator_delay_is_over() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("tasks_run")
 def test_a_private_events_table_is_shown_only_to_who_may_see_the_event() -> None:
     # Given a private event's table played to its end
     _, creator, entrants, (game,) = private_event_round(4)
     play_to_end(game.id, entrants)
+    wait_until(lambda: games_recorded(game.id), 60, "the players' rows")
     outsider: User = UserFactory.create()
     later = NOW + timedelta(days=3650)
 
@@ -223,10 +243,12 @@ def test_a_guest_a_bot_and_nobody_have_no_page(client: Client) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("tasks_run")
 def test_the_page_shows_a_players_finished_games_and_figures(client: Client) -> None:
     # Given a game of four people played to its end
     game_id, users = seated_game(4, preset="romanian-standard", options=SHORT_RULES)
     play_to_end(game_id, users)
+    wait_until(lambda: games_recorded(game_id), 60, "the players' rows")
     game = Game.objects.get(pk=game_id)
     row = PlayerGame.objects.get(game_id=game_id, seat=0)
 
@@ -247,6 +269,7 @@ def test_the_page_shows_a_players_finished_games_and_figures(client: Client) -> 
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("tasks_run")
 def test_the_page_shows_events_placings_and_the_season_rating_chart(client: Client) -> None:
     # Given a season's event of four people, played and finished
     event, season, entrants = season_event()
@@ -345,6 +368,7 @@ def test_the_page_reads_as_few_queries_for_many_games_as_for_few(client: Client)
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("tasks_run")
 def test_the_season_and_results_pages_link_names_to_player_pages(client: Client) -> None:
     # Given a season's finished event of four people
     event, season, entrants = season_event()
@@ -365,6 +389,7 @@ def test_the_season_and_results_pages_link_names_to_player_pages(client: Client)
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("tasks_run")
 def test_the_api_answers_what_the_page_shows() -> None:
     # Given a season's event of four people, played and finished
     event, season, entrants = season_event()

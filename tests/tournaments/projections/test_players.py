@@ -22,7 +22,7 @@ from games.models import Game
 from games.rules import classic
 from games.table import GameCreated, PlayerSeated, SeatAutomated, encode, stream_of
 from tests.games.drivers import play_to_end, seated_game
-from tests.tournaments.drivers import SHORT_RULES, played_event
+from tests.tournaments.drivers import SHORT_RULES, played_event, wait_until
 from tournaments.models import PlayerGame
 from tournaments.projections.players import (
     player_games,
@@ -185,10 +185,12 @@ def rows_of(*game_ids: uuid.UUID) -> list[tuple[Any, ...]]:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("tasks_run")
 def test_a_game_that_finishes_writes_its_players_rows_as_its_log_has_them() -> None:
     # Given a game of four people played to its end
     game_id, users = seated_game(4, preset="romanian-standard", options=SHORT_RULES)
     play_to_end(game_id, users)
+    wait_until(lambda: PlayerGame.objects.filter(game_id=game_id).count() == 4, 60, "the rows")
 
     # Then the task wrote one row a seat: its player, place and score as the game's,
     # and the nine deals each bid, their exact bids as the log's scored deals have them
@@ -205,10 +207,12 @@ def test_a_game_that_finishes_writes_its_players_rows_as_its_log_has_them() -> N
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("tasks_run")
 def test_the_rows_written_again_are_the_same() -> None:
     # Given a finished game's rows
     game_id, users = seated_game(4, preset="romanian-standard", options=SHORT_RULES)
     play_to_end(game_id, users)
+    wait_until(lambda: PlayerGame.objects.filter(game_id=game_id).count() == 4, 60, "the rows")
     before = rows_of(game_id)
 
     # When the task's work is done again (a task run twice)
@@ -220,6 +224,7 @@ def test_the_rows_written_again_are_the_same() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("tasks_run")
 def test_a_rebuild_from_the_log_gives_the_same_rows() -> None:
     # Given two finished games, one in play, and a public event's finished table
     finished = []
@@ -229,6 +234,7 @@ def test_a_rebuild_from_the_log_gives_the_same_rows() -> None:
         finished.append(game_id)
     in_play, _ = seated_game(3, preset="romanian-standard")
     played_event(4)
+    wait_until(lambda: PlayerGame.objects.count() == 12, 60, "every finished game's rows")
     event_games = list(PlayerGame.objects.exclude(game_id__in=finished).values_list("game_id"))
     everything = [*finished, in_play, *(game_id for (game_id,) in event_games)]
     before = rows_of(*everything)
