@@ -13,7 +13,7 @@ from tests.browser import chromium, live_server, screenshot_path
 from tests.test_accessibility import VIEWPORTS, violations
 from tests.tournaments.test_players import season_event
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tasks_run")]
 
 
 @sync_to_async

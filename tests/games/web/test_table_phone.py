@@ -151,6 +151,7 @@ async def test_a_six_player_tables_eight_cards_lie_in_one_row_in_view_on_a_360_p
             # And once the others have bid and played to them, the cards still lie in
             # one row in view
             await page.locator("#bids button:enabled").first.click()
+            await expect(page.locator("#bids button")).to_have_count(0)
             await others_move_until(table.game_id, table.users, viewer_to(Phase.PLAYING))
             await expect(page.locator("#hand button.legal:enabled").first).to_be_visible()
             for card in await cards.all():
