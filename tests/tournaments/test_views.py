@@ -739,7 +739,9 @@ def test_only_the_organizer_sees_whose_turn_it_is_and_for_how_long() -> None:
     [table] = signed_in(creator).get(f"/events/{event.code}/live.json").json()["tables"]
 
     assert table["turn"]["seat"] == state.turn
-    assert table["turn"]["name"] == next(s["alias"] for s in game.seats if s["seat"] == state.turn)
+    # The bot's entry, named as a bot (its seat bears its name alone)
+    alias = next(s["alias"] for s in game.seats if s["seat"] == state.turn)
+    assert table["turn"]["name"] == f"{alias} (bot)"
     assert 0 <= table["turn"]["idle_seconds"] <= 5
 
 

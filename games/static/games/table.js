@@ -1047,9 +1047,13 @@
     chart.append(node("h3", { text: T.chart }), svg, legend);
   }
 
-  // The turn timer counts down between messages.
+  // The turn timer counts down between messages. Only its ring is drawn again: seats
+  // drawn anew every second would swallow a tap on their buttons.
   setInterval(() => {
-    if (state && state.turn_deadline && acting()) drawSeats();
+    if (!(state && state.turn_deadline && acting())) return;
+    const shown = document.querySelector("#seats .seat.to-act .ring");
+    if (shown) shown.replaceWith(ring());
+    else drawSeats();
   }, 1000);
 
   // --- the replay of a finished game ---------------------------------------------------
