@@ -11,6 +11,7 @@ import random
 import re
 import uuid
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -141,7 +142,9 @@ async def violations(browser: Browser, url: str, session: str | None, size: tupl
     )
     if session is not None:
         await context.add_cookies(
-            [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": url}]
+            # At the site's root, as the browser that signed in holds it: the page's own
+            # requests (its socket, its poll) carry it too.
+            [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": urljoin(url, "/")}]
         )
     page = await context.new_page()
     await page.goto(url)

@@ -6,9 +6,11 @@ no longer direct the event (decision 3407)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
-from playwright.async_api import expect
+from playwright.async_api import WebSocketRoute, expect
 
 from accounts.models import User
 from tests.accounts.factories import UserFactory
@@ -41,9 +43,11 @@ def disqualify(event: Event, director: User, player: User) -> None:
 
 
 @sync_to_async
-def an_event_and_an_account() -> tuple[Event, User, User]:
+def an_event_and_an_account(*, public: bool = True) -> tuple[Event, User, User]:
     creator = organizer()
-    event = services.event_create(organizer=creator, name="Cupa Clujului", options=SHORT_RULES)
+    event = services.event_create(
+        organizer=creator, name="Cupa Clujului", options=SHORT_RULES, public=public
+    )
     account = UserFactory.create(username="dana", display_name="Dana")
     return event, creator, account
 
@@ -121,4 +125,50 @@ async def test_a_deputy_named_and_removed_while_their_pages_are_open_sees_the_ch
                 "Only the event's organizer or their deputies may do that."
             )
             await public.screenshot(path=screenshot_path(f"deputy-removed-{width}.png"))
+            assert errors == []
+
+
+# A deputy of a private event they did not enter may no longer even see it.
+@pytest.mark.parametrize(
+    ("public", "told"),
+    [
+        (True, "Only the event's organizer or their deputies may do that."),
+        (False, "There is no page at this address."),
+    ],
+)
+@pytest.mark.parametrize("width", WIDTHS)
+async def test_a_deputy_removed_before_the_manage_pages_socket_spoke_is_told_so(
+    width: int, public: bool, told: str
+) -> None:
+    event, creator, account = await an_event_and_an_account(public=public)
+    await sync_to_async(services.event_name_deputy)(event_id=event.id, actor=creator, who="dana")
+    removed = asyncio.Event()
+
+    async def after_the_removal(page_side: WebSocketRoute) -> None:
+        # The socket reaches the server only once the deputy is removed: its first
+        # picture already says they do not direct the event.
+        await removed.wait()
+        page_side.connect_to_server()
+
+    with live_server() as base:
+        async with chromium() as browser:
+            context = await context_of(
+                browser, base, width, await sync_to_async(session_of)(account)
+            )
+            page = await context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            await page.route_web_socket("**/ws/events/**", after_the_removal)
+            # Given a deputy's manage page, drawn while they direct the event
+            await page.goto(f"{base}/events/{event.code}/manage/")
+            await expect(page.locator("#rounds-control")).to_be_visible()
+
+            # When the organizer removes them before the page's socket has said a word
+            await sync_to_async(services.event_remove_deputy)(
+                event_id=event.id, actor=creator, user_id=account.pk
+            )
+            removed.set()
+
+            # Then the page, asked again, says they no longer direct the event
+            await expect(page.locator("main")).to_contain_text(told)
             assert errors == []

@@ -87,7 +87,12 @@
     });
     opened.addEventListener("close", (closed) => {
       // One given up for dead has its successor already.
-      if (opened !== socket || closed.code === 4404) return;
+      if (opened !== socket) return;
+      // An event this viewer may no longer see: the manage page asks whether it is so.
+      if (closed.code === 4404) {
+        if (manage) poll();
+        return;
+      }
       // One socket too many of this client (4430): refused again until a tab closes.
       if (closed.code === 4430) {
         setConnection(T.too_many_sockets);
@@ -111,7 +116,11 @@
       if (response.ok) {
         // Not the socket's picture: its next patch is refused for the whole one.
         digest = null;
-        show(await response.json());
+        show(await response.json(), true);
+      } else if (response.status === 404) {
+        // A deputy removed from a private event they did not enter may no longer see
+        // it: the page, loaded again, says so.
+        location.reload();
       }
     } catch (error) {
       // The socket's reconnection says the connection is lost.
@@ -120,18 +129,21 @@
 
   // --- drawing ------------------------------------------------------------------
 
-  // Whether a picture for who directs the event came from the socket or the poll.
+  // Whether the socket has brought a picture for who directs the event.
   let heardDirecting = false;
 
-  function show(data) {
+  // ``polled``: the picture is the poll's, asked with the page's own session.
+  function show(data, polled = false) {
     // A deputy removed while their manage page is open: the page, loaded again, says
-    // they no longer direct the event. Only a change the socket (or the poll) brings:
-    // a socket that never saw the event as its director says nothing of the viewer.
-    if (manage && data.directs === false && heardDirecting) {
-      location.reload();
+    // they no longer direct the event. The socket's word is taken once it has seen the
+    // viewer direct; a socket that never has (the deputy removed before its first
+    // picture) is checked against the poll, which answers as the page would.
+    if (manage && data.directs === false) {
+      if (polled || heardDirecting) location.reload();
+      else poll();
       return;
     }
-    if (data !== page.live && data.directs) heardDirecting = true;
+    if (!polled && data !== page.live && data.directs) heardDirecting = true;
     const before = live;
     live = data;
     drawDirects();
