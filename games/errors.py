@@ -99,6 +99,18 @@ class DealSetInPlay(GameError):
         )
 
 
+class AnalysisNotKept(GameError):
+    code = "analysis_not_kept"
+    text = gettext_noop(
+        "The strong bot analyses Romanian Whist games played online: a classic Whist game "
+        "is not analysed, and a table in the room records no cards."
+    )
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("the game is not analysed: classic Whist, or a table in the room")
+
+
 class RecordNotKept(GameError):
     code = "record_not_kept"
     text = gettext_noop("A checkable game record is kept for Romanian Whist only.")

@@ -143,3 +143,24 @@ class MessageReport(models.Model):
 
     def __str__(self) -> str:
         return f"report of message {self.message_id}"
+
+
+class GameAnalysis(models.Model):
+    """A finished game's analysis by the strong bot (games.bots.analysis), a read model
+    derived from the game's log alone: rebuilt from it, it comes out the same
+    (``manage.py rebuild_analyses --check``)."""
+
+    game = models.OneToOneField(Game, primary_key=True, on_delete=models.CASCADE)
+    # The log's version analysed: a game's log no longer grows once it has finished.
+    version = models.PositiveIntegerField()
+    review = models.JSONField()
+    analysed_at = models.DateTimeField(default=timezone.now)
+    # The analysis' CPU time, to size the analysis workers by.
+    seconds = models.FloatField(default=0.0)
+
+    class Meta:
+        verbose_name = _("game analysis")
+        verbose_name_plural = _("game analyses")
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id}"

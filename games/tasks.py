@@ -16,6 +16,7 @@ from celery import shared_task
 from eventlog import store
 from games.commands import actions
 from games.errors import GameNotFound
+from games.read.analysis import analyse
 from games.table import stream_of
 from games.write import automatic
 from games.write import path as writepath
@@ -79,3 +80,15 @@ def follow_demo_table(game_id: str) -> str | None:
     Returns the id of the demo table in play, or None."""
     followed = actions.game_follow_demo_table(game_id=uuid.UUID(game_id))
     return None if followed is None else str(followed[0].id)
+
+
+# Acknowledged as it starts: it runs longer than the broker waits for a message's
+# acknowledgment, which would hand it to a second analysis worker meanwhile. One lost
+# with its worker is asked again by the next viewer to look (games.read.analysis).
+@shared_task(ignore_result=True, acks_late=False, **RETRY)
+def analyse_game(game_id: str) -> float | None:
+    """The finished game's analysis by the strong bot, kept as a read model (derived
+    only: run twice, it finds it kept); its CPU seconds, None for a game not analysed.
+    Routed to the analysis workers' queue (``CELERY_TASK_ROUTES``)."""
+    analysis = analyse(uuid.UUID(game_id))
+    return None if analysis is None else analysis.seconds

@@ -1,6 +1,8 @@
 """Fixtures shared by every test folder."""
 
+import contextlib
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -158,17 +160,32 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture
 def celery_worker(request: pytest.FixtureRequest) -> Iterator[subprocess.Popen[bytes]]:
     """A real worker process on the test database and the Redis broker."""
-    database = settings.DATABASES["default"]
     # Bots play at once unless the test says otherwise: a test waits for whole games.
     delay = request.node.get_closest_marker("worker_bot_delay")
+    with _worker("celery", [], bot_delay=str(delay.args[0]) if delay else "0") as worker:
+        yield worker
+
+
+@pytest.fixture
+def analyst_worker() -> Iterator[subprocess.Popen[bytes]]:
+    """A real analyst (the Procfile's: the analysis queue alone) on the test database and
+    the Redis broker."""
+    with _worker("analyst", ["-Q", "analysis"], bot_delay="0") as worker:
+        yield worker
+
+
+@contextlib.contextmanager
+def _worker(name: str, queues: list[str], *, bot_delay: str) -> Iterator[subprocess.Popen[bytes]]:
+    database = settings.DATABASES["default"]
     env = {
         **os.environ,
         "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
         f"{connection.settings_dict['NAME']}",
-        "ATU_BOT_DELAY_SECONDS": str(delay.args[0]) if delay else "0",
+        "ATU_BOT_DELAY_SECONDS": bot_delay,
     }
     # Tasks left in the broker by earlier runs name games of databases long gone.
     celery_app.control.purge()
+    hostname = f"{name}@{socket.gethostname()}"
     worker = subprocess.Popen(
         [
             sys.executable,
@@ -177,6 +194,8 @@ def celery_worker(request: pytest.FixtureRequest) -> Iterator[subprocess.Popen[b
             "-A",
             "config",
             "worker",
+            *queues,
+            f"--hostname={hostname}",
             "--pool=solo",
             "--purge",
             "--without-gossip",
@@ -189,8 +208,8 @@ def celery_worker(request: pytest.FixtureRequest) -> Iterator[subprocess.Popen[b
     )
     try:
         deadline = time.monotonic() + 30
-        while not celery_app.control.ping(timeout=0.5):
-            assert time.monotonic() < deadline, "the Celery worker did not start"
+        while not celery_app.control.ping(destination=[hostname], timeout=0.5):
+            assert time.monotonic() < deadline, f"the Celery {name} did not start"
         yield worker
     finally:
         worker.terminate()

@@ -20,6 +20,7 @@ urlpatterns = [
     path("events/<str:code>/withdraw/", views.withdraw_self, name="withdraw"),
     path("events/<str:code>/standings.csv", views.standings_csv, name="csv"),
     path("events/<str:code>/results/", views.results, name="results"),
+    path("events/<str:code>/rounds/<int:number>/deals/", views.deals, name="deals"),
     path("events/<str:code>/screen/", views.screen, name="screen"),
     path(manage, views.manage, name="manage"),
     path(f"{manage}players/", views.register_player, name="register-player"),

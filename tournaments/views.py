@@ -37,7 +37,7 @@ from coded import CodedError
 from games.commands import actions as games
 from games.web.forms import KIND_LABELS, PRESET_LABELS, preset_label
 from runtime.error_text import refusal
-from tournaments import desk, paper, players, selectors, services
+from tournaments import comparison, desk, paper, players, selectors, services
 from tournaments.championship import MAX_CALL_NOTE_LENGTH
 from tournaments.errors import (
     EventNotFound,
@@ -1025,6 +1025,30 @@ def results(request: HttpRequest, code: str) -> HttpResponse:
         "corrections": selectors.event_corrections(event.id),
     }
     return render(request, "tournaments/results.html", context)
+
+
+@require_GET
+def deals(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """A duplicate round's deals compared, one deal at a time (``deal``, from 1): each
+    seat's cards, and what everyone who held them bid, made and scored, beside the
+    strong bot's bid (tournaments.comparison)."""
+    event = _viewable(request, code)
+    total = comparison.round_deals(event, number) if event.duplicate else 0
+    if not total:
+        raise Http404(_("This round has no duplicate deals to compare."))
+    try:
+        deal = min(max(int(request.GET.get("deal", "1")), 1), total)
+    except ValueError:
+        deal = 1
+    context = {
+        **_event_context(event),
+        "round": number,
+        "deal": deal,
+        "deals_total": total,
+        "deal_numbers": range(1, total + 1),
+        "sets": comparison.compare_deal(event, number, deal - 1),
+    }
+    return render(request, "tournaments/deals.html", context)
 
 
 # --- Seasons ------------------------------------------------------------------------

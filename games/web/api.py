@@ -35,6 +35,7 @@ from games.commands.inputs import (
     JoinSerializer,
 )
 from games.errors import NoRematch
+from games.read.analysis import analysis_view
 from games.read.download import game_record, record_filename
 from games.read.selectors import (
     find_game,
@@ -311,6 +312,36 @@ class GameRecordFileView(GameRecordView):
     )
     def get(self, request: Request, ref: str) -> Response:
         return super().get(request, ref)
+
+
+class GameAnalysisView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="games_analysis",
+        summary="A finished game's analysis by the strong bot",
+        description="`status` `ready` with the `review` of the `seats` this viewer may see "
+        "(a player's own at once; every seat once the game's record is public), or "
+        "`pending` while it is computed (asked for by this request if need be). Each "
+        "reviewed bid and card has `at`, the version of its event in the log. 409 "
+        "`game_not_finished` before the game ends, `analysis_not_kept` for classic Whist "
+        "and tables in the room, `deal_set_in_play` to a viewer without a seat while "
+        "other tables play the same deals.",
+        parameters=[REF_PARAMETER],
+        responses={
+            200: OpenApiTypes.OBJECT,
+            **errors(
+                401,
+                404,
+                409,
+                codes={409: ["game_not_finished", "analysis_not_kept", "deal_set_in_play"]},
+            ),
+        },
+    )
+    def get(self, request: Request, ref: str) -> Response:
+        game = find_game(ref, viewer_id=_user_id(request))
+        return Response(analysis_view(game, load_table(game.id), _user_id(request)))
 
 
 class PresetsView(APIView):

@@ -13,6 +13,7 @@ urlpatterns = [
         api.GameRecordFileView.as_view(),
         name="api-game-record-file",
     ),
+    path("games/<str:ref>/analysis/", api.GameAnalysisView.as_view(), name="api-game-analysis"),
     path("games/<str:ref>/join/", api.JoinView.as_view(), name="api-game-join"),
     path("games/<str:ref>/bid/", api.BidView.as_view(), name="api-game-bid"),
     path("games/<str:ref>/play/", api.PlayView.as_view(), name="api-game-play"),

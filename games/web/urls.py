@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<str:ref>/leave/", views.leave, name="leave"),
     path("games/<str:ref>/", views.table, name="table"),
     path("games/<str:ref>/score/", views.score, name="score"),
+    path("games/<str:ref>/analysis/", views.analysis, name="analysis"),
     path("games/<str:ref>/rematch/", views.game_rematch, name="rematch"),
     path("games/<str:ref>/sit-as-guest/", views.sit_as_guest, name="sit-as-guest"),
     path("me/games/", views.my_games, name="my-games"),

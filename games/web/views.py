@@ -36,6 +36,7 @@ from games.commands import actions
 from games.commands.aliases import fitting_alias
 from games.errors import GameNotFound
 from games.models import Game
+from games.read.analysis import analysis_page, analysis_view
 from games.read.chat import MAX_TEXT_LENGTH, PHRASES, home_chat
 from games.read.pins import PIN_DIGITS
 from games.read.selectors import (
@@ -295,6 +296,20 @@ def table(request: HttpRequest, ref: str) -> HttpResponse:
         # down on the scorer page.
         return render(request, "games/room_table.html", {"game": game, "home": table_home(game.id)})
     return _table_page(request, game)
+
+
+def analysis(request: HttpRequest, ref: str) -> HttpResponse:
+    """A finished game's analysis by the strong bot, as far as the viewer may see it
+    (games.read.analysis); while it is computed, a page that looks again by itself."""
+    game = _visible_game(request, ref)
+    context: dict[str, Any] = {"game": game}
+    try:
+        shown = analysis_view(game, load_table(game.id), _user_id(request))
+    except CodedError as error:
+        context["refusal"] = refusal(error)
+        return render(request, "games/analysis.html", context, status=error.status)
+    context.update(analysis_page(game, shown))
+    return render(request, "games/analysis.html", context)
 
 
 def score_table(request: HttpRequest) -> HttpResponse:

@@ -14,6 +14,9 @@ from games.table import Table
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
 
+# 1, 3, 5, 7, 8, 7, 5, 3, 1 cards: a whole game in nine deals.
+SHORT_GAME = {"step": 2, "repeat_one_card_deals": False, "repeat_eight_card_deals": False}
+
 
 def seated_game(
     players: int = 4,

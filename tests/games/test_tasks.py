@@ -13,12 +13,13 @@ from django.test import override_settings
 from accounts.models import User
 from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
 from games.commands import actions
-from games.models import Game
+from games.models import Game, GameAnalysis
+from games.read.analysis import request_analysis
 from games.table import CLASSIC, ROMANIAN
 from games.tasks import follow_demo_table, play_automatic_move
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
-from tests.games.drivers import play_bots_to_end, seated_game
+from tests.games.drivers import SHORT_GAME, play_bots_to_end, play_to_end, seated_game
 from tests.tournaments.drivers import wait_until
 
 
@@ -151,3 +152,40 @@ def test_a_game_that_is_no_demo_table_is_followed_by_nothing() -> None:
     # Then no table is opened
     assert followed is None
     assert Game.objects.filter(status="playing").count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    settings.CELERY_TASK_ALWAYS_EAGER,
+    reason="needs Redis as the broker of a separate analyst process (production mode)",
+)
+def test_a_finished_game_is_analysed_by_the_analyst_on_its_own_queue(
+    analyst_worker: subprocess.Popen[bytes],
+) -> None:
+    # Given the analyst alone: no worker takes the default queue
+    game_id, users = seated_game(3, "romanian-standard", SHORT_GAME)
+
+    # When the game finishes
+    play_to_end(game_id, users, seed=2)
+
+    # Then the analyst keeps its analysis, of the whole log
+    wait_until(lambda: GameAnalysis.objects.filter(game_id=game_id).exists(), 300, "analysis")
+    assert GameAnalysis.objects.get(game_id=game_id).version == load_table(game_id).version
+    assert analyst_worker.poll() is None
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    not settings.CELERY_TASK_ALWAYS_EAGER,
+    reason="the embedded mode's own way: production's analyst is tested above",
+)
+def test_embedded_a_game_is_analysed_in_the_background_once_asked_for() -> None:
+    # Given a finished game: embedded, its finish starts no analysis
+    game_id, users = seated_game(3, "romanian-standard", SHORT_GAME)
+    play_to_end(game_id, users, seed=2)
+    assert not GameAnalysis.objects.filter(game_id=game_id).exists()
+
+    # When someone asks for it, then it is computed beside the request, which answers
+    request_analysis(game_id)
+    wait_until(lambda: GameAnalysis.objects.filter(game_id=game_id).exists(), 300, "analysis")
+    assert GameAnalysis.objects.get(game_id=game_id).version == load_table(game_id).version

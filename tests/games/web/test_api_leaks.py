@@ -34,6 +34,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from accounts.services import user_token
 from eventlog import store
+from games.read.analysis import analyse
 from games.rules import Phase
 from games.table import stream_of
 from games.write.tables import load_table
@@ -207,6 +208,9 @@ class Walk:
         )
         check_events(answer["events"], known, seat, f"seat {seat}'s {name} answer")
         self.commands += 1
+        if known.finished:
+            # Its analysis kept, as the analysts keep it once a game is over.
+            analyse(self.game_id)
         return known
 
     def check_everything(self, since: int) -> None:
@@ -229,6 +233,11 @@ class Walk:
             record = viewer.client.get(f"/api/games/{ref}/record/")
             assert record.status_code == (200 if known.finished else 409)
             assert_only_known(cards_named(record.json()), known.record_allowed, f"record for {who}")
+            analysis = viewer.client.get(f"/api/games/{ref}/analysis/")
+            assert analysis.status_code == (200 if known.finished else 409)
+            assert_only_known(
+                cards_named(analysis.json()), known.record_allowed, f"analysis for {who}"
+            )
             listed = viewer.client.get("/api/games/").json()
             assert_only_known(cards_named(listed), set(), f"the game list for {who}")
 
