@@ -38,7 +38,13 @@ def table_text() -> dict[str, Any]:
         "winner": _("Winner: %(names)s"),
         "shared_win": _("Shared win: %(names)s"),
         "paused": _("Paused by the organizer"),
-        "replay_at": _("Replay: step %(at)s of %(last)s"),
+        # Where a replay stands: "Deal 5 of 21 · trick 3 of 6 · step 250 of 649".
+        "trick_of": _("trick %(trick)s of %(total)s"),
+        "replay_bidding": _("bidding"),
+        "replay_scored": _("scored"),
+        "step_of": _("step %(at)s of %(last)s"),
+        # The replay's panel of a deal: the points each player made in it.
+        "hand_points": _("points"),
         "replay": _("Replay the game, move by move"),
         "screened": _("Duplicate deals: the cards are shown once every table has played them."),
         "bid": _("bid"),

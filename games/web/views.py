@@ -34,7 +34,7 @@ from coded import CodedError
 from games.bots import DEFAULT_LEVEL, LEVEL_NAMES
 from games.commands import actions
 from games.commands.aliases import fitting_alias
-from games.errors import GameNotFound
+from games.errors import DealSetInPlay, GameNotFound, RecordNotReady
 from games.models import Game
 from games.read.analysis import analysis_page, analysis_view
 from games.read.chat import MAX_TEXT_LENGTH, PHRASES, home_chat
@@ -58,7 +58,7 @@ from games.read.selectors import (
 )
 from games.rules import classic, options_from_dict
 from games.table import CLASSIC, ROMANIAN, ROOM
-from games.visibility import deal_set_over, directs_game, may_see_game
+from games.visibility import deal_set_over, directs_game, may_see_game, require_public_record
 from games.web.forms import (
     KIND_LABELS,
     TABLE_FORMS,
@@ -406,6 +406,14 @@ def _table_page(
     # Only another person may open the rematch this page should hear of: against bots
     # alone there is nothing to ask the server for.
     others = len(game.seats) - len(bots) > 1
+    # A replay shows every hand as dealt: only a game whose record is public has one;
+    # otherwise the page says why and shows the table as this viewer may see it.
+    replay = "replay" in request.GET
+    if replay:
+        try:
+            require_public_record(game, user_id)
+        except (DealSetInPlay, RecordNotReady) as error:
+            refused, status, replay = refusal(error), error.status, False
     page: dict[str, Any] = {
         "game": str(game.id),
         "code": game.code,
@@ -421,6 +429,10 @@ def _table_page(
         # (the page reads them from the bots at its start if it is still open).
         "bot_seats": bots,
         "status": game.status,
+        "replay": replay,
+        # Whether the end of the game links its replay: a duplicate table's waits for
+        # its deal set, whose deals it would show.
+        "replayable": not game.deal_set or deal_set_over(game.deal_set),
         # Where a player's end screen hears of a rematch another player opened.
         # Asked of the game list, which answers a page of none until the rematch opens;
         # only where another person sits (bots ask for no rematch).
@@ -461,7 +473,8 @@ def _table_page(
         "in_rematch": rematch is not None and _seated(rematch, user_id),
         # A classic game's log is read through its events; a duplicate table's record
         # waits for its deal set.
-        "record": game.kind == ROMANIAN and (not game.deal_set or deal_set_over(game.deal_set)),
+        "record": game.kind == ROMANIAN and page["replayable"],
+        "replayable": page["replayable"],
         "rules": rules_summary(
             game.kind,
             options,

@@ -27,9 +27,10 @@ def seated_game(
     place: str = "online",
     creator: User | None = None,
     spectator_delay: int = 0,
+    deal_set: str | None = None,
 ) -> tuple[uuid.UUID, list[User]]:
     """A started game whose seat ``i`` is held by ``users[i]`` (opened by ``creator``,
-    else by the first of them)."""
+    else by the first of them); one of ``deal_set``, if given (a duplicate round's)."""
     users = list(users) if users is not None else UserFactory.create_batch(players)
     game = actions.game_create(
         creator=creator or users[0],
@@ -39,6 +40,7 @@ def seated_game(
         kind=kind,
         place=place,
         spectator_delay=spectator_delay,
+        deal_set=deal_set,
     )
     for number, user in enumerate(users):
         actions.game_join(game_id=game.id, user=user, alias=f"Player {number + 1}")

@@ -43,7 +43,8 @@
   let timedOut = false;
   // The level of the bot the page's buttons give a seat to, as last chosen.
   let botLevel = page.level;
-  const replaying = new URLSearchParams(location.search).has("replay");
+  // A replay of a finished game whose record is public, as the server allowed it.
+  const replaying = page.replay;
   const pageTitle = document.title;
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
   const wide = matchMedia("(min-width: 1100px)");
@@ -304,6 +305,12 @@
     return state.hand && ["bidding", "playing", "choosing-mode"].includes(state.phase);
   }
 
+  // The seat the felt shows to act (null: none): nobody over a replay's full trick, which
+  // lies there to be read before it is taken.
+  function seatToAct() {
+    return acting() && !(replaying && held) ? state.hand.turn : null;
+  }
+
   function drawStatus() {
     const hand = state.hand;
     let text;
@@ -321,9 +328,10 @@
             fmt(T.hand_of, { hand: hand.number + 1, total: state.hands_total }),
             hand.cards === 1 ? T.one_card : fmt(T.cards_dealt, { cards: hand.cards }),
           ];
-      if (acting()) {
-        const who = named(hand.turn);
-        if (hand.turn === state.you) parts.push(T.your_turn);
+      const turn = seatToAct();
+      if (turn !== null) {
+        const who = named(turn);
+        if (turn === state.you) parts.push(T.your_turn);
         else if (state.phase === "bidding") parts.push(fmt(T.to_bid, { alias: who }));
         else if (state.phase === "playing") parts.push(fmt(T.to_play, { alias: who }));
         else parts.push(fmt(T.to_choose, { alias: who }));
@@ -383,7 +391,7 @@
       const classes = ["seat", `pos-${place}`];
       if (seat === state.you) classes.push("you");
       if (classic()) classes.push(`side-${sideOf(seat)}`);
-      const toAct = acting() && hand.turn === seat;
+      const toAct = seatToAct() === seat;
       if (toAct) classes.push("to-act");
       const name = node("div", { class: "name" }, [
         node("span", { class: "alias", text: alias(seat) }),
@@ -764,7 +772,7 @@
   function finalRanking(title, points, more = []) {
     const order = [...state.places.keys()].sort((a, b) => state.places[a] - state.places[b] || a - b);
     const shown = [];
-    if (!new URLSearchParams(location.search).has("replay")) {
+    if (page.replayable && !replaying) {
       shown.push(node("p", {}, [node("a", { href: "?replay", id: "replay-link", text: T.replay })]));
     }
     shown.push(
@@ -967,15 +975,7 @@
           const missed = result.bids[seat] !== result.tricks[seat];
           const total = node("td", { class: missed ? "missed" : null, title: missed ? T.missed : null, text: String(result.totals[seat]) });
           const streak = result.streak_points[seat];
-          if (streak) {
-            total.append(
-              node("span", {
-                class: streak > 0 ? "streak bonus" : "streak penalty",
-                title: streak > 0 ? T.streak_bonus : T.streak_penalty,
-                text: streak > 0 ? `★+${streak}` : `▼${streak}`,
-              }),
-            );
-          }
+          if (streak) total.append(streakMark(streak));
           row.append(
             node("td", { class: missed ? "missed" : null, text: String(result.bids[seat]) }),
             node("td", { class: "taken", text: String(result.tricks[seat]) }),
@@ -991,6 +991,15 @@
       body.append(row);
     });
     $("score-table").replaceChildren(node("table", {}, [node("thead", {}, [head, sub]), body]));
+  }
+
+  // A streak's bonus or penalty, beside the points it was added to.
+  function streakMark(streak) {
+    return node("span", {
+      class: streak > 0 ? "streak bonus" : "streak penalty",
+      title: streak > 0 ? T.streak_bonus : T.streak_penalty,
+      text: streak > 0 ? `★+${streak}` : `▼${streak}`,
+    });
   }
 
   function drawChart() {
@@ -1058,59 +1067,221 @@
 
   // --- the replay of a finished game ---------------------------------------------------
 
-  // Step through the log one event at a time, or deal by deal; every hand is open (the
-  // record is public).
+  // The deals of a game's log, and where a replay stops in each: its start (dealt, before
+  // the first bid) and each trick as it lies complete on the table, just before it is taken.
+  // Each deal: its hand's number, the version of its start, whether it is bid, the version
+  // of its first card, the version at which each trick lies complete and the trick (its
+  // TrickTaken), and the version of its score (null: none).
+  function dealsOf(events) {
+    const deals = [];
+    for (const { type, sequence, payload } of events) {
+      const deal = deals[deals.length - 1];
+      if (type.endsWith("HandDealt")) {
+        deals.push({ hand: payload.hand, start: sequence, bidding: false, played: null, complete: [], tricks: [], scored: null });
+      } else if (!deal) {
+        continue;
+      } else if (type.endsWith("BidPlaced")) {
+        deal.bidding = true;
+      } else if (type.endsWith("CardPlayed")) {
+        deal.played ??= sequence;
+      } else if (type.endsWith("TrickTaken")) {
+        deal.complete.push(sequence - 1);
+        deal.tricks.push(payload);
+      } else if (type.endsWith("HandScored")) {
+        deal.scored = sequence;
+      }
+    }
+    return deals;
+  }
+
+  // Step through the log one event at a time, trick by trick or deal by deal; every hand
+  // is open (the record is public). The address says where, to come back to or share.
   async function replay() {
-    const controls = $("replay");
-    controls.hidden = false;
+    $("replay").hidden = false;
+    $("table-page").classList.add("replaying");
     const api = `/api/games/${page.game}/`;
     const log = await (await fetch(`${api}events/`)).json();
     const last = log.version;
-    // The version at which each deal lies dealt, before its first bid.
-    const deals = log.events.filter((event) => event.type.endsWith("HandDealt")).map((event) => event.sequence);
-    const dealAt = (version) => deals.filter((start) => start <= version).length - 1;
+    const deals = dealsOf(log.events);
+    // Every stop of the previous and next trick, in order: deal starts and full tricks.
+    const stops = deals.flatMap((deal) => [deal.start, ...deal.complete]);
     const choice = $("replay-deal");
     choice.replaceChildren(
-      ...deals.map((start, index) => node("option", { value: String(index), text: fmt(T.hand_of, { hand: index + 1, total: deals.length }) })),
+      ...deals.map((deal, index) => node("option", { value: String(index), text: fmt(T.hand_of, { hand: index + 1, total: deals.length }) })),
     );
+
+    // The deal a version lies in (-1: before the first), and where in it: its bidding,
+    // a trick (counted from 1), or its score.
+    const positionAt = (version) => {
+      const index = deals.findLastIndex((deal) => deal.start <= version);
+      const deal = deals[index];
+      if (!deal) return { deal: -1 };
+      if (deal.scored !== null && version >= deal.scored) return { deal: index, scored: true };
+      if (!deal.tricks.length || (deal.bidding && (deal.played === null || version < deal.played))) return { deal: index, bidding: true };
+      const taken = deal.complete.filter((full) => full < version).length;
+      return { deal: index, trick: Math.min(taken + 1, deal.tricks.length) };
+    };
+
+    // Where a link lands: its deal's start, or one of its tricks (counted from 1); the
+    // end without a deal. Values out of range land at the nearest deal or trick.
+    const linked = (query) => {
+      const number = Number.parseInt(query.get("deal"), 10);
+      if (!deals.length || Number.isNaN(number)) return last;
+      const deal = deals[Math.min(Math.max(number, 1), deals.length) - 1];
+      const trick = Number.parseInt(query.get("trick"), 10);
+      if (Number.isNaN(trick) || trick < 1 || !deal.tricks.length) return deal.start;
+      return deal.complete[Math.min(trick, deal.complete.length) - 1];
+    };
+
+    // The address of a version: the deal and the trick it lies in (at a trick's stop or
+    // nearest before it); the end is the replay alone.
+    const linkOf = (version, position) => {
+      let query = "?replay";
+      if (version < last && position.deal >= 0) {
+        const deal = deals[position.deal];
+        query += `&deal=${position.deal + 1}`;
+        if (position.scored) query += `&trick=${deal.tricks.length}`;
+        else if (position.trick) query += `&trick=${position.trick}`;
+      }
+      return `${location.pathname}${query}`;
+    };
+
+    const positionText = (version, position) => {
+      const parts = [];
+      if (position.deal >= 0) {
+        parts.push(fmt(T.hand_of, { hand: position.deal + 1, total: deals.length }));
+        if (position.scored) parts.push(T.replay_scored);
+        else if (position.bidding) parts.push(T.replay_bidding);
+        else parts.push(fmt(T.trick_of, { trick: position.trick, total: deals[position.deal].tricks.length }));
+      }
+      parts.push(fmt(T.step_of, { at: version, last }));
+      return parts.join(" · ");
+    };
+
     let at = last;
+    let asked = 0;
     let timer = null;
     const go = async (version) => {
       at = Math.max(0, Math.min(last, version));
+      const mine = ++asked;
       const answer = await fetch(`${api}?at=${at}`);
+      // A later step was asked meanwhile (a slider dragged): only its answer is drawn.
+      if (mine !== asked) return;
       if (!answer.ok) {
-        $("notice").textContent = (await answer.json()).message;
+        const error = await answer.json();
+        $("notice").textContent = refusalText(error.code, {}) || error.message;
         return;
       }
+      const position = positionAt(at);
+      const deal = deals[position.deal];
+      // A full trick shows who takes it, as the live table does.
+      const full = deal ? deal.complete.indexOf(at) : -1;
+      held = full < 0 ? null : deal.tricks[full];
       show(await answer.json());
-      const deal = dealAt(at);
-      const step = fmt(T.replay_at, { at, last });
-      $("replay-at").textContent = deal < 0 ? step : `${fmt(T.hand_of, { hand: deal + 1, total: deals.length })} · ${step}`;
+      drawDealPanel(deal ? deal.hand : null, position.deal, deals.length);
+      $("replay-at").textContent = positionText(at, position);
+      // Only when it changed: a browser refuses a page that replaces its address too often.
+      const link = linkOf(at, position);
+      if (link !== location.pathname + location.search) history.replaceState(null, "", link);
       $("replay-slider").value = String(at);
-      if (deal >= 0) choice.value = String(deal);
-      $("replay-previous-deal").disabled = deal <= 0;
-      $("replay-next-deal").disabled = deal >= deals.length - 1;
+      if (deal) choice.value = String(position.deal);
+      $("replay-previous-deal").disabled = position.deal <= 0;
+      $("replay-next-deal").disabled = position.deal >= deals.length - 1;
+      $("replay-previous-trick").disabled = !stops.some((stop) => stop < at);
+      $("replay-next-trick").disabled = !stops.some((stop) => stop > at);
     };
     const slider = $("replay-slider");
     slider.max = String(last);
     slider.addEventListener("input", () => go(Number(slider.value)));
-    choice.addEventListener("change", () => go(deals[Number(choice.value)]));
-    $("replay-previous-deal").addEventListener("click", () => go(deals[Math.max(0, dealAt(at) - 1)]));
-    $("replay-next-deal").addEventListener("click", () => go(deals[Math.min(deals.length - 1, dealAt(at) + 1)]));
+    choice.addEventListener("change", () => go(deals[Number(choice.value)].start));
+    const dealAt = () => positionAt(at).deal;
+    $("replay-previous-deal").addEventListener("click", () => go(deals[Math.max(0, dealAt() - 1)].start));
+    $("replay-next-deal").addEventListener("click", () => go(deals[Math.min(deals.length - 1, dealAt() + 1)].start));
+    $("replay-previous-trick").addEventListener("click", () => go(stops.findLast((stop) => stop < at) ?? at));
+    $("replay-next-trick").addEventListener("click", () => go(stops.find((stop) => stop > at) ?? at));
     $("replay-first").addEventListener("click", () => go(0));
     $("replay-back").addEventListener("click", () => go(at - 1));
     $("replay-next").addEventListener("click", () => go(at + 1));
     $("replay-last").addEventListener("click", () => go(last));
+    const stop = () => {
+      clearInterval(timer);
+      timer = null;
+    };
     $("replay-play").addEventListener("click", () => {
-      if (timer) {
-        clearInterval(timer);
-        timer = null;
-        return;
-      }
+      if (timer) return stop();
       if (at >= last) go(0);
-      timer = setInterval(() => (at >= last ? clearInterval(timer) : go(at + 1)), 400);
+      timer = setInterval(() => (at >= last ? stop() : go(at + 1)), 400);
     });
-    await go(last);
+    const copy = $("replay-copy");
+    copy.addEventListener("click", () => copyText(location.href, copy));
+    await go(linked(new URLSearchParams(location.search)));
+  }
+
+  // The replay's panel on the felt, for the deal shown (its hand ``number``, the
+  // ``index``-th of ``total`` deals; null: before the first): each player's bid and
+  // tricks so far, or each side's tricks in classic Whist, and once the deal is scored
+  // its points.
+  function drawDealPanel(number, index, total) {
+    const panel = $("replay-hand");
+    panel.hidden = number === null;
+    if (panel.hidden) return;
+    const result = state.results.find((scored) => scored.hand === number);
+    const hand = state.hand && state.hand.number === number ? state.hand : null;
+    const tricks = result ? result.tricks : hand && hand.tricks;
+    $("replay-hand-title").textContent = fmt(T.hand_of, { hand: index + 1, total });
+    let head;
+    let rows;
+    if (classic()) {
+      head = [T.classic.side, T.tricks, T.hand_points];
+      rows = sideOrder().map((side) =>
+        node("tr", { "data-side": side }, [
+          node("th", { scope: "row", text: sidePlayers(side) }),
+          node("td", { class: "tricks", text: tricks ? String(tricks[side]) : "0" }),
+          node("td", { class: "points", text: result ? String(result.trick_points[side] + result.honour_points[side]) : "" }),
+        ]),
+      );
+    } else {
+      const bids = result ? result.bids : hand && hand.bids;
+      head = [T.player, T.bid, T.tricks, T.hand_points];
+      rows = state.seats.map((_, seat) => {
+        const missed = result && result.bids[seat] !== result.tricks[seat];
+        const points = node("td", { class: "points", text: result ? String(result.points[seat]) : "" });
+        if (result && result.streak_points[seat]) points.append(streakMark(result.streak_points[seat]));
+        return node("tr", { "data-seat": seat }, [
+          node("th", { scope: "row", text: named(seat) }),
+          node("td", { class: missed ? "bid missed" : "bid", title: missed ? T.missed : null, text: bids && bids[seat] !== null ? String(bids[seat]) : "–" }),
+          node("td", { class: "tricks", text: tricks ? String(tricks[seat]) : "0" }),
+          points,
+        ]);
+      });
+    }
+    $("replay-hand-table").replaceChildren(
+      node("thead", {}, [node("tr", {}, head.map((text) => node("th", { scope: "col", text })))]),
+      node("tbody", {}, rows),
+    );
+  }
+
+  // Copies ``text`` for the ``button`` that says so; where the clipboard API is missing
+  // (a page not served over HTTPS), through a selection, the old way.
+  function copyText(text, button) {
+    const label = button.dataset.label || button.textContent;
+    button.dataset.label = label;
+    const copied = () => {
+      button.textContent = button.dataset.copied;
+      setTimeout(() => {
+        button.textContent = label;
+      }, 2000);
+    };
+    const bySelection = () => {
+      const field = node("textarea", { readonly: true, class: "visually-hidden" });
+      field.value = text;
+      document.body.append(field);
+      field.select();
+      if (document.execCommand("copy")) copied();
+      field.remove();
+    };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(copied, bySelection);
+    else bySelection();
   }
 
   // --- turn alerts, the keyboard, the scoreboard's place -----------------------------

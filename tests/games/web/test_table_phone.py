@@ -295,7 +295,7 @@ async def test_a_replay_goes_to_a_deal_and_steps_deal_by_deal() -> None:
             # Then the deals are offered by number, and one is chosen
             await expect(page.locator("#replay-deal option")).to_have_count(deals)
             await page.select_option("#replay-deal", "4")
-            await expect(at).to_contain_text(f"Deal 5 of {deals} · Replay: step")
+            await expect(at).to_contain_text(f"Deal 5 of {deals} · bidding · step")
             await expect(page.locator("#status")).to_contain_text(f"Deal 5 of {deals}")
 
             # And the deal before and after are one tap each

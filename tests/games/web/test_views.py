@@ -900,3 +900,61 @@ def test_the_table_page_offers_the_talk_its_table_allows_to_its_players() -> Non
     assert phrases_page.count("data-phrase=") == 5
     assert 'id="chat-text"' not in phrases_page
     assert (replay_chat, 'id="chat"' in replay) == (None, False)
+
+
+# --- The replay ----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_replay_of_a_duplicate_table_opens_only_once_its_whole_deal_set_has_finished(
+    client: Client,
+) -> None:
+    # Given two tables dealt the same deals, the first played to its end, the second in play
+    first_id, first_players = seated_game(3, "romanian-standard", options=SHORT, deal_set="d1")
+    second_id, second_players = seated_game(3, "romanian-standard", options=SHORT, deal_set="d1")
+    play_to_end(first_id, first_players)
+    first = Game.objects.get(pk=first_id)
+
+    # When a visitor opens the first table's replay
+    refused = client.get(f"/games/{first.code}/?replay")
+
+    # Then the page says why there is none, its script is given no replay, and no state
+    # of it at a version is given either
+    assert refused.status_code == 409
+    assert (
+        '<p id="refusal" class="notice" role="alert">Other tables still play the same deals: '
+        "this table&#x27;s record is published once they have all finished.</p>"
+    ) in refused.content.decode()
+    assert table_config(refused)["replay"] is False
+    # nor is a replay offered at its end
+    assert 'id="end-replay"' not in refused.content.decode()
+    assert table_config(refused)["replayable"] is False
+    at = client.get(f"/api/games/{first.code}/?at=8")
+    assert (at.status_code, at.json()["code"]) == (409, "deal_set_in_play")
+
+    # When the second table finishes too
+    play_to_end(second_id, second_players)
+
+    # Then the replay opens
+    opened = client.get(f"/games/{first.code}/?replay")
+    assert opened.status_code == 200
+    assert 'id="refusal"' not in opened.content.decode()
+    assert table_config(opened)["replay"] is True
+    assert 'id="end-replay"' in opened.content.decode()
+    assert client.get(f"/api/games/{first.code}/?at=8").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_replay_of_a_game_in_play_is_refused_in_the_readers_language(client: Client) -> None:
+    game_id, _ = seated_game(3, "romanian-standard", options=SHORT)
+    code = Game.objects.get(pk=game_id).code
+
+    response = client.get(f"/games/{code}/?replay", HTTP_ACCEPT_LANGUAGE="ro")
+
+    assert response.status_code == 409
+    assert table_config(response)["replay"] is False
+    assert '<p id="refusal" class="notice" role="alert">' in response.content.decode()
+    assert (
+        "Înregistrarea completă a unui joc se publică după ce jocul s-a terminat."
+        in response.content.decode()
+    )
