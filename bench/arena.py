@@ -37,6 +37,7 @@ from games.rules import (
     CardPlayed,
     Command,
     DealHand,
+    Event,
     GameState,
     HandDealt,
     HandScored,
@@ -96,9 +97,10 @@ def tasks(
                     yield Task(preset_name, count, set_number, rotation, lineup, seed)
 
 
-def play(task: Task) -> Result:
+def play(task: Task, record: list[Event] | None = None) -> Result:
     """One game of the set: the deals come from the set's seed alone, the bots'
-    random choices from the game's."""
+    random choices from the game's. ``record``: a list the game's events are
+    appended to."""
     deal_seed = f"{task.seed}/{task.preset}/{task.players}/{task.set_number}".encode()
     rng = random.Random(f"{deal_seed!r}/{task.rotation}")
     times: dict[str, list[float]] = defaultdict(list)
@@ -112,6 +114,8 @@ def play(task: Task) -> Result:
     clock = time.process_time
     while True:
         events = decide(state, command)
+        if record is not None:
+            record.extend(events)
         state = evolve(state, events, in_place=True)
         for event in events:
             if isinstance(event, HandDealt):

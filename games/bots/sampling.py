@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import exp
+from typing import Generic, TypeVar
 
 from games.bots.view import BotView
 from games.rules import Card, Visibility
@@ -44,6 +45,10 @@ _DEAL_ATTEMPTS = 20
 
 NO_TRUMP = -1
 
+# A bid or a card.
+_Candidate = TypeVar("_Candidate", bound=int)
+_Key = TypeVar("_Key")
+
 
 @dataclass(frozen=True, slots=True)
 class Level:
@@ -62,6 +67,32 @@ class Level:
     bid_samples: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Values:
+    """What a candidate is worth over ``samples`` sampled deals, as sums over them:
+    ``value`` is what the bot maximizes (the seat's points less a share of the
+    others', :data:`SPITE`); ``points`` and ``tricks`` are the seat's own."""
+
+    samples: int
+    value: float
+    points: float
+    tricks: float
+
+    @property
+    def mean_points(self) -> float:
+        return self.points / self.samples if self.samples else 0.0
+
+    @property
+    def mean_tricks(self) -> float:
+        return self.tricks / self.samples if self.samples else 0.0
+
+
+def best(values: dict[_Candidate, Values]) -> _Candidate:
+    """The candidate the bot chooses: the highest value; of equals, the lower bid
+    or card, so that a tie always goes the same way."""
+    return max(values, key=lambda candidate: (values[candidate].value, -candidate))
+
+
 class SamplingBot:
     def __init__(self, name: str, level: Level) -> None:
         self.name = name
@@ -76,33 +107,61 @@ class SamplingBot:
         legal = view.legal_bids
         if len(legal) == 1:
             return legal[0]
-        table = _Table(view)
-        totals = dict.fromkeys(legal, 0.0)
-        start = (view.dealer + 1) % view.player_count
-        level = self.level
-        count = level.samples if level.bid_samples is None else level.bid_samples
-        for hands, bids in self._deals(view, table, rng, count):
-            for bid in legal:
-                bids[view.seat] = bid
-                tricks = table.play_out([list(h) for h in hands], [], start, bids)
-                totals[bid] += table.value(bids, tricks)
-        # Of equal bids, the lower: a tie must always go the same way.
-        return max(legal, key=lambda bid: (totals[bid], -bid))
+        return best(self.bid_values(view, rng))
 
     def choose_card(self, view: BotView, rng: random.Random) -> Card:
         legal = view.legal_cards
         if len(legal) == 1:
             return legal[0]
+        return best(self.card_values(view, rng))
+
+    def bid_values(self, view: BotView, rng: random.Random) -> dict[int, Values]:
+        """What each legal bid is worth to the seat, over the deals sampled: the one
+        evaluation the bot bids by and a game's review compares a bid with."""
+        legal = view.legal_bids
         table = _Table(view)
-        totals = dict.fromkeys(legal, 0.0)
+        tally = _Tally(legal)
+        start = (view.dealer + 1) % view.player_count
+        level = self.level
+        count = level.samples if level.bid_samples is None else level.bid_samples
+        deals = self._deals(view, table, rng, count)
+        for hands, bids in deals:
+            for bid in legal:
+                bids[view.seat] = bid
+                tricks = table.play_out([list(h) for h in hands], [], start, bids)
+                tally.add(bid, table, bids, tricks)
+        return tally.values(len(deals))
+
+    def card_values(self, view: BotView, rng: random.Random) -> dict[Card, Values]:
+        """What each legal card is worth to the seat, over the deals sampled (see
+        :meth:`bid_values`)."""
+        legal = view.legal_cards
+        table = _Table(view)
+        tally = _Tally(legal)
         seat, trick = view.seat, list(view.trick)
-        for hands, bids in self._deals(view, table, rng, self.level.samples):
+        deals = self._deals(view, table, rng, self.level.samples)
+        for hands, bids in deals:
             for card in legal:
                 copy = [list(h) for h in hands]
                 copy[seat].remove(card)
                 tricks = table.play_out(copy, [*trick, card], view.trick_leader, bids)
-                totals[card] += table.value(bids, tricks)
-        return max(legal, key=lambda card: (totals[card], -card))
+                tally.add(card, table, bids, tricks)
+        return tally.values(len(deals))
+
+    def hand_values(self, view: BotView, rng: random.Random) -> Values:
+        """The seat's hand as the view shows it, played out from here by every seat
+        with the fast policy, the bids not made guessed from the sampled hands (its
+        own too): no candidate, the worth of the cards themselves."""
+        table = _Table(view)
+        tally = _Tally((None,))
+        level = self.level
+        count = level.samples if level.bid_samples is None else level.bid_samples
+        deals = self._deals(view, table, rng, count)
+        for hands, bids in deals:
+            copy = [list(h) for h in hands]
+            tricks = table.play_out(copy, list(view.trick), view.trick_leader, bids)
+            tally.add(None, table, bids, tricks)
+        return tally.values(len(deals))[None]
 
     def _deals(
         self, view: BotView, table: _Table, rng: random.Random, count: int
@@ -132,6 +191,29 @@ class SamplingBot:
             hands = candidates[pick][1]
             deals.append((hands, table.guess_bids(hands)))
         return deals
+
+
+class _Tally(Generic[_Key]):
+    """The sums of :class:`Values` per candidate, a play-out at a time."""
+
+    def __init__(self, candidates: Sequence[_Key]) -> None:
+        self.value = dict.fromkeys(candidates, 0.0)
+        self.points = dict.fromkeys(candidates, 0.0)
+        self.tricks = dict.fromkeys(candidates, 0)
+
+    def add(
+        self, candidate: _Key, table: _Table, bids: Sequence[int], tricks: Sequence[int]
+    ) -> None:
+        seat = table.seat
+        self.value[candidate] += table.value(bids, tricks)
+        self.points[candidate] += table.points[bids[seat]][tricks[seat]]
+        self.tricks[candidate] += tricks[seat]
+
+    def values(self, samples: int) -> dict[_Key, Values]:
+        return {
+            candidate: Values(samples, value, self.points[candidate], self.tricks[candidate])
+            for candidate, value in self.value.items()
+        }
 
 
 class _Table:
