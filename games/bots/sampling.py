@@ -14,6 +14,8 @@ that an opponent who needs one trick is denied it when that costs nothing.
 The levels differ in how many deals they sample; a
 time budget per decision caps the work on a busy machine. Decisions depend only
 on the view and the random generator given, so a seeded generator repeats them.
+The evaluation (each candidate's :class:`Values`) is apart from the choice, so
+that a game's review (:mod:`games.bots.analysis`) judges by the bot's own numbers.
 """
 
 from __future__ import annotations
