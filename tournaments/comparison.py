@@ -13,10 +13,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from eventlog import store
 from games.models import Game, GameAnalysis
 from games.read.analysis import card_label, request_analysis
 from games.read.download import game_record
-from tournaments.models import Event, TableResult
+from tournaments.championship import Championship, championship_stream, fold_records
+from tournaments.models import Event
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,36 +59,45 @@ class DealSet:
     seats: tuple[Seat, ...] | None = None
 
 
-def round_deals(event: Event, round_number: int) -> int:
-    """How many deals a table of the round plays (every table of a duplicate round plays
-    the same number: the event's rules for its size); 0 for a round not started."""
-    first = TableResult.objects.filter(event_id=event.id, round=round_number).first()
-    return 0 if first is None else first.hands_total
+def round_games(event: Event, round_number: int) -> list[Game]:
+    """The round's games in the order of its tables (none for a round not started), as
+    the championship's stream seated them."""
+    championship = fold_records(Championship(), store.read(championship_stream(event.id)))
+    if not 1 <= round_number <= len(championship.rounds):
+        return []
+    ids = championship.rounds[round_number - 1].games
+    games = {str(pk): game for pk, game in Game.objects.in_bulk(ids).items()}
+    return [games[str(game_id)] for game_id in ids]
 
 
-def compare_deal(event: Event, round_number: int, hand: int) -> list[DealSet]:
-    """Deal ``hand`` (from 0) of the round, for each table size, smallest first."""
-    tables = TableResult.objects.filter(event_id=event.id, round=round_number).order_by("number")
-    by_size: dict[int, list[TableResult]] = defaultdict(list)
-    for table in tables:
-        by_size[len(table.players)].append(table)
+def round_deals(games: list[Game]) -> int:
+    """How many deals each of a duplicate round's tables plays (0: none): they all play
+    the event's rules for their size."""
+    return max((game.hands_total for game in games), default=0)
+
+
+def compare_deal(games: list[Game], hand: int) -> list[DealSet]:
+    """Deal ``hand`` (from 0) of the round whose tables' games are ``games``, for each
+    table size, smallest first."""
+    by_size: dict[int, list[tuple[int, Game]]] = defaultdict(list)
+    for number, game in enumerate(games, start=1):
+        by_size[game.player_count].append((number, game))
     return [_deal_set(size, by_size[size], hand) for size in sorted(by_size)]
 
 
-def _deal_set(size: int, tables: list[TableResult], hand: int) -> DealSet:
-    numbers = tuple(table.number for table in tables)
-    if not all(table.finished for table in tables):
+def _deal_set(size: int, tables: list[tuple[int, Game]], hand: int) -> DealSet:
+    numbers = tuple(number for number, _ in tables)
+    if not all(game.status == Game.Status.FINISHED for _, game in tables):
         return DealSet(size, numbers)
-    records = [(table, game_record(table.game_id)) for table in tables]
-    deal = records[0][1]["deals"][hand]
-    bot_bids = {table.game_id: _bot_bids(table.game_id, hand) for table in tables}
+    records = [(number, game, game_record(game.id)) for number, game in tables]
+    deal = records[0][2]["deals"][hand]
     seats = tuple(
         Seat(
             seat,
             tuple(card_label(card) for card in deal["hands"][seat]),
             tuple(
-                _line(table, record, hand, seat, bot_bids[table.game_id])
-                for table, record in records
+                _line(number, record, hand, seat, _bot_bids(game.id, hand))
+                for number, game, record in records
             ),
         )
         for seat in range(size)
@@ -103,7 +114,7 @@ def _deal_set(size: int, tables: list[TableResult], hand: int) -> DealSet:
 
 
 def _line(
-    table: TableResult,
+    table: int,
     record: dict[str, Any],
     hand: int,
     seat: int,
@@ -113,7 +124,7 @@ def _line(
     bid = next(made["bid"] for made in deal["bids"] if made["seat"] == seat)
     names = {player["seat"]: player["alias"] for player in record["players"]}
     return Line(
-        table=table.number,
+        table=table,
         code=record["code"],
         name=names.get(seat, ""),
         bid=bid,
@@ -128,8 +139,7 @@ def _bot_bids(game_id: uuid.UUID, hand: int) -> dict[int, int] | None:
     allowed made the bot's); None while the analysis is computed, which is asked for."""
     analysis = GameAnalysis.objects.filter(game_id=game_id).first()
     if analysis is None:
-        if Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).exists():
-            request_analysis(game_id)
+        request_analysis(game_id)
         return None
     reviewed = analysis.review["hands"][hand]
     return {bid["seat"]: bid["best"] for bid in reviewed["bids"]}

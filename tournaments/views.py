@@ -1033,7 +1033,8 @@ def deals(request: HttpRequest, code: str, number: int) -> HttpResponse:
     seat's cards, and what everyone who held them bid, made and scored, beside the
     strong bot's bid (tournaments.comparison)."""
     event = _viewable(request, code)
-    total = comparison.round_deals(event, number) if event.duplicate else 0
+    games = comparison.round_games(event, number) if event.duplicate else []
+    total = comparison.round_deals(games)
     if not total:
         raise Http404(_("This round has no duplicate deals to compare."))
     try:
@@ -1046,7 +1047,7 @@ def deals(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "deal": deal,
         "deals_total": total,
         "deal_numbers": range(1, total + 1),
-        "sets": comparison.compare_deal(event, number, deal - 1),
+        "sets": comparison.compare_deal(games, deal - 1),
     }
     return render(request, "tournaments/deals.html", context)
 

@@ -13,7 +13,7 @@ from games.table import stream_of
 from games.write.tables import load_table
 from tests.games.drivers import play_to_end
 from tests.tournaments.drivers import event_round
-from tournaments.comparison import compare_deal, round_deals
+from tournaments.comparison import compare_deal, round_deals, round_games
 
 pytestmark = pytest.mark.django_db
 
@@ -39,11 +39,11 @@ def test_a_deal_is_compared_seat_by_seat_across_the_tables_that_held_the_same_ca
     reviews = {game.id: analyse(game.id).review for game in games}
 
     # When its third deal is compared
-    (compared,) = compare_deal(event, 1, 2)
+    (compared,) = compare_deal(round_games(event, 1), 2)
 
     # Then each seat's cards are the ones dealt at both tables, and each line is what
     # that table's log says of its seat, beside the bot's bid of the analysis
-    assert round_deals(event, 1) == 9
+    assert round_deals(round_games(event, 1)) == 9
     assert (compared.size, compared.tables) == (4, (1, 2))
     dealt = [next(e for e in logged(game.id, rules.HandDealt) if e.hand == 2) for game in games]
     assert dealt[0].hands == dealt[1].hands
@@ -69,7 +69,7 @@ def test_a_deal_set_is_kept_back_while_one_of_its_tables_plays() -> None:
     event, games, seated = a_duplicate_round()
     play_to_end(games[0].id, seated[0], seed=3)
 
-    (compared,) = compare_deal(event, 1, 0)
+    (compared,) = compare_deal(round_games(event, 1), 0)
 
     assert (compared.size, compared.tables, compared.seats) == (4, (1, 2), None)
 

@@ -67,5 +67,5 @@ async def test_a_finished_games_analysis_leads_to_the_replay_at_a_flagged_card(
             await flags.first.get_by_role("link").click()
 
             # Then the replay opens at that hand
-            await expect(page.locator("#replay-at")).to_contain_text(f"Hand {hand + 1} of 9")
+            await expect(page.locator("#replay-at")).to_contain_text(f"Deal {hand + 1} of 9")
             assert errors == []
