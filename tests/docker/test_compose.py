@@ -37,7 +37,7 @@ def test_each_procfile_line_is_a_compose_service_running_it_word_for_word() -> N
     assert commands == {
         name: ["sh", "-c", line.replace("$", "$$")] for name, line in PROCFILE.items()
     }
-    assert set(PROCFILE) == {"web1", "web2", "worker", "beat", "front"}
+    assert set(PROCFILE) == {"web1", "web2", "worker", "analyst", "beat", "front"}
     assert set(SERVICES) == {*PROCFILE, "postgres", "redis", "migrate"}
 
 
