@@ -3,12 +3,12 @@
 The log is replayed event by event, under the rules of the game the table plays:
 Romanian Whist or classic Whist (a whist drive's tables too). Every move in it (a
 bid, a card, a one-card mode choice, a zero-play announcement) is decided again
-with the rules on the state before it, and must yield exactly the events the log holds after it: so
-every trick winner, hand score, streak, running total and the final ranking is
-recomputed rather than read (at classic Whist, each game of a rubber won too).
-Every deal is dealt again from its revealed secret,
-the first dealer is drawn again from the committed seed, and every revealed
-secret must hash to the commitment recorded before the first deal.
+with the rules on the state before it, and must yield exactly the events the log
+holds after it: so every trick winner, hand score, streak, running total, game of
+a rubber and the final ranking is recomputed rather than read. Every deal is dealt
+again from its revealed secret, the first dealer is drawn again from the committed
+seed, and every revealed secret must hash to the commitment recorded before the
+first deal.
 
 A problem does not stop the check: the replay goes on from what the log says, so
 that one altered event is reported once rather than at every later move. Only a
@@ -100,7 +100,7 @@ _GAME_EVENTS: dict[str, tuple[type[Any], ...]] = {
 }
 _GAME_NAMES = {ROMANIAN: "Romanian Whist", CLASSIC: "classic Whist"}
 # A rules event of either game.
-RulesEvent = rules.Event | classic.ClassicEvent
+_RulesEvent = rules.Event | classic.ClassicEvent
 
 
 @dataclass(frozen=True)
@@ -404,7 +404,7 @@ class _Verifier:
 
     # Moves and what they lead to.
 
-    def _move(self, index: int, leader: RulesEvent) -> int:
+    def _move(self, index: int, leader: _RulesEvent) -> int:
         """Check the move at ``index`` and the events it led to; the index after them."""
         end = index + 1
         while end < len(self.events) and _is_consequence(self.events[end]):
@@ -429,7 +429,9 @@ class _Verifier:
         self._fold(index, list(group))
         return end
 
-    def _command(self, sequence: int, leader: RulesEvent) -> rules.Command | classic.Command | None:
+    def _command(
+        self, sequence: int, leader: _RulesEvent
+    ) -> rules.Command | classic.Command | None:
         """The command that the log says was decided, or None when it cannot be checked."""
         table, game = self.table, self.table.game
         if isinstance(leader, GameStarted | classic.MatchStarted):
