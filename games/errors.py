@@ -111,18 +111,6 @@ class AnalysisNotKept(GameError):
         super().__init__("the game is not analysed: classic Whist, or a table in the room")
 
 
-class RecordNotKept(GameError):
-    code = "record_not_kept"
-    text = gettext_noop("A checkable game record is kept for Romanian Whist only.")
-    status = 409
-
-    def __init__(self) -> None:
-        super().__init__(
-            "a checkable game record is kept for Romanian Whist; "
-            "a classic Whist game's log is read through its events"
-        )
-
-
 class GameIsOver(GameError):
     """Any account's command on a finished game: its record is published and final.
 

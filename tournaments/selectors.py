@@ -30,7 +30,7 @@ from eventlog import store
 from games.errors import GameNotFound
 from games.models import Game
 from games.read.selectors import PlayerEvent, TableHome
-from games.table import CLASSIC, ONLINE
+from games.table import ONLINE
 from games.visibility import MAX_SPECTATOR_DELAY, record_public
 from games.write.tables import load_table
 from tournaments import desk, points, rounds
@@ -486,9 +486,8 @@ def _table(
         "hands_total": total,
         "hands_scored": row.hands_scored,
         "finished": status == Game.Status.FINISHED,
-        # Whether the game's record may be read: classic Whist keeps none
-        # (games.read.download); see live_event for a duplicate round's.
-        "record": status == Game.Status.FINISHED and (game is None or game.kind != CLASSIC),
+        # Whether the game's record may be read; see live_event for a duplicate round's.
+        "record": status == Game.Status.FINISHED,
         "screened": False,
         "players": [
             {

@@ -2,9 +2,11 @@
 
 The record is read from the event log alone (never from the read model): the
 table, the seed and first dealer, and for every deal the cards as dealt, the
-bids, the tricks, the scores, and the commitment and secret that let anyone
-recompute the deal (see "Checking a game" in the README). Cards are written in
-the compact notation (``"10H"``).
+bids (Romanian Whist), the tricks, the scores, and the commitment and secret that
+let anyone recompute the deal (see docs/checking.md). Romanian and classic Whist
+share its shape but for what only one game has: bids, one-card modes and zero play
+at Romanian Whist, sides, honours and the games of a rubber at classic Whist. Cards
+are written in the compact notation (``"10H"``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from eventlog import store
-from games.errors import GameNotFound, RecordNotKept, RecordNotReady
+from games.errors import GameNotFound, RecordNotReady
 from games.rules import (
     BidPlaced,
     Card,
@@ -24,13 +26,15 @@ from games.rules import (
     HandDealt,
     HandScored,
     OneCardModeChosen,
-    Phase,
     SpecialHand,
     TrickTaken,
     ZeroPlayAnnounced,
     build_schedule,
+    classic,
 )
 from games.table import (
+    CLASSIC,
+    ROMANIAN,
     DealRevealed,
     DealsCommitted,
     PlayerLeft,
@@ -40,8 +44,8 @@ from games.table import (
     stream_of,
 )
 
-# Bumped when the record's shape changes.
-RECORD_FORMAT = "atu-game-record/1"
+# Each game's record, named by its shape: bumped when that shape changes.
+RECORD_FORMATS = {ROMANIAN: "atu-game-record/1", CLASSIC: "atu-classic-record/1"}
 
 
 def game_record(game_id: uuid.UUID) -> dict[str, Any]:
@@ -73,21 +77,20 @@ def build_record(game_id: uuid.UUID, records: Sequence[store.Recorded]) -> dict[
     """The record of the game whose whole log is ``records``."""
     events = [record.event for record in records]
     table = fold(Table(), events)
-    if table.is_classic:
-        raise RecordNotKept()
-    if table.game.phase is not Phase.FINISHED:
+    if table.status != "finished":
         raise RecordNotReady()
     n = table.player_count
-    schedule = build_schedule(table.romanian_options, n)
+    schedule = None if table.is_classic else build_schedule(table.romanian_options, n)
     players: list[dict[str, Any]] = []
-    seed = ""
+    seed: str | None = None
     commitments: tuple[str, ...] = ()
     secrets: dict[int, str] = {}
     first_dealer: int | None = None
     deals: dict[int, dict[str, Any]] = {}
     chosen_by: dict[int, int] = {}
     zero_play: list[dict[str, int]] = []
-    finished: GameFinished | None = None
+    games: list[dict[str, Any]] = []
+    finished: GameFinished | classic.MatchFinished | None = None
 
     for event in events:
         if isinstance(event, PlayerSeated):
@@ -98,11 +101,12 @@ def build_record(game_id: uuid.UUID, records: Sequence[store.Recorded]) -> dict[
             seed, commitments = event.seed, event.commitments
         elif isinstance(event, DealRevealed):
             secrets[event.hand] = event.secret
-        elif isinstance(event, GameStarted):
+        elif isinstance(event, GameStarted | classic.MatchStarted):
             first_dealer = event.first_dealer
         elif isinstance(event, OneCardModeChosen):
             chosen_by[event.hand] = event.seat
         elif isinstance(event, HandDealt):
+            assert schedule is not None  # a Romanian deal is dealt at a Romanian table
             deals[event.hand] = {
                 "hand": event.hand,
                 "dealer": event.dealer,
@@ -113,6 +117,17 @@ def build_record(game_id: uuid.UUID, records: Sequence[store.Recorded]) -> dict[
                 "trump_card": None if event.trump_card is None else str(event.trump_card),
                 "hands": [_cards(cards) for cards in event.hands],
                 "bids": [],
+                "tricks": [],
+            }
+        elif isinstance(event, classic.HandDealt):
+            deals[event.hand] = {
+                "hand": event.hand,
+                "dealer": event.dealer,
+                # The game of the rubber it is played in (0 in a game or a tournament).
+                "game": len(games),
+                "trump": None if event.trump is None else event.trump.letter,
+                "trump_card": None if event.trump_card is None else str(event.trump_card),
+                "hands": [_cards(cards) for cards in event.hands],
                 "tricks": [],
             }
         elif isinstance(event, BidPlaced):
@@ -131,40 +146,95 @@ def build_record(game_id: uuid.UUID, records: Sequence[store.Recorded]) -> dict[
                     "winner": event.winner,
                 }
             )
-        elif isinstance(event, HandScored):
+        elif isinstance(event, HandScored | classic.HandScored):
             deals[event.hand].update(_scores(event))
         elif isinstance(event, ZeroPlayAnnounced):
             zero_play.append({"seat": event.seat, "hands_dealt": event.hands_dealt})
-        elif isinstance(event, GameFinished):
+        elif isinstance(event, classic.GameWon):
+            games.append(
+                {
+                    "game": event.game,
+                    "side": event.side,
+                    "scores": list(event.scores),
+                    "games_won": list(event.games),
+                }
+            )
+        elif isinstance(event, GameFinished | classic.MatchFinished):
             finished = event
 
-    assert finished is not None  # a finished table has folded its GameFinished
     for hand, deal in deals.items():
+        # A game logged without commitments (none is known) has neither, and says so.
         deal["commitment"] = commitments[hand] if hand < len(commitments) else None
         deal["secret"] = secrets.get(hand)
-    return {
-        "format": RECORD_FORMAT,
+    record: dict[str, Any] = {
+        "format": RECORD_FORMATS[table.kind],
         "id": str(game_id),
         "code": table.code,
+        "kind": table.kind,
         "preset": table.preset,
         "options": table.options.to_dict(),
         "player_count": n,
         "players": sorted(players, key=lambda player: player["seat"]),
         "seed": seed,
         "first_dealer": first_dealer,
+        # Every commitment the log recorded before the first deal: a classic match to
+        # points commits to as many deals as it could take, and plays fewer.
+        "commitments": list(commitments),
         "created_at": records[0].recorded_at.isoformat(),
         "finished_at": records[-1].recorded_at.isoformat(),
         "version": records[-1].sequence,
         "deals": [deals[hand] for hand in sorted(deals)],
+    }
+    if isinstance(finished, classic.MatchFinished):
+        outcome = _classic_outcome(table, finished, games)
+    else:
+        assert finished is not None  # a finished table has folded its GameFinished
+        outcome = _romanian_outcome(finished, zero_play)
+    return record | outcome
+
+
+def _romanian_outcome(finished: GameFinished, zero_play: list[dict[str, int]]) -> dict[str, Any]:
+    return {
         "zero_play": zero_play,
         "scores": list(finished.scores),
         "places": list(finished.places),
         "zero_play_winners": list(finished.zero_play_winners),
-        "winners": [seat for seat, place in enumerate(finished.places) if place == 1],
+        "winners": _winners(finished.places),
     }
 
 
-def _scores(event: HandScored) -> dict[str, list[int]]:
+def _classic_outcome(
+    table: Table, finished: classic.MatchFinished, games: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """How a classic match ended: by side (0: seats 0 and 2, 1: seats 1 and 3), and
+    each seat's points and place, those of its side."""
+    game = table.game
+    assert isinstance(game, classic.ClassicState)
+    return {
+        "games": games,
+        "winner": finished.winner,
+        "games_won": list(finished.games),
+        "points": list(finished.points),
+        "scores": list(game.seat_points),
+        "places": list(game.places),
+        "winners": _winners(game.places),
+    }
+
+
+def _winners(places: Sequence[int]) -> list[int]:
+    return [seat for seat, place in enumerate(places) if place == 1]
+
+
+def _scores(event: HandScored | classic.HandScored) -> dict[str, list[int]]:
+    if isinstance(event, classic.HandScored):
+        # By side; the honours as dealt, scored after the tricks.
+        return {
+            "tricks_taken": list(event.tricks),
+            "trick_points": list(event.trick_points),
+            "honours": list(event.honours),
+            "honour_points": list(event.honour_points),
+            "totals": list(event.totals),
+        }
     return {
         "tricks_taken": list(event.tricks),
         "points": list(event.points),

@@ -1,12 +1,14 @@
 """Checking a game from its log, independently of what the log claims.
 
-The log is replayed event by event. Every move in it (a bid, a card, a one-card
-mode choice, a zero-play announcement) is decided again with the rules on the
-state before it, and must yield exactly the events the log holds after it: so
-every trick winner, hand score, streak, running total and the final ranking is
-recomputed rather than read. Every deal is dealt again from its revealed secret,
-the first dealer is drawn again from the committed seed, and every revealed
-secret must hash to the commitment recorded before the first deal.
+The log is replayed event by event, under the rules of the game the table plays:
+Romanian Whist or classic Whist (a whist drive's tables too). Every move in it (a
+bid, a card, a one-card mode choice, a zero-play announcement) is decided again
+with the rules on the state before it, and must yield exactly the events the log
+holds after it: so every trick winner, hand score, streak, running total, game of
+a rubber and the final ranking is recomputed rather than read. Every deal is dealt
+again from its revealed secret, the first dealer is drawn again from the committed
+seed, and every revealed secret must hash to the commitment recorded before the
+first deal.
 
 A problem does not stop the check: the replay goes on from what the log says, so
 that one altered event is reported once rather than at every later move. Only a
@@ -28,7 +30,7 @@ from typing import Any
 
 from eventlog import store
 from games import rules
-from games.errors import GameNotFound, RecordNotKept
+from games.errors import GameNotFound
 from games.rules import (
     AnnounceZeroPlay,
     BidPlaced,
@@ -40,18 +42,17 @@ from games.rules import (
     HandDealt,
     HandScored,
     OneCardModeChosen,
-    Phase,
     PlaceBid,
     PlayCard,
     RuleError,
-    StartGame,
     TrickTaken,
     ZeroPlayAnnounced,
-    build_schedule,
+    classic,
 )
 from games.rules.shuffle import commitment
 from games.table import (
     CLASSIC,
+    ROMANIAN,
     AnyEvent,
     DealRevealed,
     DealsCommitted,
@@ -62,28 +63,44 @@ from games.table import (
     Table,
     TableCancelled,
     TableEvent,
+    encode,
     fold,
     stream_of,
 )
+from games.table.deciders import decided, start_command
 
-# What each kind of rules event is checked as, and how the report counts it.
+# What each kind of rules event, of either game, is checked as, and how the report
+# counts it.
 _CHECKS: dict[type[Any], tuple[str, str]] = {
     GameStarted: ("first-dealer", "first dealer"),
+    classic.MatchStarted: ("first-dealer", "first dealer"),
     OneCardModeChosen: ("mode", "one-card mode choices"),
     HandDealt: ("deal", "deals"),
+    classic.HandDealt: ("deal", "deals"),
     BidPlaced: ("bid", "bids"),
     CardPlayed: ("play", "card plays"),
     TrickTaken: ("trick", "tricks"),
     HandScored: ("score", "hand scores"),
+    classic.HandScored: ("score", "hand scores"),
     ZeroPlayAnnounced: ("zero-play", "zero-play announcements"),
+    classic.GameWon: ("game", "games won"),
     GameFinished: ("ranking", "final ranking"),
+    classic.MatchFinished: ("ranking", "final ranking"),
 }
 # The order the report lists its counts in.
 COUNT_LABELS = (
     "events",
     "secrets",
-    *(label for _, label in _CHECKS.values()),
+    *dict.fromkeys(label for _, label in _CHECKS.values()),
 )
+# Each game's rules events, and its name in the report.
+_GAME_EVENTS: dict[str, tuple[type[Any], ...]] = {
+    ROMANIAN: tuple(rules.EVENT_TYPES.values()),
+    CLASSIC: tuple(classic.EVENT_TYPES.values()),
+}
+_GAME_NAMES = {ROMANIAN: "Romanian Whist", CLASSIC: "classic Whist"}
+# A rules event of either game.
+_RulesEvent = rules.Event | classic.ClassicEvent
 
 
 @dataclass(frozen=True)
@@ -91,7 +108,7 @@ class Problem:
     """One thing the log says that the check does not confirm."""
 
     # A stable name: sequence, table, order, commitment, secret, first-dealer,
-    # mode, deal, bid, play, trick, score, zero-play, ranking, move, replay.
+    # mode, deal, bid, play, trick, score, zero-play, game, ranking, move, replay.
     check: str
     message: str
     sequence: int | None = None
@@ -152,9 +169,6 @@ def verify_stream(stream: str) -> VerificationReport:
     records = store.read(stream)
     if not records:
         raise GameNotFound(stream)
-    if records[0].payload.get("kind") == CLASSIC:
-        # The checks below re-decide Romanian Whist's moves; classic games are not covered.
-        raise RecordNotKept()
     return verify_records(records, stream=stream)
 
 
@@ -163,8 +177,15 @@ def verify_records(records: Sequence[store.Recorded], *, stream: str = "") -> Ve
     return _Verifier(records, stream).run()
 
 
-_RULES_EVENTS = tuple(rules.EVENT_TYPES.values())
-_CONSEQUENCES = (TrickTaken, HandScored, GameFinished)
+_RULES_EVENTS = tuple({cls for events in _GAME_EVENTS.values() for cls in events})
+_CONSEQUENCES = (
+    TrickTaken,
+    HandScored,
+    GameFinished,
+    classic.HandScored,
+    classic.GameWon,
+    classic.MatchFinished,
+)
 
 
 def _is_consequence(event: AnyEvent | None) -> bool:
@@ -178,19 +199,27 @@ def _value(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def _differences(logged: rules.Event, expected: rules.Event) -> str:
+def _type(event: AnyEvent) -> str:
+    """The event's type as the log stores it (classic Whist's own under their prefix)."""
+    return encode(event)[0]
+
+
+def _differences(logged: AnyEvent, expected: AnyEvent) -> str:
     """What differs between two events of the same type, field by field."""
     if type(logged) is not type(expected):
-        return (
-            f"the log has {rules.event_type(logged)}, the rules give {rules.event_type(expected)}"
-        )
-    said, computed = rules.to_payload(logged), rules.to_payload(expected)
+        return f"the log has {_type(logged)}, the rules give {_type(expected)}"
+    (kind, said), computed = encode(logged), encode(expected)[1]
     parts = [
         f"{f.name}: the log has {_value(said[f.name])}, the rules give {_value(computed[f.name])}"
         for f in fields(logged)
         if said[f.name] != computed[f.name]
     ]
-    return f"{rules.event_type(logged)} " + "; ".join(parts)
+    return f"{kind} " + "; ".join(parts)
+
+
+def _under_way(table: Table) -> bool:
+    """Whether the table's game has started (both games name their phases alike)."""
+    return table.game.phase.value != "not-started"
 
 
 class _Verifier:
@@ -208,6 +237,9 @@ class _Verifier:
         self.secrets: dict[int, bytes] = {}
         self.dealt: list[int] = []
         self.revealed: set[int] = set()
+        # Whether the log commits to its deals anywhere: a log that never does is told
+        # once, not at every deal.
+        self.committed = False
         # Set when the log cannot be folded any further by the rules.
         self.broken = False
 
@@ -235,11 +267,12 @@ class _Verifier:
             elif isinstance(event, TableEvent):
                 self._table_event(index, event)
                 index += 1
-            elif isinstance(event, rules.Event):
+            elif isinstance(event, _GAME_EVENTS.get(self.table.kind, ())):
                 index = self._move(index, event)
             else:
-                # Classic Whist's own event: the moves checked here are Romanian Whist's.
-                message = f"{record.type} is not an event of Romanian Whist"
+                # An event of the other game: these rules cannot decide it.
+                game = _GAME_NAMES.get(self.table.kind, f"a {self.table.kind} table")
+                message = f"{record.type} is not an event of {game}"
                 self.problem("replay", message, record.sequence)
                 index += 1
 
@@ -264,6 +297,7 @@ class _Verifier:
                 event = None
                 self.unreadable[index] = repr(error)
             self.events.append(event)
+            self.committed = self.committed or isinstance(event, DealsCommitted)
             if isinstance(event, DealRevealed) and event.hand not in self.secrets:
                 # A secret that is not hex is reported where it stands.
                 with contextlib.suppress(ValueError):
@@ -292,7 +326,7 @@ class _Verifier:
 
     def _table_event(self, index: int, event: AnyEvent) -> None:
         sequence = self.records[index].sequence
-        table, game = self.table, self.table.game
+        table = self.table
         if isinstance(event, GameCreated):
             if index != 0:
                 message = "GameCreated must be the first event, and only once"
@@ -305,7 +339,7 @@ class _Verifier:
             if not 0 <= event.seat < table.player_count or table.seats[event.seat] is not None:
                 self.problem("table", f"seat {event.seat} is not a free seat", sequence)
                 return
-            if game.phase is not Phase.NOT_STARTED:
+            if _under_way(table):
                 self.problem("order", "a player is seated after the game started", sequence)
         elif isinstance(event, PlayerLeft | TableCancelled):
             if isinstance(event, PlayerLeft) and not (
@@ -313,7 +347,7 @@ class _Verifier:
             ):
                 self.problem("table", f"nobody sits in seat {event.seat} to leave it", sequence)
                 return
-            if game.phase is not Phase.NOT_STARTED or table.cancelled:
+            if _under_way(table) or table.cancelled:
                 self.problem("order", f"{type(event).__name__} after the table closed", sequence)
         elif isinstance(event, DealsCommitted):
             self._committed(sequence, event)
@@ -327,10 +361,10 @@ class _Verifier:
         table = self.table
         if table.seed or table.commitments:
             self.problem("commitment", "the deals are committed a second time", sequence)
-        if table.game.phase is not Phase.NOT_STARTED:
+        if _under_way(table):
             self.problem("order", "the deals are committed after the game started", sequence)
         if table.player_count:
-            hands = len(build_schedule(table.romanian_options, table.player_count))
+            hands = table.hands_to_commit
             if len(event.commitments) != hands:
                 self.problem(
                     "commitment",
@@ -348,7 +382,9 @@ class _Verifier:
         if not self.broken and hand >= len(table.game.results):
             self.problem("secret", "the secret is revealed before the hand is over", sequence, hand)
         if hand >= len(table.commitments):
-            self.problem("commitment", "no commitment was recorded for this hand", sequence, hand)
+            if self.committed:
+                message = "no commitment was recorded for this hand"
+                self.problem("commitment", message, sequence, hand)
             return
         try:
             secret = bytes.fromhex(event.secret)
@@ -368,7 +404,7 @@ class _Verifier:
 
     # Moves and what they lead to.
 
-    def _move(self, index: int, leader: rules.Event) -> int:
+    def _move(self, index: int, leader: _RulesEvent) -> int:
         """Check the move at ``index`` and the events it led to; the index after them."""
         end = index + 1
         while end < len(self.events) and _is_consequence(self.events[end]):
@@ -377,21 +413,15 @@ class _Verifier:
         sequence = self.records[index].sequence
         if self.broken:
             return end
-        game = self.table.romanian_game
         hand = getattr(leader, "hand", None)
         if _is_consequence(leader):
-            self.problem(
-                "move",
-                f"{rules.event_type(leader)} is not the outcome of any move",
-                sequence,
-                hand,
-            )
+            self.problem("move", f"{_type(leader)} is not the outcome of any move", sequence, hand)
         else:
             command = self._command(sequence, leader)
             if command is not None:
                 check = _CHECKS[type(leader)][0]
                 try:
-                    expected = list(rules.decide(game, command))
+                    expected = decided(self.table, command)
                 except RuleError as error:
                     self.problem(check, f"the rules refuse this: {error.message}", sequence, hand)
                 else:
@@ -399,10 +429,18 @@ class _Verifier:
         self._fold(index, list(group))
         return end
 
-    def _command(self, sequence: int, leader: rules.Event) -> rules.Command | None:
+    def _command(
+        self, sequence: int, leader: _RulesEvent
+    ) -> rules.Command | classic.Command | None:
         """The command that the log says was decided, or None when it cannot be checked."""
         table, game = self.table, self.table.game
-        if isinstance(leader, GameStarted):
+        if isinstance(leader, GameStarted | classic.MatchStarted):
+            if not self.committed:
+                # A log without commitments (none is known): its deals were never
+                # promised, so only its play can be checked.
+                message = "the log commits to no deal: no deal can be checked against one"
+                self.problem("commitment", message, sequence)
+                return None
             if not table.seed:
                 self.problem("order", "the game starts before its deals are committed", sequence)
                 return None
@@ -413,13 +451,13 @@ class _Verifier:
             except ValueError:
                 self.problem("commitment", f"the seed {table.seed!r} is not hexadecimal", sequence)
                 return None
-            return StartGame(table.player_count, table.romanian_options, seed)
+            return start_command(table, seed)
         if isinstance(leader, OneCardModeChosen):
             return ChooseOneCardMode(leader.seat, leader.visibility)
-        if isinstance(leader, HandDealt):
+        if isinstance(leader, HandDealt | classic.HandDealt):
             hand = game.hand
             self.dealt.append(hand)
-            if hand >= len(table.commitments):
+            if self.committed and hand >= len(table.commitments):
                 self.problem(
                     "order", "the hand is dealt before its secret is committed", sequence, hand
                 )
@@ -433,7 +471,7 @@ class _Verifier:
             return AnnounceZeroPlay(leader.seat)
         raise AssertionError(f"unknown move {leader!r}")  # pragma: no cover
 
-    def _compare(self, index: int, logged: list[rules.Event], expected: list[rules.Event]) -> None:
+    def _compare(self, index: int, logged: list[AnyEvent], expected: list[AnyEvent]) -> None:
         for offset in range(max(len(logged), len(expected))):
             if offset < len(expected):
                 self.counts[_CHECKS[type(expected[offset])][1]] += 1
@@ -442,7 +480,7 @@ class _Verifier:
                 after = self.records[index + len(logged) - 1].sequence
                 self.problem(
                     _CHECKS[type(event)][0],
-                    f"the rules give {rules.event_type(event)} {_value(rules.to_payload(event))} "
+                    f"the rules give {_type(event)} {_value(encode(event)[1])} "
                     f"after event {after}; the log has none",
                     after,
                     getattr(event, "hand", None),
@@ -453,7 +491,7 @@ class _Verifier:
             if offset >= len(expected):
                 self.problem(
                     _CHECKS[type(event)][0],
-                    f"the log has {rules.event_type(event)} here; the rules give no such event",
+                    f"the log has {_type(event)} here; the rules give no such event",
                     sequence,
                     getattr(event, "hand", None),
                 )
@@ -474,7 +512,7 @@ class _Verifier:
         for hand in self.dealt:
             if hand in self.revealed:
                 continue
-            if hand < scored:
+            if hand < scored and self.committed:
                 message = "the hand is over but its secret was never revealed"
                 self.problem("secret", message, None, hand)
             else:

@@ -10,7 +10,9 @@ below ``n`` is drawn by rejection: take the next integer ``x``, reject it while
 ``x >= 2**32 - (2**32 % n)``, and answer ``x % n``. The deck is shuffled by
 Fisher-Yates from the last position down: for ``i = len-1 .. 1`` swap position
 ``i`` with position ``draw(i + 1)``. Cards are dealt one at a time, clockwise,
-starting with the player to the dealer's left; the next card is turned for trump.
+starting with the player to the dealer's left; at Romanian Whist the next card is
+turned for trump; at classic Whist, where all 52 are dealt, the dealer's last when
+trumps are turned (docs/checking.md).
 """
 
 from __future__ import annotations

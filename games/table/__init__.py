@@ -316,6 +316,15 @@ class Table:
         return self.options
 
     @property
+    def hands_to_commit(self) -> int:
+        """How many deal secrets the table commits to when it starts: its schedule's
+        deals, or at classic Whist as many as the match can take (a game to points has
+        no set number of hands)."""
+        if isinstance(self.options, ClassicOptions):
+            return classic.max_hands(self.options)
+        return len(rules.build_schedule(self.options, self.player_count))
+
+    @property
     def timer_seconds(self) -> int | None:
         """Seconds a person's turn lasts before a bot acts for them: the shorter of the
         turn timer and the stand-in time, if either runs."""

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from games import rules
 from games.errors import InvalidInput, NotYourSeat
-from games.rules import build_schedule, classic
+from games.rules import classic
 from games.rules.shuffle import commitment
 from games.table import AnyEvent, DealRevealed, DealsCommitted, Table, fold
 
@@ -33,14 +33,25 @@ def fold_all(table: Table, events: list[AnyEvent]) -> list[AnyEvent]:
     return events
 
 
+def decided(table: Table, command: rules.Command | classic.Command) -> list[AnyEvent]:
+    """The events of ``command`` under the rules of the table's game; the table is left
+    as it was."""
+    if isinstance(table.game, classic.ClassicState):
+        return list(classic.decide(table.game, command))  # type: ignore[arg-type]
+    return list(rules.decide(table.game, command))  # type: ignore[arg-type]
+
+
 def ruled(table: Table, command: rules.Command | classic.Command) -> list[AnyEvent]:
     """The events of ``command`` under the rules of the table's game, folded into it."""
-    events: list[AnyEvent]
-    if isinstance(table.game, classic.ClassicState):
-        events = list(classic.decide(table.game, command))  # type: ignore[arg-type]
-    else:
-        events = list(rules.decide(table.game, command))  # type: ignore[arg-type]
-    return fold_all(table, events)
+    return fold_all(table, decided(table, command))
+
+
+def start_command(table: Table, seed: bytes) -> rules.StartGame | classic.StartMatch:
+    """What starts the game of a table played here, its first dealer drawn from
+    ``seed``."""
+    if isinstance(table.options, classic.ClassicOptions):
+        return classic.StartMatch(table.options, seed)
+    return rules.StartGame(table.player_count, table.options, seed)
 
 
 def acting_seat(table: Table, actor_id: int | None, seat: int | None) -> int:
@@ -66,12 +77,7 @@ def start(table: Table, vault: DealSecrets) -> list[AnyEvent]:
             table.player_count, table.romanian_options, secrets.token_bytes(16), recorded=True
         )
         return ruled(table, game) + _zero_plays(table)
-    if isinstance(table.options, classic.ClassicOptions):
-        # A game to points has no set number of hands: commit to as many as it can take.
-        hands = classic.max_hands(table.options)
-    else:
-        hands = len(build_schedule(table.options, table.player_count))
-    drawn = vault.draw(hands)
+    drawn = vault.draw(table.hands_to_commit)
     if table.deal_set:
         # The tables of a set draw the same first dealer; the seed follows from a
         # secret kept until the set is over, so nobody can foresee it.
@@ -79,14 +85,7 @@ def start(table: Table, vault: DealSecrets) -> list[AnyEvent]:
     else:
         seed = secrets.token_bytes(16)
     committed = DealsCommitted(seed.hex(), tuple(commitment(secret) for secret in drawn))
-    events = fold_all(table, [committed])
-    if isinstance(table.options, classic.ClassicOptions):
-        return (
-            events
-            + ruled(table, classic.StartMatch(table.options, seed))
-            + server_moves(table, vault)
-        )
-    events += ruled(table, rules.StartGame(table.player_count, table.options, seed))
+    events = fold_all(table, [committed]) + ruled(table, start_command(table, seed))
     return events + _zero_plays(table) + server_moves(table, vault)
 
 

@@ -267,9 +267,9 @@ class GameRecordView(APIView):
         tags=TAGS,
         operation_id="games_record",
         summary="A finished game's full record",
-        description="Every deal as dealt, every bid, trick and score. Published once "
-        "the game is finished (409 `game_not_finished` before); kept for Romanian Whist "
-        "(409 `record_not_kept` for classic Whist, whose events are its record).",
+        description="Every deal as dealt with its commitment and secret, every bid, trick "
+        "and score, of Romanian or classic Whist (`kind`; docs/checking.md). Published once "
+        "the game is finished (409 `game_not_finished` before).",
         parameters=[REF_PARAMETER, RecordQuerySerializer],
         responses={
             200: OpenApiTypes.OBJECT,
@@ -278,7 +278,7 @@ class GameRecordView(APIView):
                 401,
                 404,
                 409,
-                codes={409: ["game_not_finished", "deal_set_in_play", "record_not_kept"]},
+                codes={409: ["game_not_finished", "deal_set_in_play"]},
             ),
         },
     )
@@ -306,7 +306,7 @@ class GameRecordFileView(GameRecordView):
                 401,
                 404,
                 409,
-                codes={409: ["game_not_finished", "deal_set_in_play", "record_not_kept"]},
+                codes={409: ["game_not_finished", "deal_set_in_play"]},
             ),
         },
     )

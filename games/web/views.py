@@ -471,9 +471,8 @@ def _table_page(
         "home": home,
         "rematch": rematch,
         "in_rematch": rematch is not None and _seated(rematch, user_id),
-        # A classic game's log is read through its events; a duplicate table's record
-        # waits for its deal set.
-        "record": game.kind == ROMANIAN and page["replayable"],
+        # The record, like the replay, of a duplicate table waits for its deal set.
+        "record": page["replayable"],
         "replayable": page["replayable"],
         "rules": rules_summary(
             game.kind,

@@ -20,6 +20,7 @@ from games.rules import HandScored
 from games.table import stream_of
 from games.write.tables import load_table
 from tests.games.drivers import next_move, play_to_end, seated_game
+from tests.games.read.test_download import uncommitted_copy
 
 pytestmark = pytest.mark.django_db
 
@@ -235,3 +236,87 @@ def test_rebuild_projections_restores_every_game_row(finished, playing, user) ->
 
     assert output == "rebuilt 3 game(s) from the event log\n"
     assert list(Game.objects.order_by("id").values()) == before
+
+
+# --- Classic Whist ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def classic_finished() -> uuid.UUID:
+    game_id, users = seated_game(kind="classic", preset="whist-drive", options={"deals": 3})
+    play_to_end(game_id, users, seed=4)
+    return game_id
+
+
+def test_replay_game_prints_a_finished_classic_match_each_seat_with_its_sides_points(
+    classic_finished,
+) -> None:
+    table = load_table(classic_finished)
+    a, b = table.game.points
+
+    output = run("replay_game", str(classic_finished))
+
+    places = table.game.places
+    assert output.splitlines() == [
+        f"game {table.code} ({classic_finished})",
+        "status: finished",
+        f"version: {table.version}",
+        "hand: 3 (all 3 deals played)",
+        "scores:",
+        *(
+            f"  seat {seat}  {f'Player {seat + 1}':<24} {(a, b)[seat % 2]:>5}  place {places[seat]}"
+            for seat in range(4)
+        ),
+    ]
+
+
+def test_replay_game_prints_a_classic_match_to_points_in_play_without_a_number_of_deals() -> None:
+    game_id, users = seated_game(kind="classic", preset="american")
+    rng = random.Random(2)
+    while not load_table(game_id).played:
+        next_move(game_id, users, rng)
+
+    lines = run("replay_game", str(game_id)).splitlines()
+
+    assert lines[1:4] == [
+        "status: playing",
+        f"version: {load_table(game_id).version}",
+        "hand: 0 (deal 1, playing)",
+    ]
+    assert lines[5] == f"  seat 0  {'Player 1':<24} {0:>5}"
+
+
+def test_replay_game_replays_a_classic_game_logged_without_commitments(classic_finished) -> None:
+    old = uncommitted_copy(classic_finished)
+
+    lines = run("replay_game", str(old)).splitlines()
+
+    assert lines[1] == "status: finished"
+    assert lines[3] == "hand: 3 (all 3 deals played)"
+
+
+def test_verify_game_passes_a_classic_match_and_export_game_writes_its_record(
+    classic_finished,
+) -> None:
+    verified = run("verify_game", code_of(classic_finished))
+    exported = run("export_game", code_of(classic_finished))
+
+    assert verified.splitlines() == verify_game(classic_finished).lines()
+    assert verified.splitlines()[-1] == "OK: every check passed"
+    assert exported == dump_record(game_record(classic_finished))
+    assert json.loads(exported)["format"] == "atu-classic-record/1"
+
+
+def test_verify_game_fails_a_classic_game_logged_without_commitments(classic_finished) -> None:
+    old = uncommitted_copy(classic_finished)
+    out = StringIO()
+
+    with pytest.raises(CommandError) as error:
+        call_command("verify_game", str(old), stdout=out)
+
+    assert str(error.value) == "the game failed 1 check(s)"
+    assert (
+        out.getvalue()
+        .splitlines()[-1]
+        .endswith("[commitment] the log commits to no deal: no deal can be checked against one")
+    )

@@ -16,7 +16,7 @@ from accounts.models import User
 from eventlog import store
 from games.models import Game
 from tests.accounts.factories import UserFactory
-from tests.games.drivers import play_to_end
+from tests.games.drivers import play_bots_to_end, play_to_end
 from tournaments import patches, services
 from tournaments.championship import championship_stream
 from tournaments.models import Event
@@ -105,6 +105,17 @@ def event_round(
         services.event_check_in(event_id=event.id, actor=entrant)
     services.event_start_round(event_id=event.id, actor=creator)
     return Event.objects.get(pk=event.id), creator, entrants, round_games(event.id, 1)
+
+
+def played_drive_table(deals: int = 5) -> uuid.UUID:
+    """The game of a one-round whist drive's one table of four bots, played to its end:
+    classic Whist's tournament form of ``deals`` deals, trumps rotating with a no-trump
+    fifth deal."""
+    event, creator = bot_event(players=4, rounds=1, kind="classic", rules={"deals": deals})
+    services.event_start_round(event_id=event.id, actor=creator)
+    [game] = round_games(event.id, 1)
+    play_bots_to_end(game.id)
+    return game.id
 
 
 def finished_events(event: Event) -> int:

@@ -98,14 +98,14 @@ def test_an_8_player_drive_moves_winners_up_changes_partners_and_totals_each_pla
     assert [row["points"] for row in rows] == sorted(expected.values(), reverse=True)
     assert all(row["games"] == 4 for row in rows)
 
-    # And its pages show no exact-bids column (a drive has no bids) and link no game
-    # record (classic Whist keeps none), only each table's replay
+    # And its pages show no exact-bids column (a drive has no bids), and link each
+    # table's replay and its game record
     client = Client()
     client.force_login(creator)
     code = Event.objects.get(pk=event.id).code
     live = client.get(f"/events/{code}/live.json").json()
     assert live["kind"] == "classic"
-    assert [table["record"] for round in live["rounds"] for table in round["tables"]] == [False] * 8
+    assert [table["record"] for round in live["rounds"] for table in round["tables"]] == [True] * 8
     for page, columns in [
         (f"/events/{code}/", "<th>Points</th><th>Games</th>"),
         (f"/events/{code}/results/", "<th>Points</th><th>Best game</th>"),
@@ -113,8 +113,9 @@ def test_an_8_player_drive_moves_winners_up_changes_partners_and_totals_each_pla
         content = client.get(page).content.decode()
         assert columns in content
         assert "Exact bids" not in content
-        assert '/record/">Record (JSON)</a>' not in content
-    assert "Replay</a>" in client.get(f"/events/{code}/").content.decode()
+    content = client.get(f"/events/{code}/").content.decode()
+    assert "Replay</a>" in content
+    assert '/record/">Record (JSON)</a>' in content
 
     # And rebuilding the read models from the log gives them again, identically
     before = read_models(event.id)

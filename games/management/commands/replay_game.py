@@ -5,14 +5,14 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.errors import GameError
 from games.management.lookup import game_id_from
-from games.rules import Phase
+from games.table import projected
 from games.write.tables import replay_table
 
 
 class Command(BaseCommand):
     help = (
-        "Replay a game from its event log alone and print where it stands: status, "
-        "version, hand and scores (--events: every event first)."
+        "Replay a game (Romanian or classic Whist) from its event log alone and print "
+        "where it stands: status, version, hand and scores (--events: every event first)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -29,24 +29,26 @@ class Command(BaseCommand):
             for record in records:
                 payload = json.dumps(record.payload, separators=(", ", ": "), ensure_ascii=False)
                 self.stdout.write(f"{record.sequence:>5} {record.type} {payload}")
-        if table.is_classic:
-            raise CommandError("replay_game covers Romanian Whist games only")
-        game = table.romanian_game
-        total = len(game.schedule)
-        # Hands count from 0, as in the log, the record and verify_game's report.
-        if game.phase is Phase.NOT_STARTED:
+        game, shown = table.game, projected(table)
+        # Hands count from 0, as in the log, the record and verify_game's report; a
+        # classic match to points has no set number of deals (hands_total 0).
+        total, phase = shown["hands_total"], game.phase.value
+        if phase == "not-started":
             hand = f"{game.hand} (not dealt yet)"
-        elif game.phase is Phase.FINISHED:
-            hand = f"{game.hand} (all {total} deals played)"
+        elif phase == "finished":
+            hand = f"{game.hand} (all {len(game.results)} deals played)"
         else:
-            hand = f"{game.hand} (deal {game.hand + 1} of {total}, {game.phase.value})"
+            of = f" of {total}" if total else ""
+            hand = f"{game.hand} (deal {game.hand + 1}{of}, {phase})"
         self.stdout.write(f"game {table.code} ({game_id})")
         self.stdout.write(f"status: {table.status}")
         self.stdout.write(f"version: {table.version}")
         self.stdout.write(f"hand: {hand}")
+        # At classic Whist each seat scores its side's points.
         self.stdout.write("scores:")
+        scores, places = shown["scores"], shown["places"]
         for number, seat in enumerate(table.seats):
             alias = "(empty seat)" if seat is None else seat.alias
-            score = game.scores[number] if game.scores else 0
-            place = f"  place {game.places[number]}" if game.places else ""
+            score = scores[number] if scores else 0
+            place = f"  place {places[number]}" if table.status == "finished" else ""
             self.stdout.write(f"  seat {number}  {alias:<24} {score:>5}{place}")

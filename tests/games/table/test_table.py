@@ -389,3 +389,27 @@ def test_the_read_model_of_a_classic_table_scores_each_player_with_their_side() 
     # Then each seat scores its side's points, over the set number of deals
     assert (values["kind"], values["hands_total"], values["scores"]) == ("classic", 5, [0] * 4)
     assert values["rematch_of"] is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "options", "hands"),
+    [
+        # 1, 3, 5, 7, 8, 7, 5, 3, 1 cards
+        (
+            "romanian",
+            {"step": 2, "repeat_one_card_deals": False, "repeat_eight_card_deals": False},
+            9,
+        ),
+        # Every hand scores an odd trick: a game to 5 takes at most 4 + 4 + 1 hands.
+        ("classic", {"target": 5}, 9),
+        ("classic", {"target": 9}, 17),
+        ("classic", {"target": 7, "rubber": True}, 39),
+        ("classic", {"deals": 24, "trumps": "rotation"}, 24),
+    ],
+)
+def test_a_table_commits_to_its_schedules_deals_or_as_many_as_its_match_can_take(
+    kind, options, hands
+) -> None:
+    table = fold(Table(), [created(kind, 4, options)])
+
+    assert table.hands_to_commit == hands

@@ -949,6 +949,27 @@ def test_a_finished_games_record_is_public_and_downloadable_as_a_file(game: Seat
     assert len(record["deals"]) == game.table.game.hand
 
 
+def test_a_finished_classic_games_record_is_public_and_downloadable_as_a_file() -> None:
+    game_id, users = seated_game(kind="classic", preset="whist-drive", options={"deals": 2})
+    play_to_end(game_id, users, seed=5)
+    code = Game.objects.get(pk=game_id).code
+
+    shown = APIClient().get(f"/api/games/{code}/record/")
+    file = APIClient().get(f"/api/games/{code}/record.json")
+
+    assert shown.status_code == file.status_code == 200
+    assert file["Content-Disposition"] == f'attachment; filename="atu-game-{code}.json"'
+    record = shown.json()
+    assert file.json() == record
+    assert (record["format"], record["kind"], record["code"]) == (
+        "atu-classic-record/1",
+        "classic",
+        code,
+    )
+    assert record["scores"] == list(load_table(game_id).game.seat_points)
+    assert [deal["trump"] for deal in record["deals"]] == ["H", "D"]
+
+
 def test_the_presets_list_each_preset_with_its_options_and_deal_sequences() -> None:
     response = APIClient().get("/api/presets/")
 

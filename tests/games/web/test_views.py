@@ -401,6 +401,19 @@ def test_a_classic_table_page_gives_its_script_the_partnership_words_in_romanian
     assert text["odd_tricks"] == "Levate peste șase"
 
 
+@pytest.mark.django_db
+def test_a_finished_classic_tables_end_links_the_download_of_its_record(client: Client) -> None:
+    game_id, users = seated_game(kind="classic", preset="whist-drive", options={"deals": 1})
+    play_to_end(game_id, users)
+    code = Game.objects.get(pk=game_id).code
+
+    content = client.get(f"/games/{code}/").content.decode()
+
+    assert (
+        f'id="end-record" class="button" href="/api/games/{code}/record.json" download' in content
+    )
+
+
 def test_the_classic_presets_are_labelled_with_the_rules_library_titles() -> None:
     assert {name: str(label) for name, label in CLASSIC_PRESET_LABELS.items()} == (
         classic.PRESET_TITLES
