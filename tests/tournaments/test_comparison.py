@@ -90,6 +90,10 @@ def test_the_page_compares_a_deal_and_a_round_without_duplicate_deals_has_none(
     assert text.count('<tr data-table="1"') == 4
     assert text.count('<tr data-table="2"') == 4
     assert client.get(f"/events/{event.code}/rounds/2/deals/").status_code == 404
+    results = client.get(f"/events/{event.code}/results/").content.decode()
+    assert f'href="/events/{event.code}/rounds/1/deals/"' in results
+    for game in games:
+        assert f'href="/games/{game.code}/analysis/"' in results
     plain, _, _, _ = event_round(4, public=True)
     assert client.get(f"/events/{plain.code}/rounds/1/deals/").status_code == 404
 
