@@ -83,8 +83,9 @@ def follow_demo_table(game_id: str) -> str | None:
 
 
 # Acknowledged as it starts: niced beside live play, it can run longer than the broker
-# waits for a message's acknowledgment, which would hand it to a second analysis worker meanwhile. One lost
-# with its worker is asked again by the next viewer to look (games.read.analysis).
+# waits for a message's acknowledgment, which would hand it to a second analysis worker
+# meanwhile. One lost with its worker is asked again by the next viewer to look
+# (games.read.analysis).
 @shared_task(ignore_result=True, acks_late=False, **RETRY)
 def analyse_game(game_id: str) -> float | None:
     """The finished game's analysis by the strong bot, kept as a read model (derived
