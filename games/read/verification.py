@@ -2,18 +2,22 @@
 
 The log is replayed event by event, under the rules of the game the table plays:
 Romanian Whist or classic Whist (a whist drive's tables too). Every move in it (a
-bid, a card, a one-card mode choice, a zero-play announcement) is decided again
+bid, a card, a one-card mode choice, a zero-play announcement, time called; at a
+table in the room a deal written down, corrected or confirmed) is decided again
 with the rules on the state before it, and must yield exactly the events the log
 holds after it: so every trick winner, hand score, streak, running total, game of
 a rubber and the final ranking is recomputed rather than read. Every deal is dealt
 again from its revealed secret, the first dealer is drawn again from the committed
 seed, and every revealed secret must hash to the commitment recorded before the
-first deal.
+first deal. A table in the room deals no cards here, so it commits to none: the
+report says so in a note, which is no problem.
 
 A problem does not stop the check: the replay goes on from what the log says, so
 that one altered event is reported once rather than at every later move. Only a
 log that can no longer be folded at all (a card played that was never dealt,
-say) ends the replay of the rules there.
+say), or that folds into a state the rules never reach and cannot decide on (a
+deal confirmed whose writing the log lacks), ends the replay of the rules there.
+Whatever the log holds, the check reports it and raises nothing.
 
 Hands are numbered from 0, as in the log and the game record.
 """
@@ -21,10 +25,11 @@ Hands are numbered from 0, as in the log and the game record.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -34,9 +39,15 @@ from games.errors import GameNotFound
 from games.rules import (
     AnnounceZeroPlay,
     BidPlaced,
+    CallTime,
     CardPlayed,
     ChooseOneCardMode,
+    ConfirmDeal,
+    CorrectDeal,
+    DealConfirmed,
+    DealCorrected,
     DealHand,
+    DealRecorded,
     GameFinished,
     GameStarted,
     HandDealt,
@@ -44,14 +55,18 @@ from games.rules import (
     OneCardModeChosen,
     PlaceBid,
     PlayCard,
+    RecordDeal,
     RuleError,
+    StartGame,
+    TimeCalled,
     TrickTaken,
     ZeroPlayAnnounced,
     classic,
 )
-from games.rules.shuffle import commitment
+from games.rules.shuffle import commitment, draw
 from games.table import (
     CLASSIC,
+    PLACES,
     ROMANIAN,
     AnyEvent,
     DealRevealed,
@@ -83,6 +98,10 @@ _CHECKS: dict[type[Any], tuple[str, str]] = {
     HandScored: ("score", "hand scores"),
     classic.HandScored: ("score", "hand scores"),
     ZeroPlayAnnounced: ("zero-play", "zero-play announcements"),
+    DealRecorded: ("recorded-deal", "recorded deals"),
+    DealCorrected: ("correction", "corrections"),
+    DealConfirmed: ("confirmation", "confirmations"),
+    TimeCalled: ("time", "time call"),
     classic.GameWon: ("game", "games won"),
     GameFinished: ("ranking", "final ranking"),
     classic.MatchFinished: ("ranking", "final ranking"),
@@ -101,6 +120,24 @@ _GAME_EVENTS: dict[str, tuple[type[Any], ...]] = {
 _GAME_NAMES = {ROMANIAN: "Romanian Whist", CLASSIC: "classic Whist"}
 # A rules event of either game.
 _RulesEvent = rules.Event | classic.ClassicEvent
+# The command each move of the log says was decided, but for the start and the deals
+# (their seed and secrets are the log's to check first).
+_MOVES: dict[type[Any], Callable[[Any], rules.Command]] = {
+    OneCardModeChosen: lambda e: ChooseOneCardMode(e.seat, e.visibility),
+    BidPlaced: lambda e: PlaceBid(e.seat, e.bid),
+    CardPlayed: lambda e: PlayCard(e.seat, e.card),
+    ZeroPlayAnnounced: lambda e: AnnounceZeroPlay(e.seat),
+    DealRecorded: lambda e: RecordDeal(e.hand, e.bids, e.tricks, e.by),
+    DealCorrected: lambda e: CorrectDeal(e.hand, e.bids, e.tricks, e.reason, e.by),
+    DealConfirmed: lambda e: ConfirmDeal(e.hand, e.by),
+    TimeCalled: lambda e: CallTime(),
+}
+# Why a table in the room's log has no commitment, said in its report.
+_ROOM_NOTE = (
+    "a table in the room: its cards are dealt at the table, so its log commits to no deal "
+    "and reveals no secret; its first dealer, drawn from a seed the log does not keep, is "
+    "checked as a seat of the table"
+)
 
 
 @dataclass(frozen=True)
@@ -108,7 +145,8 @@ class Problem:
     """One thing the log says that the check does not confirm."""
 
     # A stable name: sequence, table, order, commitment, secret, first-dealer,
-    # mode, deal, bid, play, trick, score, zero-play, game, ranking, move, replay.
+    # mode, deal, bid, play, trick, score, zero-play, game, ranking, recorded-deal,
+    # correction, confirmation, time, move, replay.
     check: str
     message: str
     sequence: int | None = None
@@ -135,6 +173,8 @@ class VerificationReport:
     checked: dict[str, int] = field(default_factory=dict)
     # Hands dealt whose secret is not revealed yet: not checkable, not failed.
     pending: list[int] = field(default_factory=list)
+    # What the check could not do by the nature of the game, which is no problem.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -152,6 +192,7 @@ class VerificationReport:
         if self.pending:
             hands = ", ".join(str(hand) for hand in self.pending)
             lines.append(f"pending: hand {hands} (secret not revealed yet)")
+        lines.extend(f"note: {note}" for note in self.notes)
         if self.problems:
             lines.append(f"FAILED: {len(self.problems)} problem(s)")
             lines.extend(f"  {problem}" for problem in self.problems)
@@ -215,6 +256,11 @@ def _differences(logged: AnyEvent, expected: AnyEvent) -> str:
         if said[f.name] != computed[f.name]
     ]
     return f"{kind} " + "; ".join(parts)
+
+
+def _is_seat(table: Table, seat: int) -> bool:
+    """Whether the table has seat ``seat`` (the seats its creation set out, if any)."""
+    return 0 <= seat < len(table.seats)
 
 
 def _under_way(table: Table) -> bool:
@@ -285,6 +331,7 @@ class _Verifier:
             problems=self.problems,
             checked={label: self.counts[label] for label in COUNT_LABELS if self.counts[label]},
             pending=pending,
+            notes=[_ROOM_NOTE] if self.table.in_room else [],
         )
 
     # Reading the log.
@@ -332,18 +379,21 @@ class _Verifier:
                 message = "GameCreated must be the first event, and only once"
                 self.problem("table", message, sequence)
                 return
+            if event.place not in PLACES:
+                message = f"a table is played online or in the room, not {event.place!r}"
+                self.problem("table", message, sequence)
         elif isinstance(event, PlayerSeated):
             if not table.code:
                 self.problem("order", "a player is seated before the table exists", sequence)
                 return
-            if not 0 <= event.seat < table.player_count or table.seats[event.seat] is not None:
+            if not _is_seat(table, event.seat) or table.seats[event.seat] is not None:
                 self.problem("table", f"seat {event.seat} is not a free seat", sequence)
                 return
             if _under_way(table):
                 self.problem("order", "a player is seated after the game started", sequence)
         elif isinstance(event, PlayerLeft | TableCancelled):
             if isinstance(event, PlayerLeft) and not (
-                0 <= event.seat < table.player_count and table.seats[event.seat] is not None
+                _is_seat(table, event.seat) and table.seats[event.seat] is not None
             ):
                 self.problem("table", f"nobody sits in seat {event.seat} to leave it", sequence)
                 return
@@ -353,27 +403,38 @@ class _Verifier:
             self._committed(sequence, event)
         elif isinstance(event, DealRevealed):
             self._revealed(sequence, event)
-        elif isinstance(event, SeatAutomated) and not 0 <= event.seat < table.player_count:
+        elif isinstance(event, SeatAutomated) and not _is_seat(table, event.seat):
             self.problem("table", f"there is no seat {event.seat} to give a bot", sequence)
         self._fold(index, [event])
 
     def _committed(self, sequence: int, event: DealsCommitted) -> None:
         table = self.table
+        if table.in_room:
+            message = "a table in the room commits to no deal: its cards are not here"
+            self.problem("commitment", message, sequence)
         if table.seed or table.commitments:
             self.problem("commitment", "the deals are committed a second time", sequence)
         if _under_way(table):
             self.problem("order", "the deals are committed after the game started", sequence)
-        if table.player_count:
+        try:
             hands = table.hands_to_commit
-            if len(event.commitments) != hands:
-                self.problem(
-                    "commitment",
-                    f"{len(event.commitments)} commitments for a game of {hands} hands",
-                    sequence,
-                )
+        except RuleError:
+            # Players the rules do not seat at this game: its start is refused, and
+            # reported, there.
+            return
+        if len(event.commitments) != hands:
+            self.problem(
+                "commitment",
+                f"{len(event.commitments)} commitments for a game of {hands} hands",
+                sequence,
+            )
 
     def _revealed(self, sequence: int, event: DealRevealed) -> None:
         hand, table = event.hand, self.table
+        if table.in_room:
+            message = "a table in the room reveals no secret: its cards are not here"
+            self.problem("secret", message, sequence, hand)
+            return
         if hand in self.revealed:
             self.problem("secret", "this hand's secret is revealed a second time", sequence, hand)
             return
@@ -424,6 +485,14 @@ class _Verifier:
                     expected = decided(self.table, command)
                 except RuleError as error:
                     self.problem(check, f"the rules refuse this: {error.message}", sequence, hand)
+                except Exception as error:  # a state the rules never lead to ends the replay
+                    message = (
+                        f"the rules cannot decide this on the state the log led to "
+                        f"({error!r}): the log cannot be replayed past event {sequence}"
+                    )
+                    self.problem("replay", message, sequence, hand)
+                    self.broken = True
+                    return end
                 else:
                     self._compare(index, group, expected)
         self._fold(index, list(group))
@@ -433,43 +502,76 @@ class _Verifier:
         self, sequence: int, leader: _RulesEvent
     ) -> rules.Command | classic.Command | None:
         """The command that the log says was decided, or None when it cannot be checked."""
-        table, game = self.table, self.table.game
         if isinstance(leader, GameStarted | classic.MatchStarted):
-            if not self.committed:
-                # A log without commitments (none is known): its deals were never
-                # promised, so only its play can be checked.
-                message = "the log commits to no deal: no deal can be checked against one"
-                self.problem("commitment", message, sequence)
-                return None
-            if not table.seed:
-                self.problem("order", "the game starts before its deals are committed", sequence)
-                return None
-            if not table.is_full:
-                self.problem("table", "the game starts with a seat empty", sequence)
-            try:
-                seed = bytes.fromhex(table.seed)
-            except ValueError:
-                self.problem("commitment", f"the seed {table.seed!r} is not hexadecimal", sequence)
-                return None
-            return start_command(table, seed)
-        if isinstance(leader, OneCardModeChosen):
-            return ChooseOneCardMode(leader.seat, leader.visibility)
+            return self._start(sequence, leader)
         if isinstance(leader, HandDealt | classic.HandDealt):
-            hand = game.hand
-            self.dealt.append(hand)
-            if self.committed and hand >= len(table.commitments):
-                self.problem(
-                    "order", "the hand is dealt before its secret is committed", sequence, hand
-                )
-            secret = self.secrets.get(hand)
-            return None if secret is None else DealHand(secret)
-        if isinstance(leader, BidPlaced):
-            return PlaceBid(leader.seat, leader.bid)
-        if isinstance(leader, CardPlayed):
-            return PlayCard(leader.seat, leader.card)
-        if isinstance(leader, ZeroPlayAnnounced):
-            return AnnounceZeroPlay(leader.seat)
-        raise AssertionError(f"unknown move {leader!r}")  # pragma: no cover
+            return self._deal(sequence)
+        move = _MOVES.get(type(leader))
+        if move is None:
+            # Each move of either game has its command above: this says which is missing
+            # rather than stopping the check.
+            message = f"{_type(leader)} is no move the verification knows"
+            self.problem("replay", message, sequence, getattr(leader, "hand", None))
+            return None
+        return move(leader)
+
+    def _start(
+        self, sequence: int, leader: GameStarted | classic.MatchStarted
+    ) -> rules.StartGame | classic.StartMatch | None:
+        table = self.table
+        if table.in_room and isinstance(leader, GameStarted):
+            return self._room_start(sequence, leader)
+        if not self.committed:
+            # A log without commitments (none is known): its deals were never
+            # promised, so only its play can be checked.
+            message = "the log commits to no deal: no deal can be checked against one"
+            self.problem("commitment", message, sequence)
+            return None
+        if not table.seed:
+            self.problem("order", "the game starts before its deals are committed", sequence)
+            return None
+        if not table.is_full:
+            self.problem("table", "the game starts with a seat empty", sequence)
+        try:
+            seed = bytes.fromhex(table.seed)
+        except ValueError:
+            self.problem("commitment", f"the seed {table.seed!r} is not hexadecimal", sequence)
+            return None
+        return start_command(table, seed)
+
+    def _room_start(self, sequence: int, leader: GameStarted) -> StartGame | None:
+        """A table in the room draws its first dealer from a seed it keeps nowhere (its
+        cards are dealt at the table, so nothing is committed): the rules start it from
+        a seed that draws the first dealer the log names, if that is a seat."""
+        table = self.table
+        if not table.is_full:
+            self.problem("table", "the game starts with a seat empty", sequence)
+        dealer, players = leader.first_dealer, table.player_count
+        if type(dealer) is not int or not 0 <= dealer < players:
+            self.problem(
+                "first-dealer", f"the first dealer {dealer} is no seat of this table", sequence
+            )
+            return None
+        seed = next(
+            seed
+            for number in itertools.count()
+            if draw(players, seed := number.to_bytes(16, "big")) == dealer
+        )
+        return StartGame(players, table.romanian_options, seed, recorded=True)
+
+    def _deal(self, sequence: int) -> DealHand | None:
+        table = self.table
+        hand = table.game.hand
+        if table.in_room:
+            self.problem("deal", "a table in the room deals no cards here", sequence, hand)
+            return None
+        self.dealt.append(hand)
+        if self.committed and hand >= len(table.commitments):
+            self.problem(
+                "order", "the hand is dealt before its secret is committed", sequence, hand
+            )
+        secret = self.secrets.get(hand)
+        return None if secret is None else DealHand(secret)
 
     def _compare(self, index: int, logged: list[AnyEvent], expected: list[AnyEvent]) -> None:
         for offset in range(max(len(logged), len(expected))):

@@ -16,11 +16,12 @@ from games.management.commands.verify_game import Command as VerifyGame
 from games.models import Game
 from games.read.download import dump_record, game_record
 from games.read.verification import verify_game
-from games.rules import HandScored
+from games.rules import DealRecorded, HandScored
 from games.table import stream_of
 from games.write.tables import load_table
 from tests.games.drivers import next_move, play_to_end, seated_game
 from tests.games.read.test_download import uncommitted_copy
+from tests.games.read.test_verification import ROOM_NOTE, recorded_game
 
 pytestmark = pytest.mark.django_db
 
@@ -187,6 +188,55 @@ def test_verify_game_from_the_command_line_exits_non_zero_without_a_traceback(
     captured = capsys.readouterr()
     assert captured.err == "CommandError: the game failed 1 check(s)\n"
     assert "FAILED: 1 problem(s)" in captured.out
+
+
+def test_verify_game_passes_a_table_in_the_room_and_says_why_it_has_no_commitments() -> None:
+    # Given a finished table in the room, its deals written, confirmed and one corrected
+    game_id, _ = recorded_game()
+
+    # When the command verifies it
+    output = run("verify_game", code_of(game_id)).splitlines()
+
+    # Then it passes (no CommandError: its exit is 0), with a note rather than a problem
+    assert output == verify_game(game_id).lines()
+    assert output[-2:] == [ROOM_NOTE, "OK: every check passed"]
+
+
+def test_verify_game_passes_a_game_whose_time_was_called_in_a_deal() -> None:
+    game_id, users = seated_game(3, "romanian-standard", SHORT)
+    rng = random.Random(2)
+    while load_table(game_id).game.hand < 2:
+        next_move(game_id, users, rng)
+    actions.game_call_time(game_id=game_id)
+    play_to_end(game_id, users, seed=2)
+
+    output = run("verify_game", str(game_id)).splitlines()
+
+    assert output[1].endswith(", 3 hand scores, 1 time call, 1 final ranking")
+    assert output[-1] == "OK: every check passed"
+
+
+def test_verify_game_fails_a_table_in_the_room_whose_deal_breaks_the_rules(capsys) -> None:
+    # Given a copy of a table in the room whose first deal's tricks do not add up
+    game_id, _ = recorded_game()
+    events = [record.event for record in read(stream_of(game_id))]
+    index, deal = next((i, e) for i, e in enumerate(events) if isinstance(e, DealRecorded))
+    events[index] = replace(deal, tricks=(deal.tricks[0] + 1, *deal.tricks[1:]))
+    copy = uuid.uuid4()
+    with transaction.atomic():
+        append(stream_of(copy), 0, events, None)
+
+    # When the command line verifies it
+    with pytest.raises(SystemExit) as exit:
+        VerifyGame().run_from_argv(["manage.py", "verify_game", str(copy)])
+
+    # Then it exits non-zero, naming the check the deal fails
+    assert exit.value.code == 1
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[-1]
+        .startswith(f"  event {index + 1}, hand 0: [recorded-deal] the rules refuse this: ")
+    )
 
 
 def test_export_game_writes_the_games_record_to_stdout(finished) -> None:

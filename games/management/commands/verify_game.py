@@ -11,7 +11,8 @@ class Command(BaseCommand):
     help = (
         "Check a game from its event log: every deal recomputed from its revealed "
         "secret and checked against its commitment, the first dealer against the seed, "
-        "every move, trick, score and the ranking decided again by the rules. "
+        "every move, trick, score and the ranking decided again by the rules (at a table "
+        "in the room, every deal written down, corrected or confirmed; time called too). "
         "Fails when a check does."
     )
 
