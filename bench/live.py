@@ -2,9 +2,10 @@
 uvicorn server processes, the Redis pub/sub channel layer and PostgreSQL.
 
 Run (PostgreSQL and Redis on 127.0.0.1, as in the README's production mode; about
-8 minutes at 500 tables; one run at a time, as it drops its database)::
+8 minutes at 500 tables, 2 or 3 more with ``--analysts``; one run at a time, as it
+drops its database)::
 
-    .venv/bin/python -m bench.live --tables 500
+    .venv/bin/python -m bench.live --tables 500 [--analysts 1]
 
 It drops and recreates its own database (``atu_bench``; ``--database-url`` may
 name another whose name contains "bench"), migrates it, empties its Redis database
@@ -40,28 +41,45 @@ as medians and the worst window:
    to run while others had the cores (its kernel's schedstat: a hold that is the
    machine's, not the server's own work).
    Target at 500 tables: p99 under 100 ms in every window.
-3. Saturation: each player moves as soon as its state says it is its turn. The
+3. With ``--analysts N`` (0 by default: left out), paced again with analyses running
+   beside the tables, as an event's finished games are analysed during its next
+   round (decision 3602). Before the servers start, ``--analysed-games`` (40)
+   Championship games are seeded finished: started as the tables are, then played
+   out by the heuristic bot in one command each through the write path, whose finish
+   asks for each game's analysis as production's does (the task, routed to the
+   ``analysis`` queue, waits there). Here N analyst processes start, each the
+   Procfile's ``analyst`` line (``nice -n 10``, one process; the others named apart,
+   as on other machines) on this database and Redis db 5; once each has taken an
+   analysis (its log says so), the paced windows are measured again, with the
+   analysts' CPU (their pool's processes included) and the analyses they kept
+   (GameAnalysis rows) in each window. They stop then (a cold shutdown: an analysis
+   cut short is lost, as a worker's would be). Printed: the paced p99 with analyses
+   beside over the paced p99 without (median windows). Target at 500 tables: paced
+   p99 under 100 ms in every window with analyses beside (issue 36: analyses run
+   in the background without slowing live play).
+4. Saturation: each player moves as soon as its state says it is its turn. The
    median window's plays/s is Atu's own saturation rate, printed.
-4. Paced at ``--of-saturation`` (half, by default; 0 leaves it out) of that rate:
+5. Paced at ``--of-saturation`` (half, by default; 0 leaves it out) of that rate:
    on as many other tables, seeded with the first (their games at the start, as the
    first tables' were before saturation took them far into their hands), each
    moving once every ``tables / (rate x share)`` seconds, measured as the paced load
    is. Target: p99 under 100 ms in every window, whatever the machine's speed (a
    slower machine saturates at a lower rate, and is paced at a lower one).
-5. The same three measurements, on the same tables' count and sockets, against the
+6. Measurements 2, 4 and 5, on the same tables' count and sockets, against the
    baseline (``bench/baseline.py``): as many uvicorn processes doing only a move's
    necessary work (a check against an in-memory table, one INSERT committed to
    PostgreSQL, one Redis publish, and a message per socket of the size of Atu's,
    received through a Redis subscription), started once Atu's servers have
-   stopped, paced at Atu's pace in 4. Targets: Atu's saturation plays/s at least 0.5x
+   stopped, paced at Atu's pace in 5. Targets: Atu's saturation plays/s at least 0.5x
    the baseline's, its servers' CPU per play at most 2x the baseline's.
 
 This process paces its garbage collector as the servers do (``runtime.collector``):
 a collection that stalled it would delay the receipts of every table at once.
 
 With each window: the CPU (100% = one core) of the servers, this process,
-PostgreSQL (this database's backends), Redis and "other" (anything else, such as
-other people's test runs on the machine), and the servers' CPU per play, which
+PostgreSQL (this database's backends), Redis, the analysts (while they run) and
+"other" (anything else, such as other people's test runs on the machine), and the
+servers' CPU per play, which
 such neighbours disturb less than plays per second. Moves never delivered to all
 5 sockets, errors answered and sockets lost are reported, and so is anything the
 servers logged (their logs are then kept).
@@ -71,20 +89,25 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import re
 import resource
+import shlex
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -113,6 +136,15 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 BACKEND = re.compile(r"\(\d+\)|\[local\]")
 # How long after a window closes its last moves may still arrive.
 GRACE_SECONDS = 5.0
+# The bot playing the games seeded for the analysts: a fast one (a game's analysis
+# costs about the same whoever played it; the strong bot would take a minute a game).
+ANALYSED_BOT = "heuristic"
+# How long analysts just started may take to be each analysing a game.
+ANALYSTS_START_SECONDS = 120.0
+# What an analyst logs (at INFO, as the Procfile runs it) as it takes an analysis.
+ANALYSIS_RECEIVED = re.compile(r"Task games\.tasks\.analyse_game\[[^\]]+\] received")
+# An error in an analyst's log: the project's JSON lines, or a traceback printed.
+ANALYST_ERROR = re.compile(r'^Traceback|"level": "(ERROR|CRITICAL)"')
 Result = TypeVar("Result")
 
 
@@ -252,6 +284,56 @@ def seed_tables(count: int) -> list[SeededTable]:
     return tables
 
 
+def played_out(game_id: uuid.UUID, table: Any) -> list[Any]:
+    """A decider (games.write.path.Move) making every move left of the game at
+    ``table``, each seat's by ``ANALYSED_BOT``, with the server's deals and reveals
+    between them: the whole game in one command."""
+    from games.bots import choose_command
+    from games.table.deciders import ruled
+    from games.write.path import server_moves_of
+
+    rng = random.Random(str(game_id))
+    events: list[Any] = []
+    while table.status == "playing":
+        game = table.romanian_game
+        command = choose_command(game, game.turn, rng, bot=ANALYSED_BOT, played=table.played)
+        events += ruled(table, command) + server_moves_of(game_id, table)
+    return events
+
+
+def seed_finished_games(count: int) -> list[str]:
+    """``count`` Championship games played to their end, for the analysts: started as
+    the live tables are, then played out through the one write path in one command
+    each (seconds for 40, where a command per move would take minutes), so that
+    each log is a finished game's, table events and all. Each finish asks for its
+    analysis as production's does (games.read.analysis.analysis_due: the task sent,
+    routed to the analysis queue), where it waits for the analysts."""
+    from bench.write_path import started_game
+    from games.write.path import Move, execute
+
+    finished = []
+    for number in range(count):
+        game, _ = started_game(f"analysed-{number}")
+        execute(Move(game.id, None, None, None, {}, partial(played_out, game.id)))
+        finished.append(str(game.id))
+    return finished
+
+
+def queued_analyses() -> int:
+    """The messages waiting in the analysis workers' queue (CELERY_TASK_ROUTES)."""
+    from celery import current_app
+    from django.conf import settings
+    from kombu import Queue
+
+    from games.read.analysis import ANALYSE_TASK
+
+    queue = Queue(settings.CELERY_TASK_ROUTES[ANALYSE_TASK]["queue"])
+    with current_app.connection_for_read() as connection:
+        # (name, messages, consumers), whatever kombu's stubs say (str | None).
+        declared: Any = queue.bind(connection.default_channel).queue_declare(passive=True)
+        return int(declared.message_count)
+
+
 # --- Server processes ----------------------------------------------------------------
 
 
@@ -360,6 +442,26 @@ def process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def process_tree(roots: Sequence[int]) -> list[int]:
+    """``roots`` and every process descended from them (a Celery worker's pool)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], list(roots)
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, ()))
+    return found
+
+
 def services_cpu(database: str) -> dict[int, tuple[str, float]]:
     """CPU seconds so far of Redis, nginx (the front) and PostgreSQL's processes, by pid; the
     backends serving other databases (other people's test runs) count as "other"."""
@@ -403,34 +505,51 @@ class CpuSample:
     services: dict[int, tuple[str, float]]
     busy: int
     total: int
+    # The analyses kept so far, while analysts run.
+    analysed: int | None = None
 
 
 class CpuMeter:
     """Where the CPU went between ``start`` and ``stop``: the uvicorn servers, this
-    process, PostgreSQL, Redis and everything else (other people's runs share the
-    machine), in % of one core; the machine has ``os.cpu_count()`` of them."""
+    process, PostgreSQL, Redis, the analysts while they run, and everything else (other
+    people's runs share the machine), in % of one core; the machine has
+    ``os.cpu_count()`` of them."""
 
-    def __init__(self, servers: Sequence[Server], database: str) -> None:
+    def __init__(
+        self, servers: Sequence[Server], database: str, analysts: Analysts | None = None
+    ) -> None:
         self.servers = servers
         self.database = database
+        self.analysts = analysts
         self.begin: CpuSample | None = None
         # Of the time between start and stop, the share a server's loop spent ready to
         # run while others had the cores (%, the servers' mean): a loop hold of the
         # machine, not of the server's own work.
         self.waited = 0.0
+        # The analyses kept between start and stop (None: no analysts ran).
+        self.analysed: int | None = None
 
     def _sample(self) -> CpuSample:
         own = os.times()
         values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
         idle = values[3] + values[4]
+        services = services_cpu(self.database)
+        analysts = self.analysts if self.analysts is not None and self.analysts.processes else None
+        if analysts is not None:
+            # Counted by pid as the services are: a pool child that came or went between
+            # two samples counts for what it used in between.
+            services.update(
+                (pid, ("analysts", process_cpu_seconds(pid))) for pid in analysts.pids()
+            )
         return CpuSample(
             time.perf_counter(),
             sum(process_cpu_seconds(server.process.pid) for server in self.servers),
             sum(waiting_seconds(server.process.pid) for server in self.servers),
             own.user + own.system,
-            services_cpu(self.database),
+            services,
             sum(values) - idle,
             sum(values),
+            None if analysts is None else analysts.kept(),
         )
 
     def start(self) -> None:
@@ -438,13 +557,18 @@ class CpuMeter:
 
     def stop(self) -> dict[str, float]:
         """% of one core used since ``start``, by "servers", "load generator",
-        "PostgreSQL", "Redis" and "other"."""
+        "PostgreSQL", "Redis", "analysts" (while they run) and "other"."""
         assert self.begin is not None
         begin, end = self.begin, self._sample()
         wall = end.wall - begin.wall
         cores = os.cpu_count() or 1
         machine = (end.busy - begin.busy) / max(1, end.total - begin.total) * 100 * cores
         self.waited = (end.waited - begin.waited) / wall / max(1, len(self.servers)) * 100
+        self.analysed = (
+            None
+            if begin.analysed is None or end.analysed is None
+            else end.analysed - begin.analysed
+        )
         used = {"servers": end.servers - begin.servers, "load generator": end.own - begin.own}
         for pid, (name, seconds) in end.services.items():
             before = begin.services.get(pid, (name, 0.0))[1]
@@ -457,6 +581,122 @@ class CpuMeter:
 def cpu_text(shares: dict[str, float]) -> str:
     parts = ", ".join(f"{name} {share:.0f}%" for name, share in shares.items())
     return f"cpu (100% = 1 core of {os.cpu_count()}): {parts}"
+
+
+# --- Analysts ------------------------------------------------------------------------
+
+
+def analyst_command(number: int) -> list[str]:
+    """The Procfile's ``analyst`` line, word for word, for the first analyst; the others
+    are named apart (``analyst-2@%h``...), as analysts on other machines would be."""
+    from honcho.environ import parse_procfile
+
+    line = parse_procfile((ROOT / "Procfile").read_text()).processes["analyst"]
+    words = shlex.split(line)
+    if number:
+        at = words.index("--hostname") + 1
+        name, host = words[at].split("@", 1)
+        words[at] = f"{name}-{number + 1}@{host}"
+    return words
+
+
+class Analysts:
+    """``count`` analyst processes as ``make serve`` runs its one (the Procfile's line,
+    niced), on the bench's database and Redis: started, stopped, and what they cost
+    (their processes' CPU, Celery's pool children included) and did (the analyses kept,
+    GameAnalysis rows)."""
+
+    def __init__(self, count: int, environ: dict[str, str], database_url: str, logs: Path):
+        self.count = count
+        self.environ = environ
+        self.database_url = database_url
+        self.logs = [logs / f"analyst-{number + 1}.log" for number in range(count)]
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self._connection: Any = None
+
+    def start(self) -> None:
+        # The Procfile's "celery" is the virtualenv's, as `make serve` finds it.
+        path = f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
+        for number, log in enumerate(self.logs):
+            with log.open("wb") as output:
+                self.processes.append(
+                    subprocess.Popen(
+                        analyst_command(number),
+                        cwd=ROOT,
+                        env={**os.environ, **self.environ, "PATH": path},
+                        stdout=output,
+                        stderr=output,
+                        # Its own group: stopped with its pool's children, whatever they do.
+                        start_new_session=True,
+                    )
+                )
+
+    def pids(self) -> list[int]:
+        """The running analysts' processes: each worker and its pool's children."""
+        return process_tree([process.pid for process in self.processes if process.poll() is None])
+
+    async def busy(self) -> None:
+        """Wait until every analyst has taken an analysis (its log says it received
+        one: with one process and nothing else to do, it starts at once)."""
+        deadline = time.perf_counter() + ANALYSTS_START_SECONDS
+        while not all(
+            ANALYSIS_RECEIVED.search(log.read_text(errors="replace")) for log in self.logs
+        ):
+            for process, log in zip(self.processes, self.logs, strict=True):
+                if process.poll() is not None:
+                    raise SystemExit(f"analyst {log.stem} exited:\n{log.read_text()}")
+            if time.perf_counter() > deadline:
+                raise SystemExit(
+                    f"the analysts took no analysis in {ANALYSTS_START_SECONDS:g} s "
+                    f"(logs in {self.logs[0].parent})"
+                )
+            await asyncio.sleep(0.2)
+
+    def kept(self) -> int:
+        """The analyses kept so far (a count on a table of a few dozen rows: it holds
+        this process's loop for well under a millisecond)."""
+        import psycopg
+        from psycopg import sql
+
+        from games.models import GameAnalysis
+
+        if self._connection is None:
+            self._connection = psycopg.connect(self.database_url, autocommit=True)
+        count = sql.SQL("SELECT count(*) FROM {}").format(
+            sql.Identifier(GameAnalysis._meta.db_table)
+        )
+        row = self._connection.execute(count).fetchone()
+        return int(row[0])
+
+    def errors(self) -> dict[Path, list[str]]:
+        """The logs in which an analyst logged an error: their error lines. (Their INFO
+        lines, a task taken or done, are the Procfile's --loglevel.)"""
+        found = {}
+        for log in self.logs:
+            lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+            errors = [line for line in lines if ANALYST_ERROR.search(line)]
+            if errors:
+                found[log] = errors
+        return found
+
+    def stop(self) -> None:
+        """Stop them at once: a warm shutdown (SIGTERM) would wait for the analysis
+        under way, for as long as a game's analysis takes; SIGQUIT is Celery's cold
+        one. A game's analysis is derived only: one cut short is asked for again."""
+        for process in self.processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGQUIT)
+        for process in self.processes:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=10)
+            # Whatever of its group is left (a pool child its worker did not end).
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        self.processes = []
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
 
 
 # --- Clients -------------------------------------------------------------------------
@@ -487,6 +727,8 @@ class Window:
     load_lag_ms: float | None = None
     # The share of the window a server's loop waited for a core (%, CpuMeter.waited).
     waited: float = 0.0
+    # The analyses kept in the window (None: no analysts ran).
+    analysed: int | None = None
 
     def rate(self) -> float:
         return self.completed / (self.end - self.start)
@@ -790,6 +1032,7 @@ async def measure_windows(
         await asyncio.sleep(args.seconds)
         window.cpu = meter.stop()
         window.waited = meter.waited
+        window.analysed = meter.analysed
         window.loop_lag_ms = largest_loop_lag([s.lag_log for s in meter.servers], wall, time.time())
         window.load_lag_ms = largest_loop_lag([args.load_lag_log], wall, time.time())
         # Let the window's last moves arrive before reading its latencies.
@@ -801,6 +1044,7 @@ async def measure_windows(
         lost = sum(1 for t in tables for p in t.pending.values() if p.sent < window.end)
         window.lost = lost
         latencies = window.all_latencies()
+        analysed = "" if window.analysed is None else f"{window.analysed} analyses kept, "
         print(
             f"  {label} window {number + 1}: {window.rate():,.1f} plays/s, "
             f"latency p50 {percentile(latencies, 0.5) * 1000:.1f} ms, "
@@ -810,7 +1054,7 @@ async def measure_windows(
             f"{window.received_bytes / max(window.completed, 1) / 1000:.1f} kB sent per play, "
             f"largest loop hold {lag_text(window.loop_lag_ms)} (the load generator's "
             f"{lag_text(window.load_lag_ms)}), servers' loops waited for a core "
-            f"{window.waited:.1f}% of the time; {cpu_text(window.cpu)}",
+            f"{window.waited:.1f}% of the time; {analysed}{cpu_text(window.cpu)}",
             flush=True,
         )
         windows.append(window)
@@ -824,7 +1068,9 @@ def lag_text(lag_ms: float | None) -> str:
 
 @dataclass(frozen=True)
 class Figures:
-    """Medians over a mode's windows, and the worst window's p99 and loop hold."""
+    """Medians over a mode's windows, and the worst window's p99 and loop hold; with
+    analysts beside, their CPU (cores, the median window's) and the analyses they kept
+    in all the windows."""
 
     rate: float
     p50_ms: float
@@ -833,11 +1079,15 @@ class Figures:
     worst_p99_ms: float
     loop_lag_ms: float | None
     waited: float
+    analysts_cores: float | None = None
+    analysed: int | None = None
 
     @classmethod
     def of(cls, windows: Sequence[Window]) -> Figures:
         p99s = [percentile(w.all_latencies(), 0.99) * 1000 for w in windows]
         lags = [w.loop_lag_ms for w in windows if w.loop_lag_ms is not None]
+        analysts = [w.cpu["analysts"] / 100 for w in windows if "analysts" in w.cpu]
+        analysed = [w.analysed for w in windows if w.analysed is not None]
         return cls(
             statistics.median(w.rate() for w in windows),
             statistics.median(percentile(w.all_latencies(), 0.5) * 1000 for w in windows),
@@ -846,6 +1096,8 @@ class Figures:
             max(p99s),
             max(lags) if lags else None,
             statistics.median(w.waited for w in windows),
+            statistics.median(analysts) if analysts else None,
+            sum(analysed) if analysed else None,
         )
 
     def text(self) -> str:
@@ -886,11 +1138,13 @@ async def open_load(
     ports: Sequence[int],
     args: argparse.Namespace,
     label: str,
+    analysts: Analysts | None = None,
 ) -> Load:
     """Connect every socket of ``seeded``'s tables to ``ports`` (the servers', or the
-    front's) and wait for each to have its state."""
+    front's) and wait for each to have its state; the meter counts ``analysts`` in
+    while they run."""
     run = Run()
-    meter = CpuMeter(servers, urlsplit(args.database_url).path.lstrip("/"))
+    meter = CpuMeter(servers, urlsplit(args.database_url).path.lstrip("/"), analysts)
     started = time.perf_counter()
     tables, tasks = await connect_tables(
         seeded, ports, run, args.placement, args.deflate == "on", args.with_state
@@ -925,6 +1179,29 @@ async def paced(load: Load, interval: float, name: str) -> Figures:
     await asyncio.sleep(load.args.warmup)
     windows = await measure_windows(run, load.meter, tables, load.args, f"{load.label} {name}")
     return Figures.of(windows)
+
+
+async def paced_beside(load: Load, analysts: Analysts) -> Figures:
+    """Paced as ``paced``, with the analysts working beside the servers: started as the
+    tables go on moving (unmeasured), measured once each is analysing a game, stopped
+    after the last window."""
+    analysts.start()
+    try:
+        await analysts.busy()
+        print(
+            f"{analysts.count} analyst(s) started (the Procfile's line), each analysing a game",
+            flush=True,
+        )
+        figures = await paced(load, load.args.interval, "Paced, analyses beside")
+        kept = analysts.kept()
+    finally:
+        # In a thread: a worker may take seconds to stop, while the sockets go on.
+        await asyncio.to_thread(analysts.stop)
+    left = load.args.analysed_games - kept
+    print(f"  analysts stopped: {kept} analyses kept in all, {left} not made", flush=True)
+    if not left:
+        print("  (the analysts ran out of games: more --analysed-games keeps them busy)")
+    return figures
 
 
 async def saturated(load: Load) -> Figures:
@@ -983,6 +1260,8 @@ async def close_load(load: Load) -> tuple[int, int]:
 class Measured:
     paced: Figures
     saturation: Figures
+    # Paced again with analysts beside (None: not run).
+    beside: Figures | None
     # Paced at ``--of-saturation`` of Atu's saturation rate, and that pace (None: not run).
     part: Figures | None
     half_interval: float | None
@@ -999,14 +1278,16 @@ async def run_modes(
     args: argparse.Namespace,
     label: str,
     part_interval: float | None,
+    analysts: Analysts | None = None,
 ) -> Measured:
-    """Paced at ``--interval`` and at saturation on ``seeded``'s tables; then on
-    ``fresh``'s (their games at the start, as ``seeded``'s were: the first tables'
-    games are far into their hands after saturation, some finished) paced at
-    ``part_interval``, or, for Atu (None), at ``--of-saturation`` of the saturation
-    rate just measured."""
-    load = await open_load(seeded, servers, ports, args, label)
+    """Paced at ``--interval`` (and again with ``analysts`` beside, if any) and at
+    saturation on ``seeded``'s tables; then on ``fresh``'s (their games at the start,
+    as ``seeded``'s were: the first tables' games are far into their hands after
+    saturation, some finished) paced at ``part_interval``, or, for Atu (None), at
+    ``--of-saturation`` of the saturation rate just measured."""
+    load = await open_load(seeded, servers, ports, args, label, analysts)
     at_interval = await paced(load, args.interval, "Paced")
+    beside = None if analysts is None else await paced_beside(load, analysts)
     # A pace over the machine's saturation leaves a backlog: saturation is measured
     # from a standstill, as on fresh servers.
     waited = await drained(load)
@@ -1028,7 +1309,7 @@ async def run_modes(
         part = await paced(load, part_interval, f"Paced at {args.of_saturation:g} of saturation")
         more, _ = await close_load(load)
         finished += more
-    return Measured(at_interval, saturation, part, part_interval, finished, message_bytes)
+    return Measured(at_interval, saturation, beside, part, part_interval, finished, message_bytes)
 
 
 def baseline_tables(count: int, prefix: str) -> list[SeededTable]:
@@ -1100,6 +1381,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="what each events message carries of the view: the members changed, as the "
         "table page asks (changes), or the whole view (1)",
     )
+    parser.add_argument(
+        "--analysts",
+        type=int,
+        default=0,
+        help="after the paced measurement, pace again with this many analyst processes "
+        "(the Procfile's line) analysing finished games beside the servers (0: not run)",
+    )
+    parser.add_argument(
+        "--analysed-games",
+        type=int,
+        default=40,
+        help="with --analysts: finished games seeded for them to analyse",
+    )
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
     args = parser.parse_args(argv)
@@ -1107,7 +1401,25 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--tables, --servers and --repeat must be at least 1")
     if args.of_saturation < 0:
         parser.error("--of-saturation must be 0 (not run) or more")
+    if args.analysts < 0:
+        parser.error("--analysts must be 0 (not run) or more")
+    if args.analysts and args.analysed_games < args.analysts:
+        parser.error("--analysed-games must give each of the --analysts a game")
     return args
+
+
+def seed_analysed_games(count: int) -> None:
+    """Seed the analysts' games, and check their analyses wait in the analysts' queue."""
+    started = time.perf_counter()
+    seed_finished_games(count)
+    queued = queued_analyses()
+    print(
+        f"Seeded {count} finished games in {time.perf_counter() - started:.1f} s; "
+        f"{queued} analyses wait in the analysis queue",
+        flush=True,
+    )
+    if queued != count:
+        raise SystemExit(f"{count} finished games asked for {queued} analyses, not {count}")
 
 
 def raise_open_files_limit() -> None:
@@ -1163,8 +1475,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"Seeded {len(seeded) + len(fresh)} tables in {time.perf_counter() - started:.1f} s",
         flush=True,
     )
+    if args.analysts:
+        seed_analysed_games(args.analysed_games)
 
     logs = Path(tempfile.mkdtemp(prefix="atu-live-"))
+    analysts = Analysts(args.analysts, environ, args.database_url, logs) if args.analysts else None
     args.load_lag_log = logs / "loop-lag-load-generator.log"
     servers = [
         start_server("config.asgi:application", environ, args.lifespan, args.server_deflate, logs)
@@ -1197,18 +1512,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_async(
             lambda: paced_collector(
-                measure(seeded, fresh, servers, ports, echo, start_baseline, args),
+                measure(seeded, fresh, servers, ports, echo, start_baseline, analysts, args),
                 args.load_lag_log,
             )
         )
     finally:
+        if analysts is not None:
+            analysts.stop()
         stop_servers(started_servers)
-        report_server_errors([server for server in started_servers if server is not echo], logs)
+        report_server_errors(
+            [server for server in started_servers if server is not echo], logs, analysts
+        )
 
 
-def report_server_errors(servers: Sequence[Server], logs: Path) -> None:
-    """Say what the servers logged (kept in ``logs`` if anything); else drop the logs."""
+def report_server_errors(
+    servers: Sequence[Server], logs: Path, analysts: Analysts | None = None
+) -> None:
+    """Say what the servers logged, and the analysts' errors (kept in ``logs`` if
+    anything); else drop the logs."""
     logged = False
+    found = analysts.errors() if analysts is not None else {}
+    for log, errors in found.items():
+        logged = True
+        print(f"  {log.stem} logged {len(errors)} errors; last: {errors[-1][:200]}")
     for server in servers:
         # The project's JSON logging passes uvicorn's INFO lines ("connection open", one
         # per socket) whatever --log-level says: only what is worse is worth keeping.
@@ -1247,6 +1573,32 @@ async def paced_collector(work: Coroutine[Any, Any, Result], lag_log: Path) -> R
             helper.cancel()
 
 
+def report_beside(alone: Figures, beside: Figures, args: argparse.Namespace) -> None:
+    """The paced figures with analyses beside, against those without."""
+    cores = beside.analysts_cores or 0.0
+    print(
+        f"  Atu paced, {args.analysts} analyst(s) beside: {beside.text()}; analysts "
+        f"{cores:.2f} cores (median window), {beside.analysed or 0} analyses kept in the "
+        "windows"
+    )
+    print(
+        f"    paced p99 with analyses beside: {beside.p99_ms / alone.p99_ms:.2f}x the paced "
+        f"p99 without ({beside.p99_ms:.1f} ms against {alone.p99_ms:.1f} ms, median windows)"
+    )
+    target = f"paced p99 under {P99_TARGET_MS:g} ms in every window with analyses beside"
+    if args.tables >= P99_TARGET_TABLES:
+        met = verdict(beside.worst_p99_ms < P99_TARGET_MS)
+        print(
+            f"    target: {target} at {args.tables} tables -> {met} "
+            f"(worst window {beside.worst_p99_ms:.1f} ms)"
+        )
+    else:
+        print(
+            f"    target: {target} at {P99_TARGET_TABLES} tables -> not measured "
+            f"(only {args.tables} tables)"
+        )
+
+
 async def measure(
     seeded: Sequence[SeededTable],
     fresh: Sequence[SeededTable],
@@ -1254,6 +1606,7 @@ async def measure(
     ports: Sequence[int],
     echo: Server,
     start_baseline: Callable[[int], list[Server]],
+    analysts: Analysts | None,
     args: argparse.Namespace,
 ) -> int:
     base = await measure_baselines(echo.port, servers[0].port)
@@ -1269,7 +1622,7 @@ async def measure(
         f"p99 {percentile(base.health, 0.99) * 1000:.3f} ms",
         flush=True,
     )
-    atu = await run_modes(seeded, fresh, servers, ports, args, "Atu", None)
+    atu = await run_modes(seeded, fresh, servers, ports, args, "Atu", None, analysts)
     print(
         f"Baseline (bench/baseline.py, {len(servers)} uvicorn process(es), "
         f"{atu.message_bytes} B per message as Atu's)",
@@ -1303,6 +1656,8 @@ async def measure(
             f"    target: {target} at {P99_TARGET_TABLES} tables -> not measured "
             f"(only {args.tables} tables)"
         )
+    if atu.beside is not None:
+        report_beside(atu.paced, atu.beside, args)
     print(f"  Atu saturation: {atu.saturation.text()}")
     print(f"  baseline saturation: {baseline.saturation.text()}")
     rate_ratio = atu.saturation.rate / baseline.saturation.rate

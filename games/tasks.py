@@ -82,8 +82,8 @@ def follow_demo_table(game_id: str) -> str | None:
     return None if followed is None else str(followed[0].id)
 
 
-# Acknowledged as it starts: it runs longer than the broker waits for a message's
-# acknowledgment, which would hand it to a second analysis worker meanwhile. One lost
+# Acknowledged as it starts: niced beside live play, it can run longer than the broker
+# waits for a message's acknowledgment, which would hand it to a second analysis worker meanwhile. One lost
 # with its worker is asked again by the next viewer to look (games.read.analysis).
 @shared_task(ignore_result=True, acks_late=False, **RETRY)
 def analyse_game(game_id: str) -> float | None:

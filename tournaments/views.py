@@ -35,6 +35,7 @@ from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from coded import CodedError
 from games.commands import actions as games
+from games.visibility import seen_games
 from games.web.forms import KIND_LABELS, PRESET_LABELS, preset_label
 from runtime.error_text import refusal
 from tournaments import comparison, desk, paper, players, selectors, services
@@ -1033,8 +1034,10 @@ def deals(request: HttpRequest, code: str, number: int) -> HttpResponse:
     seat's cards, and what everyone who held them bid, made and scored, beside the
     strong bot's bid (tournaments.comparison)."""
     event = _viewable(request, code)
-    games = comparison.round_games(event, number) if event.duplicate else []
-    total = comparison.round_deals(games)
+    tables = comparison.round_games(event, number) if event.duplicate else []
+    # Each table as this viewer sees it: a finish a spectator delay holds back is not one.
+    tables = seen_games(tables, _user_id(request), timezone.now())
+    total = comparison.round_deals(tables)
     if not total:
         raise Http404(_("This round has no duplicate deals to compare."))
     try:
@@ -1047,7 +1050,7 @@ def deals(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "deal": deal,
         "deals_total": total,
         "deal_numbers": range(1, total + 1),
-        "sets": comparison.compare_deal(games, deal - 1),
+        "sets": comparison.compare_deal(tables, deal - 1),
     }
     return render(request, "tournaments/deals.html", context)
 

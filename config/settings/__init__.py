@@ -102,7 +102,7 @@ CELERY_BROKER_URL = ENV.redis_url or "memory://"
 CELERY_RESULT_BACKEND = ENV.redis_url
 CELERY_TASK_ALWAYS_EAGER = ENV.redis_url is None
 CELERY_TASK_EAGER_PROPAGATES = True
-# A game's analysis (a minute of CPU) has its own workers, at a lower priority, so that
+# A game's analysis (seconds of CPU) has its own workers, at a lower priority, so that
 # it never holds a move, a bot's turn or the standings back (decision 3602).
 CELERY_TASK_ROUTES = {"games.tasks.analyse_game": {"queue": "analysis"}}
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_TIMEOUTS["socket_connect_timeout"]

@@ -21,7 +21,7 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
-from django.db import close_old_connections, connection
+from django.db import connection
 from django.urls import reverse
 
 from eventlog import store
@@ -165,8 +165,7 @@ def _analyse_embedded(game_id: uuid.UUID) -> None:
     finally:
         with _embedded_lock:
             _embedded_asked.discard(game_id)
-        # This thread's own connection, as a task's: given back, not left open.
-        close_old_connections()
+        # This thread's own connection, as a task's: closed, not left open.
         connection.close()
 
 

@@ -1,13 +1,31 @@
-"""The live bench's pure parts: the pace at a share of Atu's saturation rate, a
-server's wait for a core, a mode's figures (the bench itself runs servers and sockets:
-its figures are measured only by running it, never asserted)."""
+"""The live bench's parts that run without its servers: the pace at a share of Atu's
+saturation rate, a server's wait for a core, a mode's figures, the analysts' command
+and processes, the games seeded for them (the bench itself runs servers, sockets and
+analysts: its figures are measured only by running it, never asserted)."""
 
 import os
+import shlex
+import subprocess
 from pathlib import Path
 
 import pytest
+from honcho.environ import parse_procfile
 
-from bench.live import Figures, Window, pacing_interval, parse_args, waiting_seconds
+from bench.live import (
+    ROOT,
+    Figures,
+    Window,
+    analyst_command,
+    pacing_interval,
+    parse_args,
+    process_tree,
+    seed_finished_games,
+    waiting_seconds,
+)
+from eventlog import store
+from games.models import Game
+from games.read.analysis import analysable
+from games.table import Table, fold, stream_of
 
 
 def test_tables_paced_at_half_of_saturation_offer_half_of_its_plays_per_second() -> None:
@@ -78,3 +96,91 @@ def test_a_mode_s_figures_take_the_median_window_s_wait_and_the_worst_window_s_p
     assert figures.rate == 10.0
     assert figures.p99_ms == 50.0
     assert figures.worst_p99_ms == float("inf")
+
+
+def test_a_mode_s_figures_with_analysts_beside_take_the_median_cores_and_every_analysis_kept() -> (
+    None
+):
+    # Given three windows with analysts beside, each with their CPU and analyses kept
+    windows = [
+        Window(0.0, 10.0, [0.002] * 100, completed=100, cpu={"analysts": cpu}, analysed=kept)
+        for cpu, kept in ((80.0, 1), (95.0, 0), (60.0, 2))
+    ]
+
+    # When summed up
+    figures = Figures.of(windows)
+
+    # Then the analysts' cores are the median window's, and their analyses all windows'
+    assert figures.analysts_cores == 0.8
+    assert figures.analysed == 3
+
+
+def test_a_mode_s_figures_without_analysts_have_no_cores_or_analyses_of_theirs() -> None:
+    figures = Figures.of([Window(0.0, 10.0, [0.002], completed=1, cpu={"servers": 5.0})])
+
+    assert figures.analysts_cores is None
+    assert figures.analysed is None
+
+
+def test_the_bench_runs_no_analysts_by_default_and_gives_each_analyst_a_game() -> None:
+    assert (parse_args([]).analysts, parse_args([]).analysed_games) == (0, 40)
+    assert parse_args(["--analysts", "2", "--analysed-games", "2"]).analysts == 2
+    with pytest.raises(SystemExit):
+        parse_args(["--analysts", "3", "--analysed-games", "2"])
+    with pytest.raises(SystemExit):
+        parse_args(["--analysts", "-1"])
+
+
+def test_the_first_analyst_runs_the_procfile_s_line_word_for_word_and_the_next_named_apart() -> (
+    None
+):
+    # Given the Procfile's analyst line
+    line = parse_procfile((ROOT / "Procfile").read_text()).processes["analyst"]
+    words = shlex.split(line)
+
+    # When the bench makes the commands of two analysts
+    first, second = analyst_command(0), analyst_command(1)
+
+    # Then the first is the line, niced, and the second differs by its node name only
+    assert first == words
+    assert first[:3] == ["nice", "-n", "10"]
+    assert second == [word.replace("analyst@", "analyst-2@") for word in words]
+    assert second[second.index("--hostname") + 1] == "analyst-2@%h"
+
+
+def test_a_process_tree_holds_its_root_and_the_processes_the_root_started() -> None:
+    # Given a child of this process
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        # When this process's tree is read
+        tree = process_tree([os.getpid()])
+    finally:
+        child.kill()
+        child.wait()
+
+    # Then it holds this process first, and the child
+    assert tree[0] == os.getpid()
+    assert child.pid in tree
+
+
+@pytest.mark.django_db
+def test_a_game_seeded_for_the_analysts_is_a_finished_game_they_analyse_with_its_table_events() -> (
+    None
+):
+    # Given a game seeded for the analysts
+    [game_id] = seed_finished_games(1)
+
+    # When its log is read and folded
+    records = store.read(stream_of(game_id))
+    table = fold(Table(), [record.event for record in records])
+
+    # Then it is a finished Championship game the analysis takes, seated and dealt as a
+    # table's game is, every deal played and revealed, and its read model says so
+    types = [record.type for record in records]
+    assert table.status == "finished"
+    assert analysable(table)
+    assert table.preset == "championship"
+    assert types[:6] == ["GameCreated", *["PlayerSeated"] * 4, "DealsCommitted"]
+    assert len(table.romanian_game.results) == 32
+    assert types.count("DealRevealed") == 32
+    assert Game.objects.get(pk=game_id).status == Game.Status.FINISHED

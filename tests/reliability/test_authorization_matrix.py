@@ -193,6 +193,9 @@ HTTP_ROWS = [
     row("POST", "games/join/", "private", JOIN_FORM, FOUND, "409", "409", *("409",) * 3, MISSING),
     row("GET", "games/<str:ref>/", "public", None, *EVERYONE),
     row("GET", "games/<str:ref>/", "private", None, *PRIVATE_READ),
+    # The analysis page of a game in play says it is not over (409).
+    row("GET", "games/<str:ref>/analysis/", "public", None, *("409",) * 7),
+    row("GET", "games/<str:ref>/analysis/", "private", None, MISSING, *("409",) * 5, MISSING),
     # The scorer page is a table in the room's only: these tables are played here.
     row("GET", "games/<str:ref>/score/", "public", None, *(MISSING,) * 7),
     row("GET", "games/<str:ref>/score/", "private", None, *(MISSING,) * 7),
@@ -238,6 +241,9 @@ HTTP_ROWS = [
     row("GET", f"{GAME}record/", "private", None, *PRIVATE_RECORD),
     row("GET", "api/games/<str:ref>/record.json", "public", None, *RECORD),
     row("GET", "api/games/<str:ref>/record.json", "private", None, *PRIVATE_RECORD),
+    # The analysis is of a finished game: these are in play.
+    row("GET", f"{GAME}analysis/", "public", None, *RECORD),
+    row("GET", f"{GAME}analysis/", "private", None, *PRIVATE_RECORD),
     # Commands: the seat to act is refused by the rules; anyone else by who they are.
     row("POST", f"{GAME}join/", "public", JOIN,
         UNAUTHENTICATED, SEATED, SEATED, FULL, FULL, FULL, FULL),
@@ -333,6 +339,8 @@ HTTP_ROWS = [
     row("GET", "events/<str:code>/my-table/", "private", None, FOUND, *PRIVATE_READ[1:]),
     row("GET", "events/<str:code>/standings.csv", "private", None, *PRIVATE_READ),
     row("GET", "events/<str:code>/results/", "private", None, *PRIVATE_READ),
+    # The private event plays no duplicate deals: no deals to compare, to anyone.
+    row("GET", "events/<str:code>/rounds/<int:number>/deals/", "private", None, *(MISSING,) * 7),
     row("GET", "events/<str:code>/screen/", "private", None, *PRIVATE_READ),
     # Entries closed when the last round started; the entrants are checked in; the
     # organizer entered nothing (409 not_entered).

@@ -51,6 +51,7 @@ from eventlog import store
 from games.commands.chat import game_say
 from games.live import consumer
 from games.models import Game
+from games.read.analysis import analyse
 from games.read.selectors import CHAT_PHRASES
 from games.table import stream_of
 from games.visibility import released
@@ -121,6 +122,8 @@ def make_scene() -> Scene:
     # What the season's task writes once the event finished (here in either mode).
     seasons.update_season(season.id)
     game, other = round_games(event.id, 1)
+    # What the analysts write once a table finished (here in either mode).
+    analyse(game.id)
     # Table A's first player says a word as it ends: the delay holds it back too.
     game_say(game_id=game.id, actor=User.objects.get(pk=game.seats[0]["user_id"]), phrase=PHRASE)
     records = store.read(stream_of(game.id))
@@ -175,6 +178,12 @@ def record(scene: Scene, response: Any) -> str:
     if response.status_code == 409 and response.json()["code"] == "game_not_finished":
         return HELD
     return LIVE if response.status_code == 200 else str(response.status_code)
+
+
+def analysis_page(scene: Scene, response: Any) -> str:
+    if response.status_code == 409:
+        return HELD
+    return LIVE if 'id="analysis-summary"' in response.content.decode() else NONE
 
 
 def lobby(scene: Scene, response: Any) -> str:
@@ -283,6 +292,9 @@ HTTP_ROWS = [
     Row("api/games/<str:ref>/events/", "", game_state, TABLE),
     Row("api/games/<str:ref>/record/", "", record, TABLE),
     Row("api/games/<str:ref>/record.json", "", record, TABLE),
+    # The analysis of a finished game: not before the finish is out.
+    Row("api/games/<str:ref>/analysis/", "", record, TABLE),
+    Row("games/<str:ref>/analysis/", "", analysis_page, TABLE),
     # The words said at the table: as late as its play.
     Row("api/games/<str:ref>/chat/", "", chat_words, TABLE),
     # The replay reads the finished record at a version: not before the finish is out.
@@ -336,6 +348,9 @@ NO_PROGRESS = {
     "api/docs/": "the API's description",
     "api/presets/": "the rule presets",
     "rules/": "the rules",
+    # Its tables are shown once the viewer sees them all finished: held back as the
+    # tables are (tests/tournaments/test_comparison.py).
+    "events/<str:code>/rounds/<int:number>/deals/": "a duplicate round's deals: none here",
     "games/new/": "opens a table of no event: no delay",
     "games/join/": "a seat at an open table: nothing is played yet",
     "games/score/": "a form",

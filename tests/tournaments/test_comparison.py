@@ -90,5 +90,33 @@ def test_the_page_compares_a_deal_and_a_round_without_duplicate_deals_has_none(
     assert text.count('<tr data-table="1"') == 4
     assert text.count('<tr data-table="2"') == 4
     assert client.get(f"/events/{event.code}/rounds/2/deals/").status_code == 404
+    results = client.get(f"/events/{event.code}/results/").content.decode()
+    assert f'href="/events/{event.code}/rounds/1/deals/"' in results
+    for game in games:
+        assert f'href="/games/{game.code}/analysis/"' in results
     plain, _, _, _ = event_round(4, public=True)
     assert client.get(f"/events/{plain.code}/rounds/1/deals/").status_code == 404
+
+
+def test_a_deal_set_is_kept_back_from_whom_a_spectator_delay_holds_its_finish_back(
+    client: Client,
+) -> None:
+    # Given a duplicate round whose spectators are held 600 s behind, both tables over
+    event, creator, entrants, games = event_round(
+        8, public=True, duplicate=True, points="matchpoints", spectator_delay=600
+    )
+    for game, seed in zip(games, (3, 4), strict=True):
+        table = load_table(game.id)
+        play_to_end(game.id, [u for u in entrants if table.seat_of(u.pk) is not None], seed=seed)
+        analyse(game.id)
+    address = f"/events/{event.code}/rounds/1/deals/"
+
+    # Then a spectator is told the deals are still in play, and shown no card
+    held = client.get(address).content.decode()
+    assert 'class="notice in-play"' in held
+    assert "seat-cards" not in held
+    # while the organizer, who sees the tables live, sees them compared
+    client.force_login(creator)
+    live = client.get(address).content.decode()
+    assert 'class="notice in-play"' not in live
+    assert live.count('class="seat-cards"') == 4

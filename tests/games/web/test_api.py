@@ -1011,6 +1011,7 @@ def test_the_schema_is_served_and_documents_every_endpoint() -> None:
         "/api/games/{ref}/events/",
         "/api/games/{ref}/record/",
         "/api/games/{ref}/record.json",
+        "/api/games/{ref}/analysis/",
         "/api/games/{ref}/join/",
         "/api/games/{ref}/bid/",
         "/api/games/{ref}/play/",
