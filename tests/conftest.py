@@ -19,6 +19,7 @@ from accounts.models import User
 from config import celery_app
 from eventlog import store
 from games.appendonly import GUARDS
+from games.read.analysis import wait_for_embedded_analyses
 from games.table import STREAM_PREFIX
 from runtime.database_roles import (
     app_role,
@@ -141,6 +142,15 @@ def _wipeable_event_log(request: pytest.FixtureRequest) -> Iterator[None]:
     if transactional:
         _suspend_guards()
         _guard["suspended"] = True
+
+
+@pytest.fixture(autouse=True)
+def _embedded_analyses_done() -> Iterator[None]:
+    """A test ends once the analyses it asked for embedded are done: a replay's page asks
+    for its game's, computed in a thread of this process that would otherwise write into
+    a database wiped, or the next test's."""
+    yield
+    wait_for_embedded_analyses()
 
 
 @pytest.fixture(autouse=True)

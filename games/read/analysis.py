@@ -153,6 +153,12 @@ def analysis_due(game_id: uuid.UUID) -> None:
         request_analysis(game_id)
 
 
+def wait_for_embedded_analyses() -> None:
+    """Return once the analyses this process was asked for embedded are done (at once
+    when none is): a test's pages ask for analyses, which must not outlive its database."""
+    _EMBEDDED.submit(lambda: None).result()
+
+
 def _analyse_embedded(game_id: uuid.UUID) -> None:
     try:
         analyse(game_id)

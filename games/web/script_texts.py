@@ -114,6 +114,7 @@ def table_text() -> dict[str, Any]:
         "bid_label": _("Bid %(bid)s"),
         "classic": classic_text(),
         "chat": chat_text(),
+        "analysis": analysis_text(),
         "errors": {**error_texts(), **error_texts(SocketError)},
         # The refusals the page words itself, knowing the bid refused and the cards dealt:
         # by the number of cards.
@@ -128,6 +129,43 @@ def table_text() -> dict[str, Any]:
                 )
             ),
         },
+    }
+
+
+def analysis_text() -> dict[str, Any]:
+    """The words of the strong bot's analysis on the replay (decision 3602): a mark on the
+    slider's track, a line of the deal's flagged decisions, what the bot thinks of the
+    move just made (flagged, or under a point), each for a bid and for a card."""
+    return {
+        "mark": {
+            "bid": _("Deal %(deal)s: %(name)s bid %(made)s (the bot: %(best)s, %(loss)s points)"),
+            "play": _(
+                "Deal %(deal)s, trick %(trick)s: %(name)s played %(made)s "
+                "(the bot: %(best)s, %(loss)s points)"
+            ),
+        },
+        # The analysis page's words for the same.
+        "flag": {
+            "bid": _(
+                "%(name)s bid %(made)s; the strong bot would have bid %(best)s: "
+                "%(loss)s points expected more."
+            ),
+            "play": _(
+                "Trick %(trick)s: %(name)s played %(made)s; the strong bot would have played "
+                "%(best)s: %(loss)s points expected more."
+            ),
+        },
+        "flagged": {
+            "bid": _("The strong bot would have bid %(best)s: %(loss)s points expected more."),
+            "play": _("The strong bot would have played %(best)s: %(loss)s points expected more."),
+        },
+        "close": {
+            "bid": _("The strong bot would have bid %(best)s: less than a point expected more."),
+            "play": _(
+                "The strong bot would have played %(best)s: less than a point expected more."
+            ),
+        },
+        "agrees": _("The strong bot agrees."),
     }
 
 

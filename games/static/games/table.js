@@ -15,6 +15,8 @@
   const ALERT_KEY = "atu.turn-alert";
   const RING = 2 * Math.PI * 15;
   const REMATCH_POLL_MS = 5000;
+  // How often a replay looks again for an analysis being computed.
+  const ANALYSIS_POLL_MS = 15000;
   // Where seats sit around the felt, counted from the viewer's own seat.
   const PLACES = {
     3: ["b", "tl", "tr"],
@@ -84,6 +86,9 @@
     const label = fmt(T.card_label, { rank: text.slice(0, -1), suit: T.classic.suits[suit] });
     return node(tag, { class: classes.join(" "), "data-card": text, "aria-label": label, text: text.slice(0, -1) + SUITS[suit] });
   }
+
+  // A card in a sentence: "10♥".
+  const cardText = (text) => text.slice(0, -1) + SUITS[text.slice(-1)];
 
   function back(small = false) {
     return node("span", { class: small ? "card back small" : "card back", "aria-label": "?" });
@@ -1161,6 +1166,7 @@
     let at = last;
     let asked = 0;
     let timer = null;
+    const analysis = replayAnalysis(deals, last, (version) => go(version));
     const go = async (version) => {
       at = Math.max(0, Math.min(last, version));
       const mine = ++asked;
@@ -1180,6 +1186,7 @@
       show(await answer.json());
       drawDealPanel(deal ? deal.hand : null, position.deal, deals.length);
       $("replay-at").textContent = positionText(at, position);
+      analysis.draw(at, position.deal);
       // Only when it changed: a browser refuses a page that replaces its address too often.
       const link = linkOf(at, position);
       if (link !== location.pathname + location.search) history.replaceState(null, "", link);
@@ -1215,6 +1222,139 @@
     const copy = $("replay-copy");
     copy.addEventListener("click", () => copyText(location.href, copy));
     await go(linked(new URLSearchParams(location.search)));
+    // Its words name the players of the state shown.
+    if (state) analysis.ask();
+  }
+
+  // The strong bot's analysis of the replayed game (decision 3602), as this viewer may
+  // see it: a mark under the slider at each flagged decision, the flagged decisions of
+  // the deal shown, and what the bot thinks of the move just made; ``go`` steps the
+  // replay to a version. A game with no analysis (classic Whist, a table in the room)
+  // or a refusal says nothing of one.
+  function replayAnalysis(deals, last, go) {
+    const A = T.analysis;
+    const number = new Intl.NumberFormat(document.documentElement.lang || "en", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    const marks = $("replay-marks");
+    let status = null; // "ready", "pending", or null: nothing to say
+    let decisions = new Map(); // each reviewed bid and card, by the version it was made at
+    let flagged = []; // those flagged, in the order made
+    let shown = { at: null, deal: null };
+    let poll = null;
+
+    // A reviewed bid or card of ``hand``, its values in the page's words.
+    const reviewed = (hand, kind, entry) => {
+      const made = kind === "bid" ? entry.bid : entry.card;
+      const words = kind === "bid" ? String : cardText;
+      return {
+        at: entry.at,
+        kind,
+        deal: deals.findIndex((deal) => deal.hand === hand.hand),
+        seat: entry.seat,
+        trick: entry.trick,
+        flagged: entry.flagged,
+        agrees: entry.best === made,
+        made: words(made),
+        best: words(entry.best),
+        loss: number.format(entry.loss),
+      };
+    };
+    const values = (one) => ({ deal: one.deal + 1, trick: one.trick + 1, name: named(one.seat), made: one.made, best: one.best, loss: one.loss });
+    // What the bot thinks of a move: the same, or what it would have chosen and what
+    // that would have been worth more (under a point: not flagged).
+    const verdict = (one) => (one.agrees ? A.agrees : fmt((one.flagged ? A.flagged : A.close)[one.kind], values(one)));
+
+    const read = (review) => {
+      decisions = new Map();
+      for (const hand of review.hands) {
+        for (const bid of hand.bids) decisions.set(bid.at, reviewed(hand, "bid", bid));
+        for (const play of hand.plays) decisions.set(play.at, reviewed(hand, "play", play));
+      }
+      flagged = [...decisions.values()].filter((one) => one.flagged).sort((a, b) => a.at - b.at);
+    };
+
+    // One mark in the tab order; the arrows, Home and End move between them (a toolbar).
+    const drawMarks = () => {
+      marks.hidden = !flagged.length;
+      marks.replaceChildren(
+        ...flagged.map((one, index) => {
+          const label = fmt(A.mark[one.kind], values(one));
+          return node("button", {
+            type: "button",
+            class: one.kind,
+            tabindex: index ? "-1" : "0",
+            "aria-label": label,
+            title: label,
+            "data-at": one.at,
+            style: `left: ${(100 * one.at) / last}%`,
+            onclick: () => go(one.at),
+          });
+        }),
+      );
+    };
+    marks.addEventListener("keydown", (event) => {
+      const buttons = [...marks.children];
+      const from = buttons.indexOf(document.activeElement);
+      const to = { ArrowLeft: from - 1, ArrowUp: from - 1, ArrowRight: from + 1, ArrowDown: from + 1, Home: 0, End: buttons.length - 1 }[event.key];
+      if (from < 0 || to === undefined) return;
+      event.preventDefault();
+      const next = buttons[Math.max(0, Math.min(buttons.length - 1, to))];
+      for (const button of buttons) button.tabIndex = button === next ? 0 : -1;
+      next.focus();
+    });
+
+    // The deal's list, drawn again only for another deal or another answer: a button
+    // pressed keeps the focus.
+    const drawList = (deal) => {
+      const section = $("replay-flags");
+      section.hidden = status === null || deal < 0;
+      const mine = status === "ready" ? flagged.filter((flag) => flag.deal === deal) : [];
+      $("replay-flags-pending").hidden = status !== "pending";
+      $("replay-flags-none").hidden = status !== "ready" || mine.length > 0;
+      $("replay-flags-list").replaceChildren(
+        ...mine.map((flag) =>
+          node("li", { "data-kind": flag.kind }, [
+            node("button", { type: "button", class: "link", "data-at": flag.at, text: fmt(A.flag[flag.kind], values(flag)), onclick: () => go(flag.at) }),
+          ]),
+        ),
+      );
+    };
+
+    // The replay stands at version ``at``, in the ``deal``-th deal (-1: before the first).
+    const draw = (at, deal) => {
+      if (deal !== shown.deal) drawList(deal);
+      shown = { at, deal };
+      const one = status === "ready" ? decisions.get(at) : undefined;
+      $("replay-bot").textContent = one ? verdict(one) : "";
+      for (const button of document.querySelectorAll("#replay-marks button, #replay-flags-list button")) {
+        if (Number(button.dataset.at) === at) button.setAttribute("aria-current", "step");
+        else button.removeAttribute("aria-current");
+      }
+    };
+
+    // Asked for, the analysis of a finished game is computed if it is not yet: the
+    // replay looks again until it is there, while the page is shown.
+    const ask = async () => {
+      poll = null;
+      let answer = null;
+      try {
+        const response = await fetch(`/api/games/${page.game}/analysis/`);
+        if (response.ok) answer = await response.json();
+      } catch {
+        // No answer: nothing is said of the analysis.
+      }
+      status = answer && ["ready", "pending"].includes(answer.status) ? answer.status : null;
+      if (status === "ready") read(answer.review);
+      if (status === "pending") poll = setTimeout(ask, ANALYSIS_POLL_MS);
+      drawMarks();
+      drawList(shown.deal);
+      draw(shown.at, shown.deal);
+    };
+    addEventListener("pagehide", () => clearTimeout(poll));
+    addEventListener("pageshow", (event) => {
+      if (event.persisted && status === "pending") ask();
+    });
+
+    return { ask, draw };
   }
 
   // The replay's panel on the felt, for the deal shown (its hand ``number``, the

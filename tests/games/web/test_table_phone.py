@@ -61,6 +61,13 @@ SMALL_TARGETS = """(target) => {
   const selector = "a[href], button, input:not([type=hidden]), select, textarea, summary";
   return [...document.querySelectorAll(selector)]
     .filter((element) => element.checkVisibility({visibilityProperty: true}))
+    // WCAG 2.5.5's exception: a control whose equivalent, a full-sized one, is in view
+    // (the replay's marks on its track, each also a button of its deal's list).
+    .filter((element) => {
+      const small = element.closest("[data-equivalent]");
+      const equivalent = small && document.getElementById(small.dataset.equivalent);
+      return !(equivalent && equivalent.checkVisibility());
+    })
     .map((element) => {
       const box = element.getBoundingClientRect();
       const text = (element.textContent || "").trim().slice(0, 30);
