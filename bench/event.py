@@ -105,6 +105,7 @@ from bench.live import (
     prepare_database,
     prepare_redis,
     process_cpu_seconds,
+    process_tree,
     raise_open_files_limit,
     report_server_errors,
     run_async,
@@ -485,26 +486,6 @@ class Scored:
     place: str
 
 
-def process_tree(pid: int) -> list[int]:
-    """``pid`` and its descendants (a Celery worker and its pool's processes)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        children.setdefault(parent, []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        todo.extend(children.get(current, []))
-    return found
-
-
 class EventMeter(CpuMeter):
     """:class:`bench.live.CpuMeter`, with the Celery worker's processes as "worker"."""
 
@@ -515,7 +496,7 @@ class EventMeter(CpuMeter):
     def _sample(self) -> CpuSample:
         sample = super()._sample()
         if self.worker is not None:
-            for pid in process_tree(self.worker):
+            for pid in process_tree([self.worker]):
                 sample.services[pid] = ("worker", process_cpu_seconds(pid))
         return sample
 

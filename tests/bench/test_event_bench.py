@@ -4,14 +4,11 @@ bench itself runs servers, a worker and sockets: its figures are measured only b
 running it, never asserted)."""
 
 import json
-import os
 import random
-import subprocess
-import sys
 
 import pytest
 
-from bench.event import Board, Scored, Window, parse_args, process_tree, room_deal
+from bench.event import Board, Scored, Window, parse_args, room_deal
 from bench.event_baseline import deal_points, leaderboard
 from games.rules import PRESETS, GameFinished, HandScored, Phase, RecordDeal
 from tests.games.rules.builders import run, started
@@ -107,19 +104,6 @@ def test_the_baseline_s_leaderboard_shows_each_table_s_deals_as_atu_s_picture_do
 
 def test_the_baseline_scores_an_exact_bid_5_and_the_bid_and_a_miss_by_its_distance() -> None:
     assert deal_points([2, 0, 1, 3], [2, 1, 1, 0]) == [7, -1, 6, -3]
-
-
-def test_a_process_tree_holds_the_process_and_its_children() -> None:
-    # Given a child of this process
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
-    try:
-        # Then this process's tree holds both
-        tree = process_tree(os.getpid())
-        assert tree[0] == os.getpid()
-        assert child.pid in tree
-    finally:
-        child.kill()
-        child.wait()
 
 
 def test_the_bench_needs_a_table_in_the_room_and_one_online() -> None:
