@@ -40,7 +40,13 @@ from accounts.models import User
 from games.models import Game
 from tournaments.errors import GamesPageNotFound, PlayerNotFound
 from tournaments.models import Event, PlayerGame, RatingChange, Season, SeasonStanding, Standing
-from tournaments.selectors import events_list, hidden_tables, season_standings, statuses_seen
+from tournaments.selectors import (
+    events_list,
+    hidden_tables,
+    linked_players,
+    season_standings,
+    statuses_seen,
+)
 
 GAMES_PER_PAGE = 20
 EVENTS_SHOWN = 20
@@ -65,15 +71,6 @@ def find_player(player_id: int) -> User:
     if user is None:
         raise PlayerNotFound(player_id)
     return user
-
-
-def linked_players(player_ids: Sequence[int]) -> set[int]:
-    """Which of ``player_ids`` have a page, in one query: what the pages link names by."""
-    return set(
-        User.objects.filter(
-            pk__in=set(player_ids), is_active=True, is_bot=False, is_guest=False
-        ).values_list("pk", flat=True)
-    )
 
 
 def shown_games(player_id: int, viewer_id: int | None, now: datetime) -> QuerySet[PlayerGame]:

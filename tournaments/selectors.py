@@ -512,6 +512,15 @@ def _screen(table: dict[str, Any]) -> None:
     table["screened"] = True
 
 
+def linked_players(player_ids: Sequence[int]) -> set[int]:
+    """Which of ``player_ids`` have a page, in one query: what the pages link names by."""
+    return set(
+        User.objects.filter(
+            pk__in=set(player_ids), is_active=True, is_bot=False, is_guest=False
+        ).values_list("pk", flat=True)
+    )
+
+
 def _leaderboard(event_id: uuid.UUID, disqualified: dict[int, str]) -> list[dict[str, Any]]:
     return [
         _line(
@@ -546,6 +555,12 @@ def _held_back_leaderboard(
     ]
     # In the read model's order: rank, then name.
     return sorted(lines, key=lambda line: (line["rank"], line["name"], line["player_id"]))
+
+
+def _linked(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``lines`` each saying whether its player has a page to link their name to."""
+    linked = linked_players([line["player_id"] for line in lines])
+    return [{**line, "linked": line["player_id"] in linked} for line in lines]
 
 
 def _line(
@@ -704,7 +719,7 @@ def event_picture(event: Event, *, directs: bool) -> dict[str, Any]:
         "screened": screened,
         # Seconds this viewer is held behind the play (the organizer: none).
         "delay": delay,
-        "leaderboard": (
+        "leaderboard": _linked(
             []
             if screened
             else _held_back_leaderboard(ranked, names, disqualified)

@@ -222,6 +222,8 @@ def _page_config(
         "text": event_text(),
         "game_url": reverse("games:table", args=["CODE"]),
         "record_url": reverse("api-game-record", args=["CODE"]),
+        # A player's page, its id 0 replaced by the leaderboard's.
+        "player_url": reverse("tournaments:player", args=[0]),
     }
     if mode == "manage":
         config["csrf"] = get_token(request)
@@ -1018,7 +1020,7 @@ def results(request: HttpRequest, code: str) -> HttpResponse:
             {**row, "disqualified": disqualified.get(row["player_id"], "")}
             for row in live["leaderboard"]
         ],
-        "linked": players.linked_players([row["player_id"] for row in live["leaderboard"]]),
+        "linked": selectors.linked_players([row["player_id"] for row in live["leaderboard"]]),
         "substitutions": selectors.event_substitutions(event.id),
         "screened": live["screened"],
         "rounds": live["rounds"],
@@ -1074,7 +1076,7 @@ def season_page(request: HttpRequest, season_id: uuid.UUID) -> HttpResponse:
     context = {
         "season": season,
         "standings": standings,
-        "linked": players.linked_players([row.player_id for row in standings]),
+        "linked": selectors.linked_players([row.player_id for row in standings]),
         "chart": selectors.rating_chart(standings, changes),
         "events": events,
         "is_organizer": season.organizer_id == _user_id(request),

@@ -70,6 +70,10 @@ async def test_a_disqualification_marks_the_live_leaderboard_and_the_screen(widt
             await expect(public.locator(f"#leaderboard {line}")).to_have_count(1)
             await expect(screen.locator(f"#screen-leaderboard {line}")).to_have_count(1)
             await expect(public.locator(".tag.disqualified")).to_have_count(0)
+            # and a person's name leads to their page
+            await expect(public.locator(f"#leaderboard {line} a")).to_have_attribute(
+                "href", f"/players/{player.pk}/"
+            )
 
             # When the director disqualifies a player
             await disqualify(event, director, player)
@@ -80,6 +84,9 @@ async def test_a_disqualification_marks_the_live_leaderboard_and_the_screen(widt
                 mark
             )
             await expect(public.locator("#leaderboard .tag.disqualified")).to_have_count(1)
+            await expect(public.locator(f"#leaderboard {line} a")).to_have_attribute(
+                "href", f"/players/{player.pk}/"
+            )
             await expect(
                 screen.locator(f"#screen-leaderboard {line} .tag.disqualified")
             ).to_have_text(mark)

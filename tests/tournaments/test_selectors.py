@@ -11,7 +11,15 @@ import pytest
 from games.models import Game
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
-from tests.tournaments.drivers import event_round, private_event_round, stopped_clock
+from tests.games.drivers import play_to_end
+from tests.tournaments.drivers import (
+    bot_event,
+    event_round,
+    play_round,
+    private_event_round,
+    stopped_clock,
+    wait_until,
+)
 from tournaments import services
 from tournaments.errors import EventNotFound, NotOrganizer
 from tournaments.models import Entry, Event, RatingChange, SeasonStanding
@@ -317,3 +325,22 @@ def test_the_audit_trail_lists_a_call_to_the_director_and_what_was_decided(
         ),
         (NOON + timedelta(minutes=4), director.display, "Closed call 1", "7 stands."),
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("tasks_run", "bots_play")
+def test_the_live_leaderboard_links_the_names_of_people_with_a_page_not_of_bots() -> None:
+    # Given a round played by four people, and another by four bots
+    people, _, entrants, (game,) = event_round(4, public=True)
+    play_to_end(game.id, entrants)
+    bots, organizer = bot_event(players=4, rounds=1)
+    play_round(bots.id, organizer)
+    for event in (people, bots):
+        wait_until(lambda event=event: len(event_live(event.id)["leaderboard"]) == 4)
+
+    # Then the people's names lead to their pages, the bots' to none
+    lines = event_live(people.id)["leaderboard"]
+    assert {line["player_id"]: line["linked"] for line in lines} == {
+        entrant.pk: True for entrant in entrants
+    }
+    assert [line["linked"] for line in event_live(bots.id)["leaderboard"]] == [False] * 4

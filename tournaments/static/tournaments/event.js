@@ -359,7 +359,11 @@
       const changed = before && previous.get(row.player_id) !== row.points_text;
       return node("tr", { "data-player": row.player_id, class: changed ? "changed" : null }, [
         node("td", { text: row.rank }),
-        node("td", {}, [row.name, ...disqualifiedTag(row)]),
+        node("td", {}, [
+          // A person with a page (not a bot, nor a guest): their name leads to it.
+          row.linked ? node("a", { href: page.player_url.replace(/\/0\/$/, `/${row.player_id}/`), text: row.name }) : row.name,
+          ...disqualifiedTag(row),
+        ]),
         node("td", { class: "points", text: row.points_text }),
         // A whist drive has no bids to make exactly.
         live.kind === "classic" ? null : node("td", { text: row.exact_bids }),
