@@ -113,11 +113,21 @@ class TableMessage(models.Model):
     phrase = models.CharField(max_length=20, blank=True)
     text = models.CharField(max_length=200, blank=True)
     said_at = models.DateTimeField(default=timezone.now)
+    # The author's idempotency key ("": none): a word sent again after a lost answer is
+    # said once.
+    key = models.CharField(max_length=100, blank=True, default="")
 
     class Meta:
         verbose_name = _("table message")
         verbose_name_plural = _("table messages")
         indexes = [models.Index(fields=["game_id", "id"], name="table_message_game")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game_id", "author", "key"],
+                condition=~models.Q(key=""),
+                name="table_message_key",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.name}: {self.phrase or self.text}"

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import time
 import uuid
+from datetime import timedelta
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
+from django.utils import timezone
 
 from eventlog import store
 from games.commands import actions
+from games.commands.chat import chat_forget_words
 from games.errors import GameNotFound
 from games.read.analysis import analyse
 from games.table import stream_of
@@ -93,3 +97,11 @@ def analyse_game(game_id: str) -> float | None:
     Routed to the analysis workers' queue (``CELERY_TASK_ROUTES``)."""
     analysis = analyse(uuid.UUID(game_id))
     return None if analysis is None else analysis.seconds
+
+
+@shared_task(ignore_result=True, **RETRY)
+def forget_old_words() -> int:
+    """Beat's, every hour: the words said at the tables are kept
+    ``ATU_CHAT_RETENTION_DAYS`` (run twice or late, it forgets what is older then)."""
+    days = settings.ATU_CHAT_RETENTION_DAYS
+    return chat_forget_words(before=timezone.now() - timedelta(days=days))

@@ -116,10 +116,14 @@ ATU_WATCHDOG_SECONDS = ENV.watchdog_seconds
 # How often the schedule's clock looks for events whose start has come: Celery beat's,
 # or embedded, the server process's (tournaments.clock).
 ATU_CLOCK_SECONDS = 10.0
+# Days the words said at a table are kept; a reported one stays for the site's staff.
+ATU_CHAT_RETENTION_DAYS = 90
 # Moves are scheduled when a turn begins; beat makes sure none is lost to a restart.
 CELERY_BEAT_SCHEDULE = {
     "resume-automatic-moves": {"task": "games.tasks.resume_automatic_moves", "schedule": 60.0},
     "check-standings": {"task": "tournaments.tasks.check_standings", "schedule": 60.0},
+    # The words said at the tables are kept ATU_CHAT_RETENTION_DAYS (decision 3506).
+    "forget-old-words": {"task": "games.tasks.forget_old_words", "schedule": 3600.0},
     # Scheduled events start on time, within this many seconds.
     "begin-scheduled-events": {
         "task": "tournaments.tasks.begin_due_events",

@@ -12,6 +12,7 @@ reads the table's words again (the REST API's ``chat``).
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -22,6 +23,7 @@ from games.errors import (
     ChatOff,
     ChatTooFast,
     GameNotFound,
+    IdempotencyKeyReused,
     MessageNotFound,
     PhrasesOnly,
     PlayersOnly,
@@ -47,16 +49,26 @@ def chat_group_name(game_id: uuid.UUID) -> str:
 
 
 def game_say(
-    *, game_id: uuid.UUID, actor: User, phrase: str | None = None, text: str | None = None
+    *,
+    game_id: uuid.UUID,
+    actor: User,
+    phrase: str | None = None,
+    text: str | None = None,
+    idempotency_key: str | None = None,
 ) -> TableMessage:
     """``actor``, seated at the game, says the quick ``phrase`` (a key of
     :data:`games.read.chat.PHRASES`) or the line ``text`` (checked as
     :class:`games.commands.inputs.SaySerializer` checks it), as far as the table
     allows (:func:`games.read.chat.chat_mode`) and their budget of words lets them
-    (``table-chat``: spent by every word said, whatever the table)."""
+    (``table-chat``: spent by every word said, whatever the table). Sent again with
+    the same ``idempotency_key``, the same word is the answer, said once."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise GameNotFound(game_id)
+    key = idempotency_key or ""
+    earlier = _said_with(game_id, actor, key)
+    if earlier is not None:
+        return _same_word(earlier, phrase, text)
     mode = chat_mode(game_id)
     if mode == CHAT_OFF:
         raise ChatOff()
@@ -71,16 +83,37 @@ def game_say(
         take_attempt(AttemptKey(CHAT_RATE, str(actor.pk)))
     except TooManyAttempts as spent:
         raise ChatTooFast(spent.retry_after) from None
-    message = TableMessage.objects.create(
-        game_id=game_id,
-        author=actor,
-        seat=seat["seat"],
-        name=seat["alias"],
-        phrase=phrase or "",
-        text=text or "",
-    )
+    try:
+        with transaction.atomic():
+            message = TableMessage.objects.create(
+                game_id=game_id,
+                author=actor,
+                seat=seat["seat"],
+                name=seat["alias"],
+                phrase=phrase or "",
+                text=text or "",
+                key=key,
+            )
+    except IntegrityError:
+        # Sent twice at once with its key: the one written first is the answer.
+        return _same_word(
+            TableMessage.objects.get(game_id=game_id, author=actor, key=key), phrase, text
+        )
     after_commit(publish_words, game_id, [message_view(message)])
     return message
+
+
+def _said_with(game_id: uuid.UUID, author: User, key: str) -> TableMessage | None:
+    if not key:
+        return None
+    return TableMessage.objects.filter(game_id=game_id, author=author, key=key).first()
+
+
+def _same_word(earlier: TableMessage, phrase: str | None, text: str | None) -> TableMessage:
+    """The word ``earlier`` said with a key sent again: the answer if it asks the same."""
+    if (earlier.phrase, earlier.text) != (phrase or "", text or ""):
+        raise IdempotencyKeyReused(earlier.key)
+    return earlier
 
 
 def publish_words(game_id: uuid.UUID, words: list[dict[str, Any]]) -> None:
@@ -109,3 +142,10 @@ def game_report_message(*, game_id: uuid.UUID, reporter: User, message: int) -> 
     except IntegrityError:
         # Reported already (by this reporter, perhaps at once from two tabs).
         return MessageReport.objects.get(message=said, reporter=reporter)
+
+
+def chat_forget_words(*, before: datetime) -> int:
+    """Forget the words said at the tables before ``before``, but those reported, which
+    the site's staff read and delete themselves; how many were forgotten."""
+    forgotten, _ = TableMessage.objects.filter(said_at__lt=before, reports__isnull=True).delete()
+    return forgotten

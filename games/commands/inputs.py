@@ -188,8 +188,9 @@ def _one_line(text: str) -> None:
             )
 
 
-class SaySerializer(serializers.Serializer):
-    """A word said at a table: a quick phrase, or (at a casual table) a line of text."""
+class SaySerializer(CommandSerializer):
+    """A word said at a table: a quick phrase, or (at a casual table) a line of text;
+    with an idempotency key, sent again after a lost answer, said once."""
 
     phrase = serializers.ChoiceField(
         sorted(PHRASES),
@@ -205,9 +206,9 @@ class SaySerializer(serializers.Serializer):
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if len(attrs) != 1:
+        if len({"phrase", "text"} & attrs.keys()) != 1:
             raise serializers.ValidationError("say a phrase or a text: one of them")
-        return attrs
+        return super().validate(attrs)
 
 
 class ReportSerializer(serializers.Serializer):

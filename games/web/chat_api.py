@@ -21,7 +21,7 @@ from games.commands.inputs import MAX_VERSION, ReportSerializer, SaySerializer
 from games.read.chat import HISTORY, PHRASES, chat_mode, readable_messages
 from games.read.selectors import CHAT_MODES, find_game
 from games.visibility import message_view
-from games.web.api import REF_PARAMETER, TAGS, parse_input
+from games.web.api import IDEMPOTENCY_HEADER, REF_PARAMETER, TAGS, parse_input
 from runtime.api_docs import errors
 
 MESSAGE_PARAMETER = OpenApiParameter(
@@ -29,7 +29,7 @@ MESSAGE_PARAMETER = OpenApiParameter(
 )
 SAY_CODES = {
     403: ["chat_off", "phrases_only", "players_only"],
-    409: ["table_cancelled"],
+    409: ["table_cancelled", "idempotency_key_reused"],
     429: ["chat_too_fast"],
 }
 
@@ -80,8 +80,10 @@ class ReportAnswerSerializer(serializers.Serializer):
         summary="Say a quick phrase or a line of text at your table",
         description="Players only. A championship's table says nothing unless its "
         "organizer allowed the quick phrases; free text is for casual tables. Each "
-        "player has a budget of words across their tables (`ATU_THROTTLE_TABLE_CHAT`).",
-        parameters=[REF_PARAMETER],
+        "player has a budget of words across their tables (`ATU_THROTTLE_TABLE_CHAT`). "
+        "With an idempotency key (the body's `idempotency_key` or the `Idempotency-Key` "
+        "header), a word sent again is answered with the word said, once.",
+        parameters=[REF_PARAMETER, IDEMPOTENCY_HEADER],
         request=SaySerializer,
         responses={201: WordSerializer, **errors(400, 401, 403, 404, 409, 429, codes=SAY_CODES)},
     ),
@@ -97,7 +99,8 @@ class ChatView(APIView):
         return Response({"mode": chat_mode(game.id), "words": words})
 
     def post(self, request: AuthenticatedRequest, ref: str) -> Response:
-        data = parse_input(SaySerializer, request.data)
+        header = request.headers.get("Idempotency-Key")
+        data = parse_input(SaySerializer, request.data, idempotency_header=header)
         game = find_game(ref, viewer_id=request.user.pk)
         said = game_say(game_id=game.id, actor=request.user, **data)
         return Response(message_view(said), status=status.HTTP_201_CREATED)

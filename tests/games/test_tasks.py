@@ -5,18 +5,21 @@ finished one."""
 import subprocess
 import time
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.test import override_settings
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_ensure_bot_players, user_ensure_demo_organizer
 from games.commands import actions
-from games.models import Game, GameAnalysis
+from games.commands.chat import game_report_message, game_say
+from games.models import Game, GameAnalysis, TableMessage
 from games.read.analysis import request_analysis
 from games.table import CLASSIC, ROMANIAN
-from games.tasks import follow_demo_table, play_automatic_move
+from games.tasks import follow_demo_table, forget_old_words, play_automatic_move
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
 from tests.games.drivers import SHORT_GAME, play_bots_to_end, play_to_end, seated_game
@@ -189,3 +192,22 @@ def test_embedded_a_game_is_analysed_in_the_background_once_asked_for() -> None:
     request_analysis(game_id)
     wait_until(lambda: GameAnalysis.objects.filter(game_id=game_id).exists(), 300, "analysis")
     assert GameAnalysis.objects.get(game_id=game_id).version == load_table(game_id).version
+
+
+@pytest.mark.django_db
+def test_words_older_than_their_retention_are_forgotten_but_those_reported() -> None:
+    # Given three words said at a table: one today, two 91 days ago, one of them reported
+    game_id, users = seated_game(players=3)
+    recent, old, reported = (
+        game_say(game_id=game_id, actor=users[0], phrase="good_luck") for _ in range(3)
+    )
+    long_ago = timezone.now() - timedelta(days=settings.ATU_CHAT_RETENTION_DAYS + 1)
+    TableMessage.objects.filter(pk__in=[old.pk, reported.pk]).update(said_at=long_ago)
+    game_report_message(game_id=game_id, reporter=users[1], message=reported.pk)
+
+    # When beat's task runs, twice
+    forgotten = [forget_old_words(), forget_old_words()]
+
+    # Then the old word no one reported is gone, once
+    assert forgotten == [1, 0]
+    assert set(TableMessage.objects.values_list("pk", flat=True)) == {recent.pk, reported.pk}

@@ -256,3 +256,50 @@ def test_the_words_answers_fit_the_schema_as_documented(settings: Any) -> None:
     assert statuses == [201, 429, 400, 403, 200, 400, 201, 404]
     for path, method, answer in answers:
         assert_documented(openapi, path, method, answer)
+
+
+def test_a_word_sent_again_with_its_idempotency_key_is_said_once(settings: Any) -> None:
+    # Given a player with a budget of two words
+    words_budget(settings, "2/min")
+    game_id, users = seated_game(3, "romanian-standard")
+    body = {"phrase": "good_luck", "idempotency_key": "word-1"}
+
+    # When the same word is sent three times with its key (the answers lost), once in
+    # the header instead of the body
+    first = say(users[0], game_id, body)
+    again = say(users[0], game_id, body)
+    by_header = token_client(users[0]).post(
+        chat_url(game_id),
+        {"phrase": "good_luck"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="word-1",
+    )
+
+    # Then each is answered with the one word said, and the budget is spent once
+    assert first.status_code == again.status_code == by_header.status_code == 201
+    assert first.json() == again.json() == by_header.json()
+    assert TableMessage.objects.filter(game_id=game_id).count() == 1
+    assert say(users[0], game_id, {"phrase": "well_played"}).status_code == 201
+
+
+def test_an_idempotency_key_used_for_another_word_is_refused() -> None:
+    game_id, users = seated_game(3, "romanian-standard")
+    assert (
+        say(users[0], game_id, {"phrase": "good_luck", "idempotency_key": "k"}).status_code == 201
+    )
+
+    reused = say(users[0], game_id, {"phrase": "well_played", "idempotency_key": "k"})
+    differs = token_client(users[0]).post(
+        chat_url(game_id),
+        {"phrase": "well_played", "idempotency_key": "a"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="b",
+    )
+
+    assert (reused.status_code, reused.json()["code"]) == (409, "idempotency_key_reused")
+    assert (differs.status_code, differs.json()["code"]) == (400, "invalid_input")
+    assert TableMessage.objects.filter(game_id=game_id).count() == 1
+    # Another player's key is theirs alone
+    assert (
+        say(users[1], game_id, {"phrase": "well_played", "idempotency_key": "k"}).status_code == 201
+    )
