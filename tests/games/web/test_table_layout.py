@@ -74,14 +74,29 @@ def session_of(user: User) -> str:
     return str(client.cookies[settings.SESSION_COOKIE_NAME].value)
 
 
-@sync_to_async
-def seated(players: int, kind: str = "romanian") -> Seated:
+def a_seated_table(players: int, kind: str = "romanian") -> Seated:
     """A started table whose seat 0 is the viewer's, and the viewer's session."""
     if kind == "classic":
         game_id, users = seated_game(players, preset="american", kind="classic")
     else:
         game_id, users = seated_game(players, preset="romanian-standard", options=EIGHT_FIRST)
+    # A long name in the header, which must not push the table off a small screen.
+    users[0].display_name = "Alexandra-Maria Constantinescu-Dumitrescu"
+    users[0].save(update_fields=["display_name"])
     return Seated(game_id, Game.objects.get(pk=game_id).code, users, session_of(users[0]))
+
+
+seated = sync_to_async(a_seated_table)
+
+
+@sync_to_async
+def seated_with_dealer(dealer: int) -> Seated:
+    """A started classic Whist table whose first dealer is seat ``dealer`` (the first
+    dealer is drawn: tables are opened until one draws it)."""
+    while True:
+        table = a_seated_table(4, kind="classic")
+        if load_table(table.game_id).game.dealer == dealer:
+            return table
 
 
 @sync_to_async
@@ -178,14 +193,16 @@ async def test_every_seat_is_on_the_felt_and_a_bid_and_a_card_are_played_without
                 await check_every_viewport(page, players, name)
                 await page.context.close()
 
-            # And so at a classic Whist table, partners facing
-            table = await seated(4, kind="classic")
+            # And so at a classic Whist table, partners facing, the viewer's partner its
+            # dealer: the seat facing the viewer holds the turned trump, its tallest
+            table = await seated_with_dealer(2)
             await others_move_until(table.game_id, table.users, lambda game: game.turn == 0)
             page = await open_table(browser, base, table, VIEWPORTS[0], errors)
             card = page.locator("#hand button.legal:enabled").first
             await expect(card).to_be_visible()
             await page.screenshot(path=screenshot_path("table-classic-to-play.png"))
             assert await card.evaluate(IN_VIEW), "classic: the hand needs scrolling"
+            await expect(page.locator("#seats .seat.pos-t .turned-up")).to_have_count(1)
             await expect(page.locator("#seats .seat.pos-t .mark.partner")).to_have_count(1)
             await check_every_viewport(page, 4, "classic")
             await page.context.close()
