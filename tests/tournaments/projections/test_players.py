@@ -87,7 +87,7 @@ def test_each_persons_deals_exact_bids_runs_and_bonuses_are_read_from_the_log() 
     )
 
     # When its players' rows are read from it
-    rows = player_games(GAME_ID, records, frozenset({BOT}))
+    rows = player_games(GAME_ID, records, frozenset({BOT}), {})
 
     # Then each person has one (the bot none): their place and score; of the deals
     # they bid, how many exactly; their longest run of exact bids, the one-card deals
@@ -122,7 +122,7 @@ def test_a_deal_scored_again_counts_as_last_scored() -> None:
     records = three_at_online_room(deal(3, (False, False, False)), deal(3, (True, True, True)))
 
     # When the players' rows are read
-    rows = player_games(GAME_ID, records, frozenset({BOT}))
+    rows = player_games(GAME_ID, records, frozenset({BOT}), {})
 
     # Then it counts once, as last scored
     assert [(row.deals, row.exact, row.best_run) for row in rows] == [(1, 1, 1), (1, 1, 1)]
@@ -131,7 +131,7 @@ def test_a_deal_scored_again_counts_as_last_scored() -> None:
 def test_a_game_not_finished_has_no_rows() -> None:
     records = three_at_online_room(deal(0, (True, True, True)), finished=False)
 
-    assert player_games(GAME_ID, records, frozenset({BOT})) == []
+    assert player_games(GAME_ID, records, frozenset({BOT}), {}) == []
 
 
 def test_a_classic_match_gives_each_seat_its_sides_points_and_place() -> None:
@@ -143,7 +143,7 @@ def test_a_classic_match_gives_each_seat_its_sides_points_and_place() -> None:
     )
 
     # When the players' rows are read
-    rows = player_games(GAME_ID, records, frozenset())
+    rows = player_games(GAME_ID, records, frozenset(), {})
 
     # Then seats 1 and 3 placed first with side 1's points; no bids, so no deals
     assert [(row.player_id, row.place, row.points, row.deals) for row in rows] == [
@@ -164,7 +164,7 @@ def test_the_longest_run_is_the_longest_run_of_exact_bids_in_counted_deals(
     )
 
     # When the players' rows are read
-    ana_row, bogdan_row = player_games(GAME_ID, records, frozenset({BOT}))
+    ana_row, bogdan_row = player_games(GAME_ID, records, frozenset({BOT}), {})
 
     # Then each one's longest run is that of their exact bids in the deals the preset
     # counts (not its one-card deals), and their exact bids all their deals'
