@@ -77,9 +77,7 @@ def story(*, account_at_the_table: bool = False) -> Story:
         3, preset="romanian-standard", options=SHORT_RULES, users=[others[2], guest, others[3]]
     )
     play_to_end(finished_id, finished_players)
-    wait_until(
-        lambda: PlayerGame.objects.filter(game_id=finished_id).count() == 3, 60, "the rows"
-    )
+    wait_until(lambda: PlayerGame.objects.filter(game_id=finished_id).count() == 3, 60, "the rows")
     waiting = actions.game_create(creator=others[0], player_count=4, preset="championship")
     actions.game_join(game_id=waiting.id, user=guest, alias="Maria")
     return Story(guest, account, game(playing_id), game(finished_id), waiting, players)
@@ -213,9 +211,7 @@ def test_a_table_where_the_account_sits_already_stays_the_guests_and_the_page_sa
         in html.unescape(page.content.decode())
     )
     # and the table waiting is the account's all the same
-    assert handed_over(given.waiting.id) == [
-        SeatHandedOver(0, given.guest.pk, given.account.pk)
-    ]
+    assert handed_over(given.waiting.id) == [SeatHandedOver(0, given.guest.pk, given.account.pk)]
 
 
 def test_the_api_names_the_tables_that_stay_the_guests() -> None:
