@@ -281,6 +281,28 @@ def test_a_player_who_is_no_guest_changes_nothing_by_signing_in_as_another() -> 
     assert not GuestAbsorbed.objects.exists()
 
 
+def test_another_site_cannot_sign_a_guest_in_to_its_own_account() -> None:
+    # Given Maria's browser, a guest's session, and Bogdan's account (another site's)
+    guest = user_create_guest(display_name="Maria")
+    bogdan: User = UserFactory.create(username="bogdan")
+    credentials = {"username": "bogdan", "password": DEFAULT_PASSWORD}
+    page = Client(enforce_csrf_checks=True)
+    page.force_login(guest)
+    api = APIClient(enforce_csrf_checks=True)
+    api.force_login(guest)
+
+    # When a page of another site posts Bogdan's credentials from it: the sign-in form
+    # without its token, the API's login as a form (what a page may send elsewhere)
+    form = page.post("/accounts/login/", credentials)
+    posted = api.post("/api/auth/login/", credentials, format="multipart")
+
+    # Then both are refused, and the guest's games go to nobody
+    assert (form.status_code, posted.status_code) == (403, 415)
+    assert signed_in_as(page) == signed_in_as(api) == guest.pk
+    assert User.objects.get(pk=guest.pk).is_active
+    assert not GuestAbsorbed.objects.filter(account=bogdan).exists()
+
+
 def test_a_guest_on_the_sign_in_page_is_told_their_games_go_with_them(client: Client) -> None:
     guest = user_create_guest(display_name="Maria")
     client.force_login(guest)
