@@ -202,11 +202,10 @@ def _sign_in_budgets(username: str, address: str | None) -> tuple[AttemptKey, ..
 
 @dataclass(frozen=True)
 class Absorbed:
-    """A guest who signed in to ``account_id``: the games of theirs that stay the
-    guest's (the account already sits at that table), the rest being the account's."""
+    """A guest who signed in to an account: the games of theirs that stay the guest's
+    (the account already sits at that table), the rest being the account's."""
 
     guest_id: int
-    account_id: int
     kept: tuple[Kept, ...] = ()
 
 
@@ -216,8 +215,8 @@ def user_absorb_guest(*, guest: User, account: User) -> Absorbed | None:
 
     In one transaction: the guest is turned inactive (it has no password: nobody signs
     in as it again) and recorded as the account's (:class:`accounts.models.GuestAbsorbed`),
-    and each app hands its part over (:mod:`accounts.guests`): the games in play or
-    waiting by an event in their logs, seat by seat, the finished ones read as the
+    and each app hands its part over (:mod:`accounts.guests`): the seats at tables in
+    play or waiting by an event in each table's log, the finished games read as the
     account's through that record. A game where the account sits already stays the
     guest's (two seats for one person), and is named in what this returns.
 
@@ -240,7 +239,7 @@ def user_absorb_guest(*, guest: User, account: User) -> Absorbed | None:
             for game in absorber(guest.pk, account.pk)
         ]
     guest.is_active = False
-    return Absorbed(guest.pk, account.pk, tuple(kept))
+    return Absorbed(guest.pk, tuple(kept))
 
 
 def user_sign_in(*, request: HttpRequest | Request, user: User) -> Absorbed | None:

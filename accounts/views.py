@@ -93,6 +93,10 @@ def throttled(request: HttpRequest, wait: int) -> HttpResponse:
     return response
 
 
+def _is_guest(user: object) -> TypeGuard[User]:
+    return isinstance(user, User) and user.is_guest
+
+
 @sensitive_post_parameters("password", "password_again")
 @register_throttled
 def register(request: HttpRequest) -> HttpResponse:
@@ -141,10 +145,6 @@ class LoginView(auth_views.LoginView):
                 % {"code": kept.code},
             )
         return HttpResponseRedirect(self.get_success_url())
-
-
-def _is_guest(user: object) -> TypeGuard[User]:
-    return isinstance(user, User) and user.is_guest
 
 
 def registered_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:

@@ -212,10 +212,10 @@ def rebuild_player_games() -> tuple[int, int]:
 
 def absorb_guest(guest_id: int, account_id: int) -> list[Kept]:
     """A guest signed in to their account (decision 3507): the rows of the guest's
-    finished games derived again, as the account's now (the guest's record beside the
-    log is written: ``accounts.services.user_absorb_guest``), as a rebuild derives
-    them. A game where the account sat too stays the guest's here as at the table,
-    which the games name already: nothing more to say."""
+    finished games derived again, the account's now (``user_absorb_guest`` has written
+    the guest's record beside the log), as a rebuild derives them. Nothing is kept to
+    tell of: a game where the account sat too keeps the guest's row, and the games'
+    part names the tables kept already."""
     games = PlayerGame.objects.filter(player_id=guest_id).values_list("game_id", flat=True)
     for game_id in list(games):
         update_player_games(game_id)
