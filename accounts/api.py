@@ -16,6 +16,7 @@ from accounts import services
 from accounts.serializers import (
     CredentialsSerializer,
     RegisterSerializer,
+    SignedInSerializer,
     TokenSerializer,
     UserSerializer,
     UserTokenSerializer,
@@ -68,14 +69,19 @@ class LoginView(APIView):
         tags=TAGS,
         operation_id="auth_login",
         summary="Log in: start a session and get an API token",
+        description="From a guest's session (a visitor who played without an account), "
+        "the guest's games become the account's (decision 3507): its seats at the tables "
+        "in play are handed over, and its finished games are the account's; `guest` says "
+        "which stay the guest's (the account sits at that table already).",
         request=CredentialsSerializer,
-        responses={200: UserTokenSerializer, **errors(400, 429, codes=SIGN_IN_REFUSALS)},
+        responses={200: SignedInSerializer, **errors(400, 429, codes=SIGN_IN_REFUSALS)},
     )
     def post(self, request: Request) -> Response:
-        user, token = services.user_log_in(
+        user, token, absorbed = services.user_log_in(
             request=request, **_valid(CredentialsSerializer, request)
         )
-        return Response({"user": UserSerializer(user).data, "token": token})
+        body = {"user": user, "token": token, "guest": absorbed}
+        return Response(SignedInSerializer(body).data)
 
 
 class LogoutView(APIView):

@@ -1,5 +1,6 @@
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 # What a deleted account is shown as: no name, no alias (decision 3503).
@@ -51,3 +52,24 @@ class User(AbstractUser):
         if self.deleted_at is not None:
             return str(DELETED_PLAYER)
         return self.display_name or self.username
+
+
+class GuestAbsorbed(models.Model):
+    """A guest who signed in to an account they already had: the account is the same
+    person, and the guest's games are the account's (decision 3507). The games in play
+    change hands in their logs; the finished ones, whose logs take no more events, are
+    read as the account's through this row by the read models of persons (My games, the
+    player page's rows), and a rebuild reads it as the live path does."""
+
+    guest = models.OneToOneField(
+        User, primary_key=True, on_delete=models.PROTECT, related_name="absorbed_into"
+    )
+    account = models.ForeignKey(User, on_delete=models.PROTECT, related_name="absorbed_guests")
+    at = models.DateTimeField(_("when"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("guest absorbed")
+        verbose_name_plural = _("guests absorbed")
+
+    def __str__(self) -> str:
+        return f"guest {self.guest_id} is account {self.account_id}"

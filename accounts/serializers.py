@@ -32,3 +32,23 @@ class TokenSerializer(serializers.Serializer):
 class UserTokenSerializer(serializers.Serializer):
     user = UserSerializer()
     token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")
+
+
+class KeptSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="The game's code.")
+    reason = serializers.CharField(
+        help_text="Why it stays the guest's: `seated_there`, the account sits at that table."
+    )
+
+
+class AbsorbedSerializer(serializers.Serializer):
+    guest_id = serializers.IntegerField()
+    kept = KeptSerializer(many=True, help_text="The guest's games that stay the guest's.")
+
+
+class SignedInSerializer(UserTokenSerializer):
+    guest = AbsorbedSerializer(
+        allow_null=True,
+        help_text="Signed in from a guest's session: the guest's games became this "
+        "account's, but for those `kept`; null otherwise.",
+    )

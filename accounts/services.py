@@ -2,9 +2,10 @@ import hashlib
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from django.contrib.admin.models import LogEntry
-from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth import authenticate, get_user, login, logout
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.sessions.models import Session
@@ -16,9 +17,10 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 
-from accounts import erasure
+from accounts import erasure, guests
 from accounts.errors import InvalidCredentials
-from accounts.models import User
+from accounts.guests import Kept
+from accounts.models import GuestAbsorbed, User
 from runtime.throttling import AttemptKey, client_address, take_attempt
 
 DEMO_ORGANIZER_USERNAME = "demo"
@@ -31,7 +33,7 @@ USERNAME_TAKEN = _("this username is taken")
 # Guests' usernames: a prefix and random hex, never shown (their display name is).
 GUEST_PREFIX = "guest-"
 # Bumped when the data export's shape changes.
-EXPORT_FORMAT = "atu-account-export/1"
+EXPORT_FORMAT = "atu-account-export/2"
 
 
 def user_ensure_demo_organizer(
@@ -198,16 +200,70 @@ def _sign_in_budgets(username: str, address: str | None) -> tuple[AttemptKey, ..
     )
 
 
+@dataclass(frozen=True)
+class Absorbed:
+    """A guest who signed in to an account: the games of theirs that stay the guest's
+    (the account already sits at that table), the rest being the account's."""
+
+    guest_id: int
+    kept: tuple[Kept, ...] = ()
+
+
+def user_absorb_guest(*, guest: User, account: User) -> Absorbed | None:
+    """The guest ``guest`` signed in to ``account``, which they had already: the same
+    person, so the guest's games become the account's (decision 3507).
+
+    In one transaction: the guest is turned inactive (it has no password: nobody signs
+    in as it again) and recorded as the account's (:class:`accounts.models.GuestAbsorbed`),
+    and each app hands its part over (:mod:`accounts.guests`): the seats at tables in
+    play or waiting by an event in each table's log, the finished games read as the
+    account's through that record. A game where the account sits already stays the
+    guest's (two seats for one person), and is named in what this returns.
+
+    None when there is nothing to do: ``guest`` is no active guest (already absorbed,
+    by a retried request or another sign-in) or ``account`` is no person's account."""
+    if not guest.is_guest or account.is_guest or account.is_bot or guest.pk == account.pk:
+        return None
+    with transaction.atomic():
+        # The claim: of two sign-ins at once from the guest's session, one turns it
+        # inactive, and the other finds nothing left to hand over.
+        claimed = User.objects.filter(pk=guest.pk, is_guest=True, is_active=True).update(
+            is_active=False
+        )
+        if not claimed:
+            return None
+        GuestAbsorbed.objects.create(guest_id=guest.pk, account_id=account.pk)
+        kept = [
+            game
+            for _name, absorber in guests.absorbers()
+            for game in absorber(guest.pk, account.pk)
+        ]
+    guest.is_active = False
+    return Absorbed(guest.pk, tuple(kept))
+
+
+def user_sign_in(*, request: HttpRequest | Request, user: User) -> Absorbed | None:
+    """Start a session for ``user``, whose credentials were checked. From a guest's
+    session, the guest's games become ``user``'s first (:func:`user_absorb_guest`),
+    on the sign-in page and the API alike; what that did, if anything."""
+    before = get_user(request)
+    absorbed = None
+    if isinstance(before, User) and before.is_guest:
+        absorbed = user_absorb_guest(guest=before, account=user)
+    login(request, user)
+    return absorbed
+
+
 def user_log_in(
     *, request: HttpRequest | Request, username: str, password: str
-) -> tuple[User, str]:
-    """Start a session for the user with these credentials; returns them and their
-    API token."""
+) -> tuple[User, str, Absorbed | None]:
+    """Start a session for the user with these credentials (:func:`user_sign_in`);
+    returns them, their API token, and what became of the session's guest's games."""
     user = user_authenticate(
         username=username, password=password, address=client_address(request), request=request
     )
-    login(request, user)
-    return user, user_token(user=user)
+    absorbed = user_sign_in(request=request, user=user)
+    return user, user_token(user=user), absorbed
 
 
 def user_log_out(*, request: HttpRequest | Request, token: Token | None = None) -> None:
@@ -249,15 +305,18 @@ def user_delete(*, request: HttpRequest, user: User, password: str) -> None:
     emptied: its row stays, as the id the log's games and standings name, with no
     name, address, password or date of the person, shown as "Deleted player". Their
     sessions, API token and the admin's log entries about them go; the request's
-    session ends."""
+    session ends. The guests who signed in to the account were the same person, and
+    go with it (decision 3507)."""
     attempt = take_attempt(*_sign_in_budgets(user.username, client_address(request)))
     if not user.has_usable_password() or not user.check_password(password):
         raise InvalidCredentials()
     attempt.succeeded()
     with transaction.atomic():
-        for _name, eraser in erasure.erasers():
-            eraser(user.pk)
-        _erase_account(user)
+        absorbed = User.objects.filter(pk__in=guests.guests_of(user.pk)).order_by("pk")
+        for person in (*absorbed, user):
+            for _name, eraser in erasure.erasers():
+                eraser(person.pk)
+            _erase_account(person)
     logout(request)
 
 
@@ -315,4 +374,9 @@ def user_export(*, user: User) -> dict[str, object]:
     }
     for name, exporter in erasure.exporters():
         exported[name] = exporter(user.pk)
+    # What each guest who signed in to the account played as that guest (decision 3507).
+    exported["guests"] = [
+        {"id": guest_id, **{name: exporter(guest_id) for name, exporter in erasure.exporters()}}
+        for guest_id in guests.guests_of(user.pk)
+    ]
     return exported

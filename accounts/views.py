@@ -3,7 +3,8 @@ account's own page: its email, a changed or reset password (Django's views), its
 export and its deletion (decision 3504).
 
 A guest (a visitor who pressed "Play now" without an account) registers on the same
-page, which turns their guest account into a full one, their games kept.
+page, which turns their guest account into a full one, their games kept; or signs in
+to the account they have, which takes the guest's games (decision 3507).
 
 Registering spends the address's budget the API's does; signing in spends the budgets
 of failed sign-ins the API's does, only by failing (:mod:`runtime.throttling`, decision
@@ -12,15 +13,17 @@ of failed sign-ins the API's does, only by failing (:mod:`runtime.throttling`, d
 import json
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone
@@ -33,7 +36,13 @@ from accounts.errors import InvalidCredentials
 from accounts.forms import DeleteAccountForm, EmailForm, RegisterForm, SignInForm
 from accounts.http import AuthenticatedHttpRequest, safe_next
 from accounts.models import User
-from accounts.services import user_delete, user_export, user_register, user_set_email
+from accounts.services import (
+    user_delete,
+    user_export,
+    user_register,
+    user_set_email,
+    user_sign_in,
+)
 from runtime.errors import TooManyAttempts
 from runtime.throttling import login_wait
 
@@ -84,11 +93,15 @@ def throttled(request: HttpRequest, wait: int) -> HttpResponse:
     return response
 
 
+def _is_guest(user: object) -> TypeGuard[User]:
+    return isinstance(user, User) and user.is_guest
+
+
 @sensitive_post_parameters("password", "password_again")
 @register_throttled
 def register(request: HttpRequest) -> HttpResponse:
     """A new account; for a guest, their own account made full (their games kept)."""
-    guest = request.user if isinstance(request.user, User) and request.user.is_guest else None
+    guest = request.user if _is_guest(request.user) else None
     if request.user.is_authenticated and guest is None:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = RegisterForm(request.POST or None)
@@ -112,9 +125,26 @@ def register(request: HttpRequest) -> HttpResponse:
 
 @method_decorator(sign_in_refused, name="dispatch")
 class LoginView(auth_views.LoginView):
+    """Signing in; a guest signs in to the account they have, and their games become
+    the account's (decision 3507)."""
+
     template_name = "accounts/login.html"
     authentication_form = SignInForm
-    redirect_authenticated_user = True
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        # Anyone signed in is sent on, but a guest: they may sign in to their account.
+        self.redirect_authenticated_user = not _is_guest(request.user)
+        return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        absorbed = user_sign_in(request=self.request, user=form.get_user())
+        for kept in absorbed.kept if absorbed is not None else ():
+            messages.warning(
+                self.request,
+                _("Your game %(code)s stays with the guest: you already sit at that table.")
+                % {"code": kept.code},
+            )
+        return HttpResponseRedirect(self.get_success_url())
 
 
 def registered_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
@@ -123,7 +153,7 @@ def registered_only(view: Callable[..., HttpResponseBase]) -> Callable[..., Http
 
     @wraps(view)
     def registered(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if isinstance(request.user, User) and request.user.is_guest:
+        if _is_guest(request.user):
             return redirect(
                 f"{reverse('accounts:register')}?{urlencode({'next': request.path}, safe='/')}"
             )

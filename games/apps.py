@@ -7,10 +7,12 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Here, not at the top: the tasks import the models, which need the apps loaded.
         from accounts.erasure import on_erasure, on_export
+        from accounts.guests import on_absorb
         from eventlog import store
 
         # The tasks are imported with the receivers: Celery finds them by name.
         from games import receivers
+        from games.commands.actions import game_hand_over_seats
         from games.errors import VersionConflict
         from games.live import fanout
         from games.read.selectors import player_games_export
@@ -41,6 +43,8 @@ class GamesConfig(AppConfig):
         # A deleted account's aliases, and what its data export says of its games.
         on_erasure("games", erasure.player_erase)
         on_export("games", player_games_export)
+        # A guest who signs in to their account: their seats at the tables in play.
+        on_absorb("games", game_hand_over_seats)
 
         on_startup(automatic.resume_at_startup)
         on_startup(fanout.watch_over)

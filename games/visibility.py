@@ -59,6 +59,7 @@ from games.rules.cards import card
 from games.table import (
     GameCreated,
     PlayerSeated,
+    SeatHandedOver,
     SeatTaken,
     Table,
     fold,
@@ -523,6 +524,9 @@ def _payload_view(
     if isinstance(event, PlayerSeated | SeatTaken):
         # Players are known at the table by their aliases only.
         return {key: value for key, value in payload.items() if key != "user_id"}
+    if isinstance(event, SeatHandedOver):
+        # Nor is the account a guest signed in to: the seat keeps its alias.
+        return {"seat": event.seat}
     if isinstance(event, GameCreated):
         # Nor is its creator known by their account: the table page tells the creator
         # themself (games.web.views.table).

@@ -7,6 +7,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         # Here, not at the top: these import the models, which need the apps loaded.
         from accounts.erasure import on_erasure, on_export
+        from accounts.guests import on_absorb
         from eventlog import store
         from games.errors import VersionConflict
         from games.read.selectors import add_player_events, add_table_home
@@ -16,6 +17,7 @@ class TournamentsConfig(AppConfig):
         from runtime.channel_layer import on_resubscribed
         from runtime.lifespan import on_startup
         from tournaments import championship, clock, receivers, services, watchdog
+        from tournaments.projections.players import absorb_guest
         from tournaments.projections.standings import SCORE_EVENTS
         from tournaments.selectors import (
             directs_table,
@@ -40,6 +42,8 @@ class TournamentsConfig(AppConfig):
         # A deleted account's names in the championships, and its data export's part.
         on_erasure("championships", services.player_erase)
         on_export("championships", player_championships)
+        # A guest who signs in to their account: their finished games' rows, the account's.
+        on_absorb("championships", absorb_guest)
         # The receiver asks which event a game is in, once per game and process.
         game_recorded.listen(
             receivers.game_recorded,

@@ -139,6 +139,19 @@ class AlreadyEntered(EventError):
         super().__init__(f"player {player_id} is already entered in this event")
 
 
+class GuestEntry(EventError):
+    """A guest's entry: an entry is a line of the standings and the season's
+    leaderboard under an account, which a guest who later signs in to their account
+    could not take along (decision 3507)."""
+
+    code = "guest_entry"
+    text = gettext_noop("A guest cannot enter an event: register or sign in first.")
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__("a guest cannot enter an event: register or sign in first")
+
+
 class RoundInProgress(EventError):
     code = "round_in_progress"
     text = gettext_noop("The current round is still being played.")

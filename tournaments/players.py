@@ -36,6 +36,7 @@ from django.db.models import (
 )
 from django.db.models.functions import RowNumber
 
+from accounts.guests import accounts_of, people_at
 from accounts.models import User
 from games.models import Game
 from tournaments.errors import GamesPageNotFound, PlayerNotFound
@@ -241,10 +242,13 @@ def games_page(games: QuerySet[PlayerGame], count: int, number: int) -> GamesPag
         for seat in seats
         if seat.get("user_id") is not None
     }
-    linked = linked_players(sorted(others))
+    # A guest who signed in to their account is named by it (decision 3507).
+    accounts = accounts_of(others)
+    linked = linked_players(sorted(others | set(accounts.values())))
     lines = []
     for row in rows:
         seats, options = tables.get(row.game_id, ([], {}))
+        people = people_at((seat["user_id"] for seat in seats), accounts)
         lines.append(
             GameLine(
                 row.code,
@@ -258,7 +262,9 @@ def games_page(games: QuerySet[PlayerGame], count: int, number: int) -> GamesPag
                 row.deals,
                 row.exact,
                 [
-                    Opponent(seat["user_id"], seat["alias"], seat["user_id"] in linked)
+                    Opponent(
+                        people[seat["user_id"]], seat["alias"], people[seat["user_id"]] in linked
+                    )
                     for seat in seats
                     if seat["seat"] != row.seat
                 ],

@@ -99,6 +99,7 @@ from tournaments.errors import (
     EventNotFound,
     EventOver,
     ExtensionOutOfRange,
+    GuestEntry,
     InvalidEventInput,
     MayNotOrganize,
     NoRoundInPlay,
@@ -430,8 +431,10 @@ def event_register(
 ) -> EventResult:
     """Enter ``player`` (the actor themself by default; only the organizer enters
     others). Entries stay open until the last round starts: a late entry plays the
-    rounds still to come."""
+    rounds still to come. A guest is entered by nobody (:class:`GuestEntry`)."""
     player = player or actor
+    if player.is_guest:
+        raise GuestEntry()
 
     def decide(championship: Championship) -> list[ChampionshipEvent]:
         if player.pk != actor.pk:

@@ -18,6 +18,7 @@ from typing import Any, ParamSpec
 
 from django.db import IntegrityError, transaction
 
+from accounts.guests import SEATED_THERE, Kept
 from accounts.models import User
 from accounts.services import (
     BOT_NAMES,
@@ -40,6 +41,7 @@ from games.errors import (
     AlreadySeated,
     EventGameNoRematch,
     GameAlreadyStarted,
+    GameIsOver,
     GameNotFinished,
     GamePausedError,
     InvalidInput,
@@ -50,12 +52,13 @@ from games.errors import (
     NotYourSeat,
     SeatOfABot,
     TableBegun,
+    TableCancelledError,
     TableFull,
     UnknownBot,
     VersionConflict,
 )
 from games.models import Game
-from games.read.selectors import rematch_game, table_home
+from games.read.selectors import player_games, rematch_game, table_home
 from games.rules import (
     RuleOptions,
     Visibility,
@@ -78,6 +81,7 @@ from games.table import (
     PlayerLeft,
     PlayerSeated,
     SeatAutomated,
+    SeatHandedOver,
     SeatTaken,
     Table,
     TableCancelled,
@@ -815,6 +819,57 @@ def game_substitute(
             decide=decide,
         )
     )
+
+
+def game_hand_over_seat(*, game_id: uuid.UUID, guest_id: int, account: User) -> CommandResult:
+    """Hand the seat the guest ``guest_id`` holds at a table waiting or in play to the
+    account they signed in to (decision 3507): the same person plays on as
+    ``account``, under the same alias. Nothing to write if the guest holds no seat
+    there (handed over already); refused if the account sits at the table already
+    (:class:`AlreadySeated`: two seats for one person), or the game is over."""
+
+    def decide(table: Table) -> list[AnyEvent]:
+        seat = table.seat_of(guest_id)
+        if seat is None:
+            return []
+        taken = table.seat_of(account.pk)
+        if taken is not None:
+            raise AlreadySeated(taken)
+        return fold_all(table, [SeatHandedOver(seat, guest_id, account.pk)])
+
+    return _seating(
+        partial(
+            execute,
+            Move(
+                game_id=game_id,
+                actor=account,
+                expected_version=None,
+                idempotency_key=None,
+                command={"hand_over_from": guest_id},
+                decide=decide,
+            ),
+        )
+    )
+
+
+def game_hand_over_seats(guest_id: int, account_id: int) -> list[Kept]:
+    """Every seat the guest ``guest_id`` holds at a table waiting or in play, handed to
+    the account ``account_id`` they signed in to, one table at a time; the tables where
+    the account sits already stay the guest's, and are returned. A game that finished
+    meanwhile is the account's as the finished ones are (through the guest's record
+    beside the log); a table cancelled meanwhile is nobody's."""
+    account = User.objects.get(pk=account_id)
+    kept = []
+    for game in player_games([guest_id], finished=False):
+        try:
+            # A savepoint: a refusal leaves the sign-in's transaction as it was.
+            with transaction.atomic():
+                game_hand_over_seat(game_id=game.id, guest_id=guest_id, account=account)
+        except AlreadySeated:
+            kept.append(Kept(game.code, SEATED_THERE))
+        except (GameIsOver, TableCancelledError):
+            continue
+    return kept
 
 
 def game_pause(*, game_id: uuid.UUID, actor: User, reason: str = "") -> CommandResult:

@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from accounts.guests import guests_of
 from accounts.models import User
 from eventlog import store
 from games.errors import GameNotFound
@@ -247,15 +248,22 @@ def game_summaries(games: Iterable[Game], *, viewer_id: int | None) -> list[Game
 _SEAT_ENTRIES = range(MAX_PLAYERS)
 
 
-def player_games(user_id: int, *, finished: bool) -> QuerySet[Game]:
-    """The games ``user_id`` sits at, the last played first: those waiting for their
-    players or in play, or (``finished``) those over; no cancelled table. Read from the
-    game read model, whose seats name each player by their user id, as the log does (a
-    guest who registers is the same user: their games stay theirs). A player sees their
-    own tables live, spectator delay or not (:func:`games.visibility.held_back`)."""
+def person_ids(user_id: int) -> list[int]:
+    """The ids a person's seats are named by: their account's, then each guest's who
+    signed in to it (decision 3507), whose finished games are theirs too."""
+    return [user_id, *guests_of(user_id)]
+
+
+def player_games(user_ids: Sequence[int], *, finished: bool) -> QuerySet[Game]:
+    """The games any of ``user_ids`` (:func:`person_ids`) sits at, the last played
+    first: those waiting for their players or in play, or (``finished``) those over; no
+    cancelled table. Read from the game read model, whose seats name each player by
+    their user id, as the log does (a guest who registers is the same user: their
+    games stay theirs). A player sees their own tables live, spectator delay or not
+    (:func:`games.visibility.held_back`)."""
     seated = Q()
     for entry in _SEAT_ENTRIES:
-        seated |= Q(**{f"seats__{entry}__user_id": user_id})
+        seated |= Q(**{f"seats__{entry}__user_id__in": list(user_ids)})
     statuses = [Game.Status.FINISHED] if finished else [Game.Status.OPEN, Game.Status.PLAYING]
     return Game.objects.filter(seated, status__in=statuses).order_by("-updated_at", "-pk")
 
@@ -272,11 +280,14 @@ class PlayerGame:
     points: int | None
 
 
-def player_seats(games: Iterable[Game], user_id: int) -> list[PlayerGame]:
-    """Each of ``games`` (rows of :func:`player_games`) with ``user_id``'s seat at it."""
+def player_seats(games: Iterable[Game], user_ids: Sequence[int]) -> list[PlayerGame]:
+    """Each of ``games`` (rows of :func:`player_games`) with the person's seat at it:
+    of the first of ``user_ids`` that sits there (the account's own seat, where a guest
+    of theirs sat at the same table too)."""
     found = []
     for game in games:
-        seat = next(seat for seat in game.seats if seat.get("user_id") == user_id)
+        seats = {seat.get("user_id"): seat for seat in game.seats}
+        seat = next(seats[user_id] for user_id in user_ids if user_id in seats)
         number = seat["seat"]
         over = game.status == Game.Status.FINISHED and number < len(game.places)
         found.append(

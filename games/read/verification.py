@@ -75,6 +75,7 @@ from games.table import (
     PlayerLeft,
     PlayerSeated,
     SeatAutomated,
+    SeatHandedOver,
     Table,
     TableCancelled,
     TableEvent,
@@ -403,6 +404,12 @@ class _Verifier:
             self._committed(sequence, event)
         elif isinstance(event, DealRevealed):
             self._revealed(sequence, event)
+        elif isinstance(event, SeatHandedOver):
+            held = table.seats[event.seat] if _is_seat(table, event.seat) else None
+            if held is None or held.user_id != event.from_user:
+                message = f"seat {event.seat} is not user {event.from_user}'s to hand over"
+                self.problem("table", message, sequence)
+                return
         elif isinstance(event, SeatAutomated) and not _is_seat(table, event.seat):
             self.problem("table", f"there is no seat {event.seat} to give a bot", sequence)
         self._fold(index, [event])

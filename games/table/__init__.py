@@ -135,6 +135,19 @@ class SeatTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatHandedOver:
+    """The seat's player, a guest, signed in to the account they had: the same person
+    plays the seat on under that account (decision 3507), under the same alias.
+    Unlike a substitute's :class:`SeatTaken`, nobody else took the seat: the deals
+    played at it are the account's, which the read models of persons read through the
+    guest's record beside the log."""
+
+    seat: int
+    from_user: int
+    to_user: int
+
+
+@dataclass(frozen=True, slots=True)
 class GamePaused:
     """Nobody may move, and no bot or timer acts, until the game is resumed."""
 
@@ -168,6 +181,7 @@ TableEvent = (
     | GamePaused
     | GameResumed
     | SeatTaken
+    | SeatHandedOver
     | PlayerLeft
     | TableCancelled
 )
@@ -390,6 +404,13 @@ def fold(table: Table, events: list[AnyEvent]) -> Table:
             seats = list(table.seats)
             left = seats[event.seat]
             seats[event.seat] = Seat(event.user_id, event.alias, left.zero_play if left else False)
+            table.seats = tuple(seats)
+        elif isinstance(event, SeatHandedOver):
+            seats = list(table.seats)
+            held = seats[event.seat]
+            if held is None or held.user_id != event.from_user:
+                raise ValueError(f"seat {event.seat} is not user {event.from_user}'s to hand over")
+            seats[event.seat] = Seat(event.to_user, held.alias, held.zero_play)
             table.seats = tuple(seats)
         elif isinstance(event, GamePaused | GameResumed):
             table.paused = isinstance(event, GamePaused)

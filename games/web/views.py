@@ -46,6 +46,7 @@ from games.read.selectors import (
     find_game,
     game_summaries,
     games_list,
+    person_ids,
     player_events,
     player_games,
     player_seats,
@@ -517,18 +518,20 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     with the way back to its table, then those over, with their result and replay, a
     page at a time (``page`` for the games, ``events`` for the events)."""
     user_id = request.user.pk
-    in_play = player_games(user_id, finished=False)[:IN_PLAY_LENGTH]
-    finished = Paginator(player_games(user_id, finished=True), FINISHED_PAGE).get_page(
+    # With the games of the guests who signed in to this account (decision 3507).
+    people = person_ids(user_id)
+    in_play = player_games(people, finished=False)[:IN_PLAY_LENGTH]
+    finished = Paginator(player_games(people, finished=True), FINISHED_PAGE).get_page(
         request.GET.get("page")
     )
     finished_events = Paginator(player_events(user_id, finished=True), FINISHED_PAGE).get_page(
         request.GET.get("events")
     )
     context = {
-        "in_play": _labelled(player_seats(in_play, user_id)),
+        "in_play": _labelled(player_seats(in_play, people)),
         "events_in_play": player_events(user_id, finished=False)[:IN_PLAY_LENGTH],
         "finished": finished,
-        "finished_games": _labelled(player_seats(finished, user_id)),
+        "finished_games": _labelled(player_seats(finished, people)),
         "finished_events": finished_events,
     }
     return render(request, "games/my_games.html", context)

@@ -191,7 +191,7 @@ def test_the_data_export_holds_the_account_its_games_championships_and_seasons()
         response["Content-Disposition"],
     )
     exported = json.loads(response.content)
-    assert exported["format"] == "atu-account-export/1"
+    assert exported["format"] == "atu-account-export/2"
     assert {
         key: exported["account"][key] for key in ("id", "username", "display_name", "email")
     } == {

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from eventlog.store import read
-from games.commands.actions import game_create, game_join, game_pause
+from games.commands.actions import game_create, game_hand_over_seat, game_join, game_pause
 from games.errors import GameNotFound
 from games.models import Game
 from games.read.selectors import find_game, games_list
@@ -154,6 +154,18 @@ def test_no_viewer_sees_the_creators_account_in_game_created() -> None:
         assert created["type"] == "GameCreated"
         assert "creator_id" not in created["payload"]
         assert created["payload"]["code"] == records[0].payload["code"]
+
+
+def test_no_viewer_sees_the_accounts_of_a_seat_a_guest_handed_over() -> None:
+    # Given a guest's seat handed to the account they signed in to (decision 3507)
+    game_id, users = seated_game(3)
+    game_hand_over_seat(game_id=game_id, guest_id=users[0].pk, account=UserFactory.create())
+    records = read(stream_of(game_id))
+
+    # Then no viewer is shown either account: the seat keeps its alias
+    for viewer in (Viewer(0), Viewer(1), Viewer(None), Viewer(None, replay=True)):
+        handed = event_views(records, viewer)[-1]
+        assert (handed["type"], handed["payload"]) == ("SeatHandedOver", {"seat": 0})
 
 
 def timed_game(seconds: int | None) -> tuple[uuid.UUID, list[User]]:

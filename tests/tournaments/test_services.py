@@ -105,6 +105,20 @@ def test_an_event_with_bad_options_is_refused_and_nothing_is_written(
 
 
 @pytest.mark.django_db
+def test_a_guest_enters_no_event_nor_is_entered_by_its_organizer() -> None:
+    # Given an event taking entries, and a guest
+    creator = organizer()
+    event = services.event_create(organizer=creator, name="Cupa")
+    guest = UserFactory.create(is_guest=True)
+
+    # Then the guest cannot enter, and the organizer cannot enter them (an entry is a
+    # line of standings a guest signing in to their account could not take along)
+    refused("guest_entry", services.event_register, event_id=event.id, actor=guest)
+    refused("guest_entry", services.event_register, event_id=event.id, actor=creator, player=guest)
+    assert not Entry.objects.filter(event_id=event.id).exists()
+
+
+@pytest.mark.django_db
 def test_only_organizer_accounts_create_events_and_only_the_organizer_runs_one() -> None:
     player = UserFactory.create()
     refused("may_not_organize", services.event_create, organizer=player, name="Cupa")

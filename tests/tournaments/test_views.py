@@ -4,6 +4,7 @@ and printable), privacy, seasons and the read-only admin."""
 
 from __future__ import annotations
 
+import html
 import json
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -14,6 +15,7 @@ from django.templatetags.static import static
 from django.test import Client
 
 from accounts.models import User
+from accounts.services import user_create_guest
 from games.models import Game
 from games.write.tables import load_table
 from tests.accounts.factories import UserFactory
@@ -649,6 +651,28 @@ def test_a_player_enters_and_checks_in_from_the_event_page() -> None:
     again = client.post(f"/events/{event.code}/register/")
     assert again.status_code == 409
     assert "That player is already entered in this event." in text(again)
+
+
+@pytest.mark.django_db
+def test_a_guest_is_sent_to_register_or_sign_in_to_enter_an_event() -> None:
+    # Given a guest on the page of an event taking entries
+    event = new_event()
+    client = signed_in(user_create_guest(display_name="Maria"))
+
+    # Then the page offers registering or signing in, back to it, and no entry
+    content = text(client.get(f"/events/{event.code}/"))
+    page = f"?next=/events/{event.code}/"
+    assert 'id="register"' not in content
+    assert (
+        f'<p id="guest-entry"><a href="/accounts/register/{page}">Register</a> or '
+        f'<a href="/accounts/login/{page}">sign in</a> to enter this event: your games as a '
+        "guest stay yours.</p>"
+    ) in html.unescape(content)
+    # and an entry posted all the same is refused, with the reason
+    refused = client.post(f"/events/{event.code}/register/")
+    assert refused.status_code == 403
+    assert "A guest cannot enter an event: register or sign in first." in text(refused)
+    assert not Entry.objects.filter(event_id=event.id).exists()
 
 
 @pytest.mark.django_db

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
 
 from django.db import transaction
 
+from accounts.guests import Kept, accounts_of, people_at
 from accounts.models import User
 from eventlog import store
 from eventlog.store import Recorded
@@ -42,10 +43,15 @@ REBUILD_BATCH = 500
 
 
 def player_games(
-    game_id: uuid.UUID, records: Sequence[Recorded], bot_accounts: frozenset[int]
+    game_id: uuid.UUID,
+    records: Sequence[Recorded],
+    bot_accounts: frozenset[int],
+    accounts: Mapping[int, int],
 ) -> list[PlayerGame]:
     """The rows of a game's players (``records``: its records of ``PLAYER_EVENTS``, in
-    order); none for a game not finished, or with nobody but bots at its end."""
+    order); none for a game not finished, or with nobody but bots at its end. A guest
+    who signed in to their account (``accounts``: :func:`accounts.guests.accounts_of`)
+    is that account: the row is its (decision 3507)."""
     created: GameCreated | None = None
     finished: Recorded | None = None
     seats = SeatHolders(bot_accounts)
@@ -71,6 +77,7 @@ def player_games(
     else:
         scores, places = ending.scores, ending.places
     counts = _streak_counts(created)
+    people = people_at(seats.users.values(), accounts)
     rows = []
     for seat in range(created.player_count):
         player = seats.users.get(seat)
@@ -81,7 +88,7 @@ def player_games(
             PlayerGame(
                 game_id=game_id,
                 seat=seat,
-                player_id=player,
+                player_id=people[player],
                 code=created.code,
                 kind=created.kind,
                 preset=created.preset,
@@ -152,13 +159,16 @@ def _deal_figures(
     return played, exact, best, bonuses
 
 
-def _bot_accounts(records: Iterable[Recorded]) -> frozenset[int]:
-    """The bots' accounts among those seated in ``records``, in one query."""
-    seated = {
+def _seated(records: Iterable[Recorded]) -> set[int]:
+    return {
         record.event.user_id
         for record in records
         if record.type in (PlayerSeated.__name__, SeatTaken.__name__)
     }
+
+
+def _bot_accounts(seated: set[int]) -> frozenset[int]:
+    """The bots' accounts among the users ``seated``, in one query."""
     if not seated:
         return frozenset()
     return frozenset(User.objects.filter(pk__in=seated, is_bot=True).values_list("pk", flat=True))
@@ -168,7 +178,8 @@ def update_player_games(game_id: uuid.UUID) -> int:
     """Write the rows of a finished game's players from its log, in place of any it
     had; how many. Idempotent: run again, it writes the same rows."""
     records = store.read(stream_of(game_id), types=PLAYER_EVENTS)
-    rows = player_games(game_id, records, _bot_accounts(records))
+    seated = _seated(records)
+    rows = player_games(game_id, records, _bot_accounts(seated), accounts_of(seated))
     with transaction.atomic():
         PlayerGame.objects.filter(game_id=game_id).delete()
         PlayerGame.objects.bulk_create(rows)
@@ -187,12 +198,25 @@ def rebuild_player_games() -> tuple[int, int]:
             by_stream: dict[str, list[Recorded]] = defaultdict(list)
             for stream, record in store.read_streams(list(batch), types=PLAYER_EVENTS):
                 by_stream[stream].append(record)
-            bots = _bot_accounts(record for records in by_stream.values() for record in records)
+            seated = _seated(record for records in by_stream.values() for record in records)
+            bots, accounts = _bot_accounts(seated), accounts_of(seated)
             rows = [
                 row
                 for stream, records in by_stream.items()
-                for row in player_games(batch[stream], records, bots)
+                for row in player_games(batch[stream], records, bots, accounts)
             ]
             PlayerGame.objects.bulk_create(rows)
             written += len(rows)
     return len(games), written
+
+
+def absorb_guest(guest_id: int, account_id: int) -> list[Kept]:
+    """A guest signed in to their account (decision 3507): the rows of the guest's
+    finished games derived again, the account's now (``user_absorb_guest`` has written
+    the guest's record beside the log), as a rebuild derives them. Nothing is kept to
+    tell of: a game where the account sat too keeps the guest's row, and the games'
+    part names the tables kept already."""
+    games = PlayerGame.objects.filter(player_id=guest_id).values_list("game_id", flat=True)
+    for game_id in list(games):
+        update_player_games(game_id)
+    return []

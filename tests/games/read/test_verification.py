@@ -48,6 +48,7 @@ from games.table import (
     AnyEvent,
     DealRevealed,
     DealsCommitted,
+    SeatHandedOver,
     stream_of,
 )
 from games.write.tables import load_table
@@ -408,6 +409,39 @@ def test_commitments_recorded_after_the_first_deal_fail_the_order_checks() -> No
         "the game starts before its deals are committed",
         "the hand is dealt before its secret is committed",
         "the deals are committed after the game started",
+    ]
+
+
+def test_a_seat_a_guest_handed_over_mid_game_verifies_and_one_a_stranger_hands_is_reported() -> (
+    None
+):
+    # Given a game whose first seat's guest signed in to their account mid-game, which
+    # played it to the end (decision 3507)
+    game_id, users = seated_game(3, "romanian-standard", SHORT)
+    rng = random.Random(1)
+    for _ in range(5):
+        next_move(game_id, users, rng)
+    account = UserFactory.create()
+    actions.game_hand_over_seat(game_id=game_id, guest_id=users[0].pk, account=account)
+    play_to_end(game_id, [account, *users[1:]], seed=2)
+    records = read(stream_of(game_id))
+
+    # Then it verifies as any game
+    assert verify_game(game_id).problems == []
+
+    # And a copy where someone who held no seat hands one over is reported, there
+    stream, forged = tampered_copy(
+        records,
+        lambda _, event: (
+            SeatHandedOver(event.seat, account.pk, users[0].pk)
+            if isinstance(event, SeatHandedOver)
+            else event
+        ),
+    )
+    report = verify_stream(stream)
+    handed = sequence_of(forged, SeatHandedOver)
+    assert report.problems == [
+        Problem("table", f"seat 0 is not user {account.pk}'s to hand over", handed, None)
     ]
 
 

@@ -27,6 +27,7 @@ from games.table import (
     PlayerSeated,
     Seat,
     SeatAutomated,
+    SeatHandedOver,
     SeatTaken,
     Table,
     TableCancelled,
@@ -236,6 +237,30 @@ def test_a_substitute_who_takes_a_seat_keeps_the_zero_play_announced_for_it() ->
     # Then the substitute holds it, with the announcement
     assert table.seats[0] == Seat(99, "Bogdan", zero_play=True)
     assert table.seat_of(99) == 0 and table.seat_of(10) is None
+
+
+def test_a_guest_signed_in_hands_their_seat_to_the_account_under_the_same_alias() -> None:
+    # Given a guest seated under an alias, zero play announced on joining
+    table = fold(Table(), [created(), PlayerSeated(0, 10, "Maria", zero_play=True)])
+    handed = SeatHandedOver(0, 10, 99)
+
+    # When the seat passes to the account they signed in to, as the log stores it
+    fold(table, [decode(*encode(handed))])
+
+    # Then the account holds it, under the same alias and announcement; the guest none
+    assert decode(*encode(handed)) == handed
+    assert table.seats[0] == Seat(99, "Maria", zero_play=True)
+    assert (table.seat_of(99), table.seat_of(10)) == (0, None)
+    assert projected(table)["seats"] == [{"seat": 0, "alias": "Maria", "user_id": 99}]
+
+
+def test_only_whoever_holds_a_seat_hands_it_over() -> None:
+    table = fold(Table(), [created(), PlayerSeated(0, 10, "Maria")])
+
+    with pytest.raises(ValueError, match="seat 0 is not user 11's to hand over"):
+        fold(table, [SeatHandedOver(0, 11, 99)])
+    with pytest.raises(ValueError, match="seat 1 is not user 10's to hand over"):
+        fold(table, [SeatHandedOver(1, 10, 99)])
 
 
 def test_a_table_is_paused_until_it_is_resumed_and_reveals_secrets_in_order() -> None:

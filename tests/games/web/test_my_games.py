@@ -83,7 +83,7 @@ def test_my_games_lists_the_games_in_play_first_with_the_way_back_then_the_finis
     assert f"In play: deal 1 of {playing.hands_total}" in in_play
     # and the finished game says where they placed, with its replay
     done = section(content, "finished-games")
-    [mine] = player_seats([finished], user.pk)
+    [mine] = player_seats([finished], [user.pk])
     assert f"Place {mine.place} of 3, {finished.scores[mine.seat]} points" in done
     assert f'<a class="replay" href="/games/{finished.code}/?replay">Replay</a>' in done
     # and no cancelled table, nor anyone else's game
@@ -164,9 +164,11 @@ def test_player_games_finds_a_seat_in_any_place_of_the_read_models_seats() -> No
     game_id, users = seated_game(6, preset="romanian-standard")
 
     # When each asks for their games in play
-    found = [list(player_games(user.pk, finished=False)) for user in users]
+    found = [list(player_games([user.pk], finished=False)) for user in users]
 
     # Then each finds it, at their own seat
     assert [[game.pk for game in games] for games in found] == [[game_id]] * 6
-    seats = [player_seats(games, user.pk)[0].seat for games, user in zip(found, users, strict=True)]
+    seats = [
+        player_seats(games, [user.pk])[0].seat for games, user in zip(found, users, strict=True)
+    ]
     assert seats == [0, 1, 2, 3, 4, 5]

@@ -20,7 +20,14 @@ from eventlog.store import Recorded
 from games import rules
 from games.models import Game
 from games.rules import classic
-from games.table import GameCreated, PlayerSeated, SeatAutomated, encode, stream_of
+from games.table import (
+    GameCreated,
+    PlayerSeated,
+    SeatAutomated,
+    SeatHandedOver,
+    encode,
+    stream_of,
+)
 from tests.games.drivers import play_to_end, seated_game
 from tests.tournaments.drivers import SHORT_RULES, played_event, wait_until
 from tournaments.models import PlayerGame
@@ -37,7 +44,7 @@ GAME_ID = uuid.UUID(int=7)
 ONLINE_ROOM = rules.PRESETS["online-room"].to_dict()
 SCHEDULE = rules.build_schedule(rules.PRESETS["online-room"], 3)
 ONE_CARD = {hand for hand, spec in enumerate(SCHEDULE) if spec.cards == 1}
-ANA, BOGDAN, BOT = 11, 12, 13
+ANA, BOGDAN, BOT, ACCOUNT = 11, 12, 13, 14
 
 
 def recorded(*events: Any) -> list[Recorded]:
@@ -87,7 +94,7 @@ def test_each_persons_deals_exact_bids_runs_and_bonuses_are_read_from_the_log() 
     )
 
     # When its players' rows are read from it
-    rows = player_games(GAME_ID, records, frozenset({BOT}))
+    rows = player_games(GAME_ID, records, frozenset({BOT}), {})
 
     # Then each person has one (the bot none): their place and score; of the deals
     # they bid, how many exactly; their longest run of exact bids, the one-card deals
@@ -117,12 +124,41 @@ def test_each_persons_deals_exact_bids_runs_and_bonuses_are_read_from_the_log() 
     }
 
 
+def test_a_guest_who_signed_in_to_their_account_is_that_account_with_every_deal() -> None:
+    # Given Ana a guest, whose seat passed to her account mid-game (decision 3507)
+    records = three_at_online_room(
+        deal(3, (True, True, False)),
+        SeatHandedOver(0, ANA, ACCOUNT),
+        deal(4, (True, False, False)),
+    )
+
+    # When the players' rows are read, Ana being known as her account's guest
+    rows = player_games(GAME_ID, records, frozenset({BOT}), {ANA: ACCOUNT})
+
+    # Then her row is the account's, with both deals she bid
+    assert [(row.seat, row.player_id, row.deals, row.exact) for row in rows] == [
+        (0, ACCOUNT, 2, 2),
+        (1, BOGDAN, 2, 1),
+    ]
+
+
+def test_a_guest_whose_account_sat_at_the_same_table_keeps_their_row() -> None:
+    # Given Ana a guest whose account is Bogdan's, who sits at the table himself
+    records = three_at_online_room(deal(3, (True, True, False)))
+
+    # When the players' rows are read
+    rows = player_games(GAME_ID, records, frozenset({BOT}), {ANA: BOGDAN})
+
+    # Then the guest's seat stays the guest's: no one person holds two rows of a game
+    assert [(row.seat, row.player_id) for row in rows] == [(0, ANA), (1, BOGDAN)]
+
+
 def test_a_deal_scored_again_counts_as_last_scored() -> None:
     # Given a deal scored, then scored again (a correction at a table in the room)
     records = three_at_online_room(deal(3, (False, False, False)), deal(3, (True, True, True)))
 
     # When the players' rows are read
-    rows = player_games(GAME_ID, records, frozenset({BOT}))
+    rows = player_games(GAME_ID, records, frozenset({BOT}), {})
 
     # Then it counts once, as last scored
     assert [(row.deals, row.exact, row.best_run) for row in rows] == [(1, 1, 1), (1, 1, 1)]
@@ -131,7 +167,7 @@ def test_a_deal_scored_again_counts_as_last_scored() -> None:
 def test_a_game_not_finished_has_no_rows() -> None:
     records = three_at_online_room(deal(0, (True, True, True)), finished=False)
 
-    assert player_games(GAME_ID, records, frozenset({BOT})) == []
+    assert player_games(GAME_ID, records, frozenset({BOT}), {}) == []
 
 
 def test_a_classic_match_gives_each_seat_its_sides_points_and_place() -> None:
@@ -143,7 +179,7 @@ def test_a_classic_match_gives_each_seat_its_sides_points_and_place() -> None:
     )
 
     # When the players' rows are read
-    rows = player_games(GAME_ID, records, frozenset())
+    rows = player_games(GAME_ID, records, frozenset(), {})
 
     # Then seats 1 and 3 placed first with side 1's points; no bids, so no deals
     assert [(row.player_id, row.place, row.points, row.deals) for row in rows] == [
@@ -164,7 +200,7 @@ def test_the_longest_run_is_the_longest_run_of_exact_bids_in_counted_deals(
     )
 
     # When the players' rows are read
-    ana_row, bogdan_row = player_games(GAME_ID, records, frozenset({BOT}))
+    ana_row, bogdan_row = player_games(GAME_ID, records, frozenset({BOT}), {})
 
     # Then each one's longest run is that of their exact bids in the deals the preset
     # counts (not its one-card deals), and their exact bids all their deals'
