@@ -23,7 +23,6 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import connection
 from django.test import Client
 
 from accounts.models import User
@@ -464,7 +463,16 @@ async def test_a_page_of_another_port_or_scheme_cannot_open_a_players_socket(
 # --- Playing over sockets --------------------------------------------------------------
 
 
-@pytest.fixture(params=["thread", "loop"])
+# Moves are written from the event loop on PostgreSQL only (production mode); on
+# embedded SQLite they go through the worker thread alone.
+WRITERS = (
+    ["thread", "loop"]
+    if settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+    else ["thread"]
+)
+
+
+@pytest.fixture(params=WRITERS)
 async def writes(request: pytest.FixtureRequest) -> AsyncIterator[str]:
     """Where the socket's moves are written: from the worker thread, as without a
     server's lifespan, or from the loop itself, as a server process on PostgreSQL
@@ -472,11 +480,6 @@ async def writes(request: pytest.FixtureRequest) -> AsyncIterator[str]:
     if request.param == "thread":
         yield "thread"
         return
-    if connection.vendor != "postgresql":
-        pytest.skip(
-            "moves are written from the event loop on PostgreSQL only (production mode); "
-            "on embedded SQLite they go through the worker thread, the 'thread' case"
-        )
     async with started_server():
         async with asyncio.timeout(TIMEOUT):
             while not store.writes_on_loop():
