@@ -89,15 +89,15 @@ def _deal_set(size: int, tables: list[tuple[int, Game]], hand: int) -> DealSet:
     numbers = tuple(number for number, _ in tables)
     if not all(game.status == Game.Status.FINISHED for _, game in tables):
         return DealSet(size, numbers)
-    records = [(number, game, game_record(game.id)) for number, game in tables]
-    deal = records[0][2]["deals"][hand]
+    # Each table's record and bot's bids once, read by every seat's line.
+    records = [(number, game_record(game.id), _bot_bids(game.id, hand)) for number, game in tables]
+    deal = records[0][1]["deals"][hand]
     seats = tuple(
         Seat(
             seat,
             tuple(card_label(card) for card in deal["hands"][seat]),
             tuple(
-                _line(number, record, hand, seat, _bot_bids(game.id, hand))
-                for number, game, record in records
+                _line(number, record, hand, seat, bot_bids) for number, record, bot_bids in records
             ),
         )
         for seat in range(size)
