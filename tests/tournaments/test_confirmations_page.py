@@ -13,6 +13,7 @@ from tests.games.drivers import play_to_end
 from tests.games.web.test_table_layout import session_of
 from tests.tournaments.drivers import private_event_round
 from tournaments.models import Entry, Event
+from tournaments.services import event_announce, event_withdraw
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,6 +45,20 @@ async def test_withdraw_and_publish_ask_first_and_publish_waits_for_the_tables()
                 lambda: Entry.objects.get(event_id=event.id, player_id=entrants[0].pk).withdrawn
             )()
             assert withdrawn is False
+
+            # And the question stays open while new pictures of the event arrive: one
+            # that leaves the entries as they were, one that changes another entry
+            await sync_to_async(event_announce)(
+                event_id=event.id, actor=creator, text="Round 2 starts at 15:00."
+            )
+            await expect(page.locator("#announcements")).to_contain_text("Round 2 starts at 15:00.")
+            await expect(row.locator("button.confirm-yes")).to_be_visible()
+            await sync_to_async(event_withdraw)(
+                event_id=event.id, actor=creator, player_id=entrants[1].pk
+            )
+            other = page.locator(f"#manage-entries tr[data-player='{entrants[1].pk}']")
+            await expect(other.locator("summary.withdraw")).to_have_count(0)
+            await expect(row.locator("button.confirm-yes")).to_be_visible()
             await row.locator("button.confirm-yes").click()
             await expect(page.locator("#messages")).to_have_text(
                 "Player withdrawn from the rounds to come."

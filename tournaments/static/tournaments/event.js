@@ -529,6 +529,15 @@
     }
     const body = document.querySelector("#manage-entries tbody");
     if (!manage || !body || !live.entries.length) return;
+    // Every picture (a trick played at any table) would close a Withdraw question the
+    // director has open: the rows are drawn again only when what they show changed,
+    // and then the questions open before stay open.
+    const shape = JSON.stringify([live.entries, live.place, over()]);
+    if (body.dataset.shape === shape) return;
+    body.dataset.shape = shape;
+    const asking = new Set(
+      [...body.querySelectorAll("details.confirm[open]")].map((details) => details.closest("tr").dataset.player),
+    );
     body.replaceChildren(
       ...live.entries.map((entry) => {
         const forms = node("td");
@@ -551,6 +560,8 @@
           const question = fmt(T.withdraw_question, { name: entry.name });
           forms.append(confirmForm(page.withdraw_url.replace("/players/0/", player), T.withdraw, question, T.withdraw_confirm, "withdraw"));
         }
+        const asked = forms.querySelector("details.confirm");
+        if (asked && asking.has(String(entry.player_id))) asked.open = true;
         return node("tr", { "data-player": entry.player_id }, [
           node("td", { text: entry.name }),
           node("td", { text: entryState(entry) }),
