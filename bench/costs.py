@@ -106,6 +106,9 @@ FIGURES = (
 # What redis-benchmark and pgbench print of their rates.
 REDIS_RATE = re.compile(r"([\d.]+) requests per second")
 PGBENCH_RATE = re.compile(r"tps = ([\d.]+)")
+# A statement's kind: its first characters, its numbers left out.
+NUMBERS = re.compile(r"\d+")
+KIND_LENGTH = 100
 
 
 # --- The services of its own ------------------------------------------------------------
@@ -368,6 +371,17 @@ def grown(before: Mapping[str, int], after: Mapping[str, int], moves: int) -> di
     }
 
 
+def statement_kinds(statements: Mapping[str, float]) -> dict[str, float]:
+    """The statements summed by their beginning, its numbers left out: the write path
+    writes the moves of several tables in one statement (decision 1802), whose text
+    differs by how many (``WITH a0 AS (...), a1 AS (...)``)."""
+    kinds: dict[str, float] = {}
+    for text, value in statements.items():
+        kind = NUMBERS.sub("N", " ".join(text.split()))[:KIND_LENGTH]
+        kinds[kind] = kinds.get(kind, 0.0) + value
+    return kinds
+
+
 @dataclass(frozen=True)
 class WindowCosts:
     moves: int
@@ -402,7 +416,7 @@ def window_costs(begin: Counters, end: Counters, seconds: float) -> WindowCosts:
         moves,
         seconds,
         figures,
-        grown(begin.statements, end.statements, moves),
+        statement_kinds(grown(begin.statements, end.statements, moves)),
         grown(begin.commands, end.commands, moves),
         grown(begin.inserted, end.inserted, moves),
     )
@@ -665,7 +679,7 @@ def print_costs(atu: Costs, baseline: Costs) -> None:
     ):
         print(f"  Atu's {title} per move:")
         for name, value in list(found.items())[:10]:
-            print(f"    {value:8.3f}  {' '.join(name.split())[:110]}")
+            print(f"    {value:8.3f}  {name}")
 
 
 def print_model(atu: Costs, ceilings: Mapping[str, float], args: argparse.Namespace) -> None:

@@ -4,7 +4,7 @@ PostgreSQL and Redis: its figures are measured only by running it, never asserte
 
 import pytest
 
-from bench.costs import Counters, Costs, need, nodes, walls, window_costs
+from bench.costs import Costs, Counters, need, nodes, statement_kinds, walls, window_costs
 
 
 def counters(moves: int, cpu: float, statements: dict[str, int], wal: int) -> Counters:
@@ -82,9 +82,7 @@ def test_the_costs_are_the_medians_of_the_windows() -> None:
     assert costs.statements == {"append": 1.0}
 
 
-def test_ten_thousand_tables_at_a_move_per_two_seconds_make_five_thousand_moves_a_second() -> (
-    None
-):
+def test_ten_thousand_tables_at_a_move_per_two_seconds_make_five_thousand_moves_a_second() -> None:
     # Given a move's costs
     per_move = {"servers CPU ms": 2.0, "WAL bytes": 1_000.0, "Redis publishes": 1.05}
 
@@ -124,3 +122,21 @@ def test_the_first_wall_is_the_instance_nearest_its_ceiling() -> None:
         ("Redis cores", 0.5),
         ("Redis publishes", 0.075),
     ]
+
+
+def test_statements_writing_several_tables_moves_together_count_as_one_kind() -> None:
+    # Given the write path's statement for two tables' moves and for three (the same
+    # beginning, its numbers aside), and another statement
+    insert = 'INSERT INTO "games_storedevent" ("stream", "sequence", "type", "payload") VALUES'
+    two = f"WITH a0 AS ({insert} ($1, $2)), a1 AS ({insert} ($3, $4)) SELECT 1"
+    three = f"WITH a0 AS ({insert} ($1, $2)), a1 AS ({insert} ($3, $4)), a2 AS ({insert} ($5,"
+    statements = {two: 0.25, three: 0.5, 'SELECT $2 FROM ONLY "public"."accounts_user"': 1.0}
+
+    # When summed by kind
+    kinds = statement_kinds(statements)
+
+    # Then the write's are one kind, named by its beginning
+    assert kinds == {
+        f"WITH aN AS ({insert} ($N, $N"[:100]: 0.75,
+        'SELECT $N FROM ONLY "public"."accounts_user"': 1.0,
+    }
