@@ -25,17 +25,18 @@ moves acknowledged in it:
 
 - CPU (ms): the servers, the worker (its pool included), PostgreSQL (the cluster's
   processes), Redis, and this load generator;
-- PostgreSQL: transactions committed (``pg_stat_database``), statements
-  (``pg_stat_statements``, the bench's own reads left out), rows inserted, updated
-  and fetched, rows inserted per table (``pg_stat_user_tables``), WAL bytes
-  (``pg_current_wal_lsn()``);
+- PostgreSQL: statements (``pg_stat_statements``, the bench's own reads left out),
+  rows inserted, updated and fetched (``pg_stat_database``), rows inserted per table
+  (``pg_stat_user_tables``), WAL bytes (``pg_current_wal_lsn()``), and the WAL's
+  records by kind (``pg_walinspect``), whose commit records are the transactions that
+  wrote;
 - Redis: commands (``INFO commandstats``, the bench's INFO left out), publishes, and
   bytes in and out (``INFO stats``);
 - the sockets: ``events`` messages received and their bytes.
 
-(A backend reports its table and transaction counts at most once a second, so those
-lag by up to a second at each end of a window; at a steady pace the lags cancel out.
-Statements, WAL and Redis figures are read as they stand.) CPU figures vary with what
+(A backend reports its row counts at most once a second, so those lag by up to a
+second at each end of a window; at a steady pace the lags cancel out. Statements, WAL
+and Redis figures are read as they stand.) CPU figures vary with what
 else runs on the machine; counts do not. Medians of the windows are printed, with
 the statements and Redis commands a move makes, and then the same for the baseline
 (``bench/baseline.py``: a check, one INSERT, one publish and a message per socket of
@@ -90,7 +91,7 @@ MODELLED_TABLES = (10_000, 100_000)
 CPU_PARTS = ("servers", "worker", "PostgreSQL", "Redis", "load generator")
 FIGURES = (
     *(f"{part} CPU ms" for part in CPU_PARTS),
-    "transactions",
+    "commits",
     "statements",
     "rows inserted",
     "rows updated",
@@ -106,6 +107,10 @@ FIGURES = (
 # What redis-benchmark and pgbench print of their rates.
 REDIS_RATE = re.compile(r"([\d.]+) requests per second")
 PGBENCH_RATE = re.compile(r"tps = ([\d.]+)")
+# pg_walinspect's name for a commit's record.
+COMMIT_RECORD = "Transaction/COMMIT"
+# The rows of pgbench's batches: the most appends the write path puts in one statement.
+BATCH_ROWS = 16
 # A statement's kind: its first characters, its numbers left out.
 NUMBERS = re.compile(r"\d+")
 KIND_LENGTH = 100
@@ -253,13 +258,17 @@ def start_services() -> Services:
 
 
 def prepare_statistics(database_url: str) -> None:
-    """pg_stat_statements in the database, and the role the bench reads it as (whose
-    own statements it leaves out)."""
+    """pg_stat_statements and pg_walinspect in the database, and the role the bench
+    reads them as (whose own statements it leaves out)."""
     import psycopg
 
     with psycopg.connect(database_url, autocommit=True) as connection:
         connection.execute("CREATE EXTENSION pg_stat_statements")
+        connection.execute("CREATE EXTENSION pg_walinspect")
         connection.execute(f"CREATE ROLE {MONITOR_ROLE} LOGIN IN ROLE pg_read_all_stats")
+        connection.execute(
+            f"GRANT EXECUTE ON FUNCTION pg_get_wal_stats(pg_lsn, pg_lsn, boolean) TO {MONITOR_ROLE}"
+        )
 
 
 # --- Counters ---------------------------------------------------------------------------
@@ -312,16 +321,24 @@ class Probe:
         cpu["load generator"] = {os.getpid(): own.user + own.system}
         return cpu
 
+    def wal_kinds(self, begin: int, end: int) -> dict[str, tuple[int, int]]:
+        """The WAL's records between two positions by kind: their count and bytes
+        (pg_walinspect; its columns by position, their names changed in PostgreSQL 16)."""
+        rows = self.database.execute(
+            "SELECT * FROM pg_get_wal_stats("
+            "'0/0'::pg_lsn + %s::numeric, '0/0'::pg_lsn + %s::numeric, true)",
+            (begin, end),
+        ).fetchall()
+        return {row[0]: (int(row[1]), int(row[7])) for row in rows if row[1]}
+
     def read(self, run: Run) -> Counters:
         execute = self.database.execute
         row = execute(
-            "SELECT xact_commit, tup_inserted, tup_updated, tup_fetched FROM pg_stat_database "
+            "SELECT tup_inserted, tup_updated, tup_fetched FROM pg_stat_database "
             "WHERE datname = current_database()"
         ).fetchone()
         assert row is not None
-        database = dict(
-            zip(("transactions", "rows inserted", "rows updated", "rows fetched"), row, strict=True)
-        )
+        database = dict(zip(("rows inserted", "rows updated", "rows fetched"), row, strict=True))
         statements = dict(
             execute(
                 "SELECT query, calls FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid "
@@ -390,9 +407,17 @@ class WindowCosts:
     statements: dict[str, float]
     commands: dict[str, float]
     inserted: dict[str, float]
+    wal: dict[str, float]
 
 
-def window_costs(begin: Counters, end: Counters, seconds: float) -> WindowCosts:
+def window_costs(
+    begin: Counters,
+    end: Counters,
+    seconds: float,
+    wal: Mapping[str, tuple[int, int]] | None = None,
+) -> WindowCosts:
+    """The window's costs per move; ``wal``: its WAL's records by kind (count, bytes),
+    whose commits are the transactions that wrote (a read writes no commit record)."""
     moves = end.moves - begin.moves
     if moves <= 0:
         raise SystemExit("no move was acknowledged in a window: nothing to divide by")
@@ -404,6 +429,7 @@ def window_costs(begin: Counters, end: Counters, seconds: float) -> WindowCosts:
         figures[name] = (value - begin.database[name]) / moves
     figures["statements"] = growth(begin.statements, end.statements) / moves
     figures["WAL bytes"] = (end.wal - begin.wal) / moves
+    figures["commits"] = (wal or {}).get(COMMIT_RECORD, (0, 0))[0] / moves
     figures["Redis commands"] = growth(begin.commands, end.commands) / moves
     figures["Redis publishes"] = (
         end.commands.get("publish", 0) - begin.commands.get("publish", 0)
@@ -419,6 +445,7 @@ def window_costs(begin: Counters, end: Counters, seconds: float) -> WindowCosts:
         statement_kinds(grown(begin.statements, end.statements, moves)),
         grown(begin.commands, end.commands, moves),
         grown(begin.inserted, end.inserted, moves),
+        grown({}, {kind: size for kind, (_, size) in (wal or {}).items()}, moves),
     )
 
 
@@ -443,7 +470,9 @@ class CostMeter(CpuMeter):
         shares = super().stop()
         assert self.first is not None
         end = self.probe.read(self.run)
-        self.windows.append(window_costs(self.first, end, time.perf_counter() - self.started))
+        seconds = time.perf_counter() - self.started
+        wal = self.probe.wal_kinds(self.first.wal, end.wal)
+        self.windows.append(window_costs(self.first, end, seconds, wal))
         return shares
 
 
@@ -456,6 +485,7 @@ class Costs:
     statements: dict[str, float]
     commands: dict[str, float]
     inserted: dict[str, float]
+    wal: dict[str, float]
 
     @classmethod
     def of(cls, windows: Sequence[WindowCosts]) -> Costs:
@@ -472,6 +502,7 @@ class Costs:
             medians([w.statements for w in windows]),
             medians([w.commands for w in windows]),
             medians([w.inserted for w in windows]),
+            medians([w.wal for w in windows]),
         )
 
 
@@ -511,23 +542,30 @@ def walls(rates: Mapping[str, float], ceilings: Mapping[str, float]) -> list[tup
 # --- Ceilings ------------------------------------------------------------------------
 
 
-def pgbench_rate(services: Services, payload_bytes: int, clients: int, seconds: float) -> float:
-    """Transactions per second of ``pgbench``: each one INSERT of a row with a jsonb
-    payload of ``payload_bytes``, committed (fsync and synchronous commit as Atu's)."""
+def pgbench_rate(
+    services: Services, payload_bytes: int, rows: int, clients: int, seconds: float
+) -> tuple[float, float]:
+    """Transactions per second of ``pgbench``, each one INSERT of ``rows`` rows with a
+    jsonb payload of ``payload_bytes``, committed (fsync and synchronous commit as
+    Atu's); and the WAL bytes per second they wrote."""
     import psycopg
 
     url = services.database_url
+    position = "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint"
     with psycopg.connect(url, autocommit=True) as connection:
         connection.execute(
             "CREATE TABLE IF NOT EXISTS ceiling_event (id bigserial PRIMARY KEY, "
             "stream uuid NOT NULL, payload jsonb NOT NULL, "
             "recorded_at timestamptz NOT NULL DEFAULT now())"
         )
+        before = connection.execute(position).fetchone()
     script = services.directory / "insert.sql"
     payload = '{"p": "' + "x" * max(0, payload_bytes - 9) + '"}'
     script.write_text(
-        f"INSERT INTO ceiling_event (stream, payload) VALUES (gen_random_uuid(), '{payload}');\n"
+        f"INSERT INTO ceiling_event (stream, payload) SELECT gen_random_uuid(), '{payload}' "
+        f"FROM generate_series(1, {rows});\n"
     )
+    started = time.perf_counter()
     result = subprocess.run(
         [
             str(postgres_bin() / "pgbench"),
@@ -552,10 +590,13 @@ def pgbench_rate(services: Services, payload_bytes: int, clients: int, seconds: 
         capture_output=True,
         text=True,
     )
+    elapsed = time.perf_counter() - started
+    with psycopg.connect(url, autocommit=True) as connection:
+        after = connection.execute(position).fetchone()
     found = PGBENCH_RATE.search(result.stdout)
-    if found is None:
+    if found is None or before is None or after is None:
         raise SystemExit(f"pgbench printed no rate:\n{result.stdout}{result.stderr}")
-    return float(found.group(1))
+    return float(found.group(1)), (after[0] - before[0]) / elapsed
 
 
 def event_row_bytes(database_url: str) -> int:
@@ -608,6 +649,34 @@ def publish_rate(services: Services, message_bytes: int, requests: int) -> float
     if not rates:
         raise SystemExit(f"redis-benchmark printed no rate:\n{result.stdout}{result.stderr}")
     return float(rates[-1])
+
+
+def measure_ceilings(services: Services, atu: Costs, args: argparse.Namespace) -> dict[str, float]:
+    """Each single instance's ceiling on this machine, by the figure it bounds: commits
+    of one row each, rows and WAL bytes committed ``BATCH_ROWS`` rows at a time (the
+    write path's largest statement, decision 1802), PUBLISHes of Atu's size, and Redis'
+    one core."""
+    published = atu.figures["Redis bytes in"] / max(atu.figures["Redis publishes"], 1e-9)
+    row_bytes = event_row_bytes(services.database_url)
+    clients, seconds = args.pgbench_clients, args.ceiling_seconds
+    commits, _ = pgbench_rate(services, row_bytes, 1, clients, seconds)
+    batches, wal = pgbench_rate(services, row_bytes, BATCH_ROWS, clients, seconds)
+    publishes = publish_rate(services, int(published), args.publishes)
+    print(
+        f"Ceilings on this machine: pgbench ({clients} clients, rows of {row_bytes} B) "
+        f"{commits:,.0f} commits/s of one row, {batches * BATCH_ROWS:,.0f} rows/s "
+        f"{BATCH_ROWS} to a commit ({wal / 1e6:,.1f} MB/s of WAL); redis-benchmark "
+        f"{publishes:,.0f} PUBLISH/s ({int(published)} B, one subscriber)",
+        flush=True,
+    )
+    return {
+        "commits": commits,
+        "rows inserted": batches * BATCH_ROWS,
+        "WAL bytes": wal,
+        "Redis publishes": publishes,
+        # Redis runs commands on one thread: one core is its wall.
+        "Redis cores": 1.0,
+    }
 
 
 # --- Runs ----------------------------------------------------------------------------
@@ -676,6 +745,7 @@ def print_costs(atu: Costs, baseline: Costs) -> None:
         ("statements", atu.statements),
         ("Redis commands", atu.commands),
         ("rows inserted, by table", atu.inserted),
+        ("WAL bytes, by kind of record", atu.wal),
     ):
         print(f"  Atu's {title} per move:")
         for name, value in list(found.items())[:10]:
@@ -692,7 +762,7 @@ def print_model(atu: Costs, ceilings: Mapping[str, float], args: argparse.Namesp
             f"{rates['moves']:,.0f} moves/s; {rates['servers cores']:,.1f} server cores -> "
             f"{servers} nodes of {args.node_cores} cores at {args.utilisation:.0%}; worker "
             f"{rates['worker cores']:,.2f} cores; PostgreSQL {rates['PostgreSQL cores']:,.1f} "
-            f"cores, {rates['transactions']:,.0f} commits/s, {rates['statements']:,.0f} "
+            f"cores, {rates['commits']:,.0f} commits/s, {rates['statements']:,.0f} "
             f"statements/s, {rates['rows inserted']:,.0f} rows inserted/s, "
             f"{rates['WAL bytes'] / 1e6:,.1f} MB/s of WAL; Redis {rates['Redis cores']:,.2f} "
             f"cores, {rates['Redis commands']:,.0f} commands/s, {rates['Redis publishes']:,.0f} "
@@ -807,23 +877,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         live.stop_servers(baseline_servers)
         print_costs(atu, baseline)
-        published = atu.figures["Redis bytes in"] / max(atu.figures["Redis publishes"], 1e-9)
-        event_bytes = event_row_bytes(services.database_url)
-        commits = pgbench_rate(
-            services, int(event_bytes), args.pgbench_clients, args.ceiling_seconds
-        )
-        publishes = publish_rate(services, int(published), args.publishes)
-        print(
-            f"Ceilings on this machine: pgbench {commits:,.0f} commits/s ({args.pgbench_clients} "
-            f"clients, one INSERT of {int(event_bytes)} B each); redis-benchmark "
-            f"{publishes:,.0f} PUBLISH/s ({int(published)} B, one subscriber)"
-        )
-        ceilings = {
-            "transactions": commits,
-            "Redis publishes": publishes,
-            # Redis runs commands on one thread: one core is its wall.
-            "Redis cores": 1.0,
-        }
+        ceilings = measure_ceilings(services, atu, args)
         print_model(atu, ceilings, args)
         return 0
     finally:

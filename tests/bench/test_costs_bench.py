@@ -20,7 +20,6 @@ def counters(moves: int, cpu: float, statements: dict[str, int], wal: int) -> Co
         socket_messages=moves * 5,
         socket_bytes=moves * 2_500,
         database={
-            "transactions": moves,
             "rows inserted": 2 * moves,
             "rows updated": moves,
             "rows fetched": 3 * moves,
@@ -41,7 +40,8 @@ def test_a_window_s_costs_are_the_counters_growth_divided_by_its_moves() -> None
     end.cpu["servers"][12] = 0.1
 
     # When the window's costs are taken
-    costs = window_costs(begin, end, 10.0)
+    wal = {"Transaction/COMMIT": (10, 340), "Heap/INSERT": (200, 60_000)}
+    costs = window_costs(begin, end, 10.0, wal)
 
     # Then each figure is its growth per move, CPU in milliseconds
     assert costs.moves == 100
@@ -50,7 +50,8 @@ def test_a_window_s_costs_are_the_counters_growth_divided_by_its_moves() -> None
     assert costs.figures["PostgreSQL CPU ms"] == pytest.approx(1.0)
     assert costs.figures["statements"] == 2.0
     assert costs.figures["WAL bytes"] == 900.0
-    assert costs.figures["transactions"] == 1.0
+    assert costs.figures["commits"] == 0.1
+    assert costs.wal == {"Transaction/COMMIT": 3.4, "Heap/INSERT": 600.0}
     assert costs.figures["rows inserted"] == 2.0
     assert costs.figures["Redis commands"] == 1.1
     assert costs.figures["Redis publishes"] == 1.0
@@ -114,11 +115,11 @@ def test_nodes_are_rounded_up_and_kept_at_their_share_of_their_cores() -> None:
 
 
 def test_the_first_wall_is_the_instance_nearest_its_ceiling() -> None:
-    rates = {"transactions": 5_000.0, "Redis publishes": 5_250.0, "Redis cores": 0.5}
-    ceilings = {"transactions": 4_000.0, "Redis publishes": 70_000.0, "Redis cores": 1.0}
+    rates = {"commits": 5_000.0, "Redis publishes": 5_250.0, "Redis cores": 0.5}
+    ceilings = {"commits": 4_000.0, "Redis publishes": 70_000.0, "Redis cores": 1.0}
 
     assert walls(rates, ceilings) == [
-        ("transactions", 1.25),
+        ("commits", 1.25),
         ("Redis cores", 0.5),
         ("Redis publishes", 0.075),
     ]
