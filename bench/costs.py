@@ -67,7 +67,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -486,6 +486,8 @@ class Costs:
     commands: dict[str, float]
     inserted: dict[str, float]
     wal: dict[str, float]
+    # The servers' resident memory per open socket (bytes).
+    socket_memory: float = 0.0
 
     @classmethod
     def of(cls, windows: Sequence[WindowCosts]) -> Costs:
@@ -718,13 +720,26 @@ async def measured(
     args: argparse.Namespace,
     label: str,
 ) -> Costs:
-    """The paced load on ``seeded``'s tables, and its costs per move."""
+    """The paced load on ``seeded``'s tables, its costs per move, and the servers'
+    memory per socket (what they grew by as the sockets opened and got their state)."""
+    before = sum(resident_bytes(server.process.pid) for server in servers)
     load = await live.open_load(seeded, servers, [s.port for s in servers], args, label)
+    grew = sum(resident_bytes(server.process.pid) for server in servers) - before
     meter = CostMeter(load.meter, probe, load.run)
     load.meter = meter
     await live.paced(load, args.interval, "Paced")
     await live.close_load(load)
-    return Costs.of(meter.windows)
+    return replace(Costs.of(meter.windows), socket_memory=grew / (len(seeded) * SOCKETS))
+
+
+def resident_bytes(pid: int) -> int:
+    """A process's resident memory (0 if it is gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
+    return int(found.group(1)) * 1024 if found else 0
 
 
 def text(value: float) -> str:
@@ -741,6 +756,10 @@ def print_costs(atu: Costs, baseline: Costs) -> None:
         ours, theirs = atu.figures[name], baseline.figures[name]
         ratio = f"{ours / theirs:.2f}x" if theirs > 0 else "-"
         print(f"  {name:24} {text(ours):>12} {text(theirs):>12} {ratio:>8}")
+    print(
+        f"  {'servers memory per socket':24} {atu.socket_memory / 1000:>9,.1f} kB "
+        f"{baseline.socket_memory / 1000:>9,.1f} kB"
+    )
     for title, found in (
         ("statements", atu.statements),
         ("Redis commands", atu.commands),
@@ -768,10 +787,17 @@ def print_model(atu: Costs, ceilings: Mapping[str, float], args: argparse.Namesp
             f"cores, {rates['Redis commands']:,.0f} commands/s, {rates['Redis publishes']:,.0f} "
             f"publishes/s, {(rates['Redis bytes in'] + rates['Redis bytes out']) / 1e6:,.1f} MB/s; "
             f"sockets {rates['socket messages']:,.0f} messages/s, "
-            f"{rates['socket bytes'] / 1e6:,.1f} MB/s"
+            f"{rates['socket bytes'] / 1e6:,.1f} MB/s, "
+            f"{tables * SOCKETS / servers:,.0f} open on a node "
+            f"({tables * SOCKETS / servers * atu.socket_memory / 1e9:,.2f} GB of its memory)"
         )
         for name, share in walls(rates, ceilings):
             print(f"    {name}: {share:.2f} of one instance's ceiling ({ceilings[name]:,.0f})")
+        if "commits" in ceilings:
+            # The write path writes a move alone when no write is under way (decision
+            # 1802): a lighter load per process commits more often per move.
+            alone = rates["moves"] / ceilings["commits"]
+            print(f"    commits, were each move committed alone: {alone:.2f} of the ceiling")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
