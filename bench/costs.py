@@ -339,7 +339,7 @@ class Probe:
         ).fetchone()
         assert row is not None
         database = dict(zip(("rows inserted", "rows updated", "rows fetched"), row, strict=True))
-        statements = dict(
+        statements: dict[str, int] = dict(
             execute(
                 "SELECT query, calls FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid "
                 "WHERE r.rolname <> %s AND s.dbid = (SELECT oid FROM pg_database "
@@ -347,7 +347,9 @@ class Probe:
                 (MONITOR_ROLE,),
             ).fetchall()
         )
-        inserted = dict(execute("SELECT relname, n_tup_ins FROM pg_stat_user_tables").fetchall())
+        inserted: dict[str, int] = dict(
+            execute("SELECT relname, n_tup_ins FROM pg_stat_user_tables").fetchall()
+        )
         lsn = execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint").fetchone()
         assert lsn is not None
         stats = self.redis.info("stats")
@@ -836,7 +838,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logs = Path(tempfile.mkdtemp(prefix="atu-costs-logs-"))
     started: list[Server] = []
     worker = None
-    probe = None
+    probes: list[Probe] = []
     try:
         args.database_url = services.database_url
         live.prepare_database(services.database_url)
@@ -864,13 +866,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         started.extend(servers)
         worker = start_worker(environ, logs)
         live.wait_until_listening(servers)
-        probe = Probe(services, servers, worker.pid)
+        atu_probe = Probe(services, servers, worker.pid)
+        probes.append(atu_probe)
         atu = live.run_async(
             lambda: live.paced_collector(
-                measured(seeded, servers, probe, args, "Atu"), args.load_lag_log
+                measured(seeded, servers, atu_probe, args, "Atu"), args.load_lag_log
             )
         )
-        probe.close()
         stop_worker(worker)
         live.stop_servers(servers)
         baseline_environ = {
@@ -888,13 +890,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         started.extend(baseline_servers)
         live.wait_until_listening(baseline_servers)
-        probe = Probe(services, baseline_servers, None)
+        baseline_probe = Probe(services, baseline_servers, None)
+        probes.append(baseline_probe)
         baseline = live.run_async(
             lambda: live.paced_collector(
                 measured(
                     live.baseline_tables(len(seeded), "baseline"),
                     baseline_servers,
-                    probe,
+                    baseline_probe,
                     args,
                     "baseline",
                 ),
@@ -907,7 +910,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_model(atu, ceilings, args)
         return 0
     finally:
-        if probe is not None:
+        for probe in probes:
             probe.close()
         if worker is not None:
             stop_worker(worker)
