@@ -37,10 +37,12 @@ moves acknowledged in it:
 (A backend reports its row counts at most once a second, so those lag by up to a
 second at each end of a window; at a steady pace the lags cancel out. Statements, WAL
 and Redis figures are read as they stand.) CPU figures vary with what
-else runs on the machine; counts do not. Medians of the windows are printed, with
-the statements and Redis commands a move makes, and then the same for the baseline
-(``bench/baseline.py``: a check, one INSERT, one publish and a message per socket of
-Atu's size) at the same pace on as many tables, and Atu over the baseline.
+else runs on the machine; counts do not. Printed: CPU as the median window's, counts
+over all the windows' moves together (the sockets' places, renewed every 30 s, fall in
+some windows only), with the statements, Redis commands and WAL records a move makes;
+then the same for the baseline (``bench/baseline.py``: a check, one INSERT, one publish
+and a message per socket of Atu's size) at the same pace on as many tables, and Atu
+over the baseline.
 
 Then the single-instance ceilings on this machine, with Atu's servers stopped:
 ``pgbench`` (``--pgbench-clients`` clients for ``--ceiling-seconds``) committing one
@@ -480,7 +482,10 @@ class CostMeter(CpuMeter):
 
 @dataclass(frozen=True)
 class Costs:
-    """Medians over the windows, per move."""
+    """A move's costs over the windows: CPU the median window's (other people's work
+    on the machine moves it), counts those of all the windows' moves together (a
+    periodic cost, such as the sockets' places renewed every 30 s, falls in some
+    windows and not others)."""
 
     moves_per_second: float
     figures: dict[str, float]
@@ -493,20 +498,30 @@ class Costs:
 
     @classmethod
     def of(cls, windows: Sequence[WindowCosts]) -> Costs:
-        def medians(values: Sequence[Mapping[str, float]]) -> dict[str, float]:
+        moves = sum(w.moves for w in windows)
+
+        def overall(values: Sequence[Mapping[str, float]]) -> dict[str, float]:
             keys = {key for value in values for key in value}
             found = {
-                key: statistics.median(value.get(key, 0.0) for value in values) for key in keys
+                key: sum(v.get(key, 0.0) * w.moves for v, w in zip(values, windows, strict=True))
+                / moves
+                for key in keys
             }
             return dict(sorted(found.items(), key=lambda item: -item[1]))
 
+        counts = overall([w.figures for w in windows])
         return cls(
             statistics.median(w.moves / w.seconds for w in windows),
-            {name: statistics.median(w.figures[name] for w in windows) for name in FIGURES},
-            medians([w.statements for w in windows]),
-            medians([w.commands for w in windows]),
-            medians([w.inserted for w in windows]),
-            medians([w.wal for w in windows]),
+            {
+                name: statistics.median(w.figures[name] for w in windows)
+                if name.endswith(" CPU ms")
+                else counts[name]
+                for name in FIGURES
+            },
+            overall([w.statements for w in windows]),
+            overall([w.commands for w in windows]),
+            overall([w.inserted for w in windows]),
+            overall([w.wal for w in windows]),
         )
 
 
@@ -750,7 +765,8 @@ def text(value: float) -> str:
 
 def print_costs(atu: Costs, baseline: Costs) -> None:
     print(
-        f"Per move (medians of the windows; {atu.moves_per_second:,.1f} moves/s, "
+        f"Per move (CPU: the median window's; counts: all the windows' moves; "
+        f"{atu.moves_per_second:,.1f} moves/s, "
         f"the baseline {baseline.moves_per_second:,.1f}):"
     )
     print(f"  {'':24} {'Atu':>12} {'baseline':>12} {'ratio':>8}")

@@ -68,17 +68,25 @@ def test_a_window_without_a_move_has_no_costs_per_move() -> None:
         window_costs(same, same, 10.0)
 
 
-def test_the_costs_are_the_medians_of_the_windows() -> None:
-    # Given three windows, one disturbed by a neighbour on the machine
+def test_a_move_s_cpu_is_the_median_window_s_and_its_counts_those_of_all_the_moves() -> None:
+    # Given three windows, one disturbed by a neighbour on the machine, and one in which
+    # the sockets' places were renewed (a periodic cost: 30 commands)
     first = counters(0, 0.0, {"append": 0}, 0)
     windows = [
         window_costs(first, counters(100, cpu, {"append": 100}, 90_000), 10.0)
         for cpu in (0.1, 0.5, 0.12)
     ]
+    renewed = counters(100, 0.12, {"append": 100}, 90_000)
+    renewed.commands["zadd"] = 30
+    windows[2] = window_costs(first, renewed, 10.0)
 
-    # Then its CPU does not move the median
+    # When the windows' costs are taken together
     costs = Costs.of(windows)
+
+    # Then the neighbour does not move the CPU, and the renewal counts over all moves
     assert costs.figures["load generator CPU ms"] == pytest.approx(1.2)
+    assert costs.figures["Redis commands"] == pytest.approx(1.2)
+    assert costs.commands == {"publish": 1.0, "zadd": 0.1, "brpop": 0.1}
     assert costs.moves_per_second == 10.0
     assert costs.statements == {"append": 1.0}
 
