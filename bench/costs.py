@@ -84,6 +84,9 @@ from bench.live import (
     process_tree,
 )
 
+# The rows of pgbench's batches: the most appends the write path puts in one statement.
+from eventlog.loopdb import BATCH as BATCH_ROWS
+
 DATABASE = "atu_bench"
 REDIS_DB = 8
 MONITOR_ROLE = "costs_monitor"
@@ -111,8 +114,6 @@ REDIS_RATE = re.compile(r"([\d.]+) requests per second")
 PGBENCH_RATE = re.compile(r"tps = ([\d.]+)")
 # pg_walinspect's name for a commit's record.
 COMMIT_RECORD = "Transaction/COMMIT"
-# The rows of pgbench's batches: the most appends the write path puts in one statement.
-BATCH_ROWS = 16
 # A statement's kind: its first characters, its numbers left out.
 NUMBERS = re.compile(r"\d+")
 KIND_LENGTH = 100
@@ -772,7 +773,8 @@ def print_costs(atu: Costs, baseline: Costs) -> None:
     print(f"  {'':24} {'Atu':>12} {'baseline':>12} {'ratio':>8}")
     for name in FIGURES:
         ours, theirs = atu.figures[name], baseline.figures[name]
-        ratio = f"{ours / theirs:.2f}x" if theirs > 0 else "-"
+        # A baseline's count of almost nothing (an autovacuum's row) makes no ratio.
+        ratio = f"{ours / theirs:.2f}x" if theirs > 0.01 else "-"
         print(f"  {name:24} {text(ours):>12} {text(theirs):>12} {ratio:>8}")
     print(
         f"  {'servers memory per socket':24} {atu.socket_memory / 1000:>9,.1f} kB "
