@@ -764,6 +764,8 @@ class Run:
         # at the size Atu's were.
         self.events_messages = 0
         self.events_bytes = 0
+        # Commands acknowledged: moves made (bench.costs counts its costs per move).
+        self.acked = 0
 
     def completed(self, pending: Pending, now: float) -> None:
         window = self.window
@@ -897,6 +899,7 @@ async def read_socket(ws: Any, table: Table, index: int) -> None:
                 state = view = message["state"]
             elif kind == "ack":
                 run.in_flight -= 1
+                run.acked += 1
             elif kind == "error":
                 run.errors[message.get("code", "?")] += 1
                 if message.get("command") is not None:
