@@ -62,7 +62,7 @@ async def watch(
     """Measure until cancelled."""
     loop = asyncio.get_running_loop()
     record = record_to.open("a", buffering=1) if record_to is not None else None
-    holds = _Holds(threading.get_ident(), warn_seconds, sample_every)
+    holds = _Holds(threading.get_ident(), threading.get_native_id(), warn_seconds, sample_every)
     holds.start()
     try:
         largest, what = 0.0, ""
@@ -72,16 +72,15 @@ async def watch(
             due = holds.due = loop.time() + tick
             await asyncio.sleep(tick)
             woke = loop.time()
-            held = holds.taken()
+            held, told_stacks = holds.taken(stacks=woke >= stacks_after)
+            if told_stacks:
+                stacks_after = woke + stacks_every
             if woke - due > largest:
                 largest, what = woke - due, held
             if woke >= ends:
                 if largest > warn_seconds:
-                    told = woke >= stacks_after and what
-                    if told:
-                        stacks_after = woke + stacks_every
                     logger.warning(
-                        "event loop held %.0f ms%s", largest * 1000, f"; {what}" if told else ""
+                        "event loop held %.0f ms%s", largest * 1000, f"; {what}" if what else ""
                     )
                 if record is not None:
                     record.write(f"{time.time():.3f} {largest * 1000:.1f}\n")
@@ -96,7 +95,9 @@ async def watch(
 class _Holds:
     """The watchdog thread: what the loop's thread ran while the loop was late."""
 
-    def __init__(self, loop_thread: int, late_seconds: float, sample_every: float) -> None:
+    def __init__(
+        self, loop_thread: int, native_id: int, late_seconds: float, sample_every: float
+    ) -> None:
         self.loop_thread = loop_thread
         self.late_seconds = late_seconds
         self.sample_every = sample_every
@@ -105,7 +106,13 @@ class _Holds:
         self._lock = threading.Lock()
         self._samples: list[tuple[str, ...]] = []
         self._collection_started = 0.0
-        self._longest_collection: tuple[float, int] = (0.0, 0)
+        # The longest collection since the loop last woke: seconds, generation, freed.
+        self._longest_collection = (0.0, 0, 0)
+        # The loop thread's schedstat (on a core, waiting for one, in ns) when last seen
+        # on time, and since then while late.
+        self._schedstat = f"/proc/self/task/{native_id}/schedstat"
+        self._on_time: tuple[int, int] | None = None
+        self._while_late: tuple[int, int] | None = None
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="looplag-watchdog", daemon=True)
 
@@ -117,32 +124,56 @@ class _Holds:
         self._stopped.set()
         gc.callbacks.remove(self._on_collection)
 
-    def taken(self) -> str:
+    def taken(self, *, stacks: bool) -> tuple[str, bool]:
         """What was seen since the loop last woke, said in a few words ("" if the loop
-        was on time), and forgotten."""
+        was on time), and forgotten; the stacks sampled only if ``stacks``, and whether
+        they were."""
         with self._lock:
             samples, self._samples = self._samples, []
-            (collecting, generation), self._longest_collection = self._longest_collection, (0, 0)
+            used, self._while_late = self._while_late, None
+            longest, self._longest_collection = self._longest_collection, (0.0, 0, 0)
+        collecting, generation, freed = longest
         if not samples and collecting < self.late_seconds:
-            return ""
+            return "", False
         said = []
         if collecting >= self.late_seconds / 2:
-            said.append(f"a generation-{generation} collection {collecting * 1000:.0f} ms")
-        if samples:
-            counted = Counter(samples).most_common(2)
-            said.extend(f"{count}/{len(samples)} samples {_said(stack)}" for stack, count in counted)
-        else:
+            said.append(
+                f"a generation-{generation} collection {collecting * 1000:.0f} ms "
+                f"({freed} objects freed)"
+            )
+        if used is not None:
+            on_core, waiting = used
+            said.append(f"on a core {on_core / 1e6:.0f} ms, waiting for one {waiting / 1e6:.0f} ms")
+        if not samples:
             said.append("no stack sampled: the interpreter was held throughout")
-        return "; ".join(said)
+        elif stacks:
+            counted = Counter(samples).most_common(2)
+            said.extend(
+                f"{count}/{len(samples)} samples {_said(stack)}" for stack, count in counted
+            )
+        return "; ".join(said), stacks and bool(samples)
 
     def _run(self) -> None:
         while not self._stopped.wait(self.sample_every):
             if time.monotonic() - self.due < self.late_seconds:
+                self._on_time = self._read_schedstat()
                 continue
             frame = sys._current_frames().get(self.loop_thread)
+            now = self._read_schedstat()
             with self._lock:
                 if len(self._samples) < SAMPLES:
                     self._samples.append(_stack(frame))
+                if now is not None and self._on_time is not None:
+                    self._while_late = (now[0] - self._on_time[0], now[1] - self._on_time[1])
+
+    def _read_schedstat(self) -> tuple[int, int] | None:
+        # Linux's per-thread scheduler statistics; None elsewhere.
+        try:
+            with open(self._schedstat, "rb") as read:
+                on_core, waiting, _ = read.read().split()
+        except (OSError, ValueError):
+            return None
+        return int(on_core), int(waiting)
 
     def _on_collection(self, phase: str, info: dict[str, Any]) -> None:
         now = time.monotonic()
@@ -152,7 +183,7 @@ class _Holds:
         took = now - self._collection_started
         with self._lock:
             if took > self._longest_collection[0]:
-                self._longest_collection = (took, info["generation"])
+                self._longest_collection = (took, info["generation"], info["collected"])
 
 
 def _stack(frame: FrameType | None) -> tuple[str, ...]:
