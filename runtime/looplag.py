@@ -189,7 +189,7 @@ class _Holds:
 def _stack(frame: FrameType | None) -> tuple[str, ...]:
     """The innermost ``DEPTH`` frames, innermost first, as ``file:line function``, up
     to the loop's own (those of the callback or task it ran)."""
-    where = []
+    where: list[str] = []
     while frame is not None and len(where) < DEPTH:
         code = frame.f_code
         if code is _HANDLE_RUN:
