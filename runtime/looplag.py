@@ -12,14 +12,17 @@ reads per window.
 A gap says how long, not why, and a hold of a loaded server cannot be reproduced at
 will: so a watchdog thread looks at the loop's thread while it is held (decision 3103).
 Once the loop is ``warn_seconds`` late it takes the loop thread's stack every
-``sample_every`` seconds (a few a hold at most), and the collector tells it how long
-each garbage collection took. The warning then says what ran: the stacks sampled, the
-longest collection in the hold, or that the loop waited in ``select`` (its turn of a
-core came late: a hold that is the machine's, not this process's code), with the
-stacks at most once every ``stacks_every`` seconds. A sampler that got no stack saw
-the interpreter held throughout by one call that never let go of it, as a
-collection does. Cheap enough to run in production: the thread does nothing but
-compare two clock readings while the loop is on time.
+``sample_every`` seconds (a few a hold at most) and its scheduler statistics (Linux's
+schedstat: how long it ran on a core, and waited for one, since last seen on time), and
+the collector's callbacks say how long each garbage collection took and what it freed.
+The warning then says what held the loop: the longest collection, if it was long; the
+time on a core against the time waiting for one (a loop ready to run whose turn of a
+core came late is held by the machine, not by its own code; so is one sampled waiting in
+``select``); and the stacks sampled, the most frequent two, at most once every
+``stacks_every`` seconds. No stack sampled means one call held the interpreter
+throughout without letting go of it, as a collection does. Cheap enough for
+production: while the loop is on time the thread only reads a clock and a small file
+every ``sample_every`` seconds.
 """
 
 import asyncio
@@ -46,8 +49,9 @@ STACKS_EVERY = 10.0
 
 _ROOT = str(Path(__file__).resolve().parents[1]) + "/"
 _STDLIB = sysconfig.get_paths()["stdlib"] + "/"
-# Below it, every callback's stack is the loop's own.
-_HANDLE_RUN = asyncio.Handle._run.__code__
+# From these down, every callback's stack is the loop's own (uvloop runs its handles
+# from C, straight under the runner).
+_LOOPS_OWN = (asyncio.Handle._run.__code__, asyncio.Runner.run.__code__)
 
 
 async def watch(
@@ -143,7 +147,10 @@ class _Holds:
             )
         if used is not None:
             on_core, waiting = used
-            said.append(f"on a core {on_core / 1e6:.0f} ms, waiting for one {waiting / 1e6:.0f} ms")
+            said.append(
+                f"since last seen on time on a core {on_core / 1e6:.0f} ms, "
+                f"waiting for one {waiting / 1e6:.0f} ms"
+            )
         if not samples:
             said.append("no stack sampled: the interpreter was held throughout")
         elif stacks:
@@ -192,7 +199,7 @@ def _stack(frame: FrameType | None) -> tuple[str, ...]:
     where: list[str] = []
     while frame is not None and len(where) < DEPTH:
         code = frame.f_code
-        if code is _HANDLE_RUN:
+        if code in _LOOPS_OWN:
             break
         where.append(f"{_short(code.co_filename)}:{frame.f_lineno} {code.co_name}")
         frame = frame.f_back

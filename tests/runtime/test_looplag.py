@@ -75,7 +75,7 @@ def parts(what: str) -> dict[str, str]:
     for part in what.split("; "):
         if part.startswith("a generation-"):
             found["collection"] = part
-        elif part.startswith("on a core"):
+        elif part.startswith("since last seen on time"):
             found["core"] = part
         else:
             found.setdefault("samples", part)
@@ -111,7 +111,9 @@ async def test_a_hold_by_a_call_that_waits_says_the_loop_thread_used_no_core(
 
     # Then the thread's scheduler statistics say it neither ran nor waited for a core
     [(_, what)] = held_messages(caplog)
-    core = re.fullmatch(r"on a core (\d+) ms, waiting for one (\d+) ms", parts(what)["core"])
+    core = re.fullmatch(
+        r"since last seen on time on a core (\d+) ms, waiting for one (\d+) ms", parts(what)["core"]
+    )
     assert core is not None, what
     assert int(core[1]) < 50 and int(core[2]) < 50
 
