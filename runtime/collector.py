@@ -22,11 +22,16 @@ freed only by a collection of the whole heap: every ``check_every`` ticks (5 min
 what they were after the last such collection (or the first count), it thaws and
 collects the whole heap. That costs the long pause once per heap's worth of objects
 grown old (as CPython waits for its oldest generation to grow by a quarter), not on a
-clock, and keeps such garbage under the heap's own size.
+clock, and keeps such garbage under the heap's own size. Each count is logged
+(``atu.collector``, INFO), and each whole collection with what it freed.
 """
 
 import asyncio
 import gc
+import logging
+import time
+
+logger = logging.getLogger("atu.collector")
 
 SECONDS = 0.05
 CHECK_EVERY = 6000  # 5 minutes
@@ -54,10 +59,20 @@ async def pace(
             if whole is None:
                 whole = frozen
             elif frozen > thaw_at * whole:
+                began = time.perf_counter()
                 gc.unfreeze()
-                gc.collect(2)
+                freed = gc.collect(2)
                 gc.freeze()
                 whole = gc.get_freeze_count()
+                logger.info(
+                    "collected the whole heap: %d objects frozen, %d freed, in %.0f ms",
+                    frozen,
+                    freed,
+                    (time.perf_counter() - began) * 1000,
+                )
+                continue
+            # How fast what is frozen grows tells when the next whole collection comes.
+            logger.info("%d objects frozen, %d after the last whole collection", frozen, whole)
     finally:
         gc.enable()
         gc.unfreeze()

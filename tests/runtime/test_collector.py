@@ -1,5 +1,7 @@
 import asyncio
 import gc
+import logging
+import re
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -114,8 +116,9 @@ async def test_cyclic_garbage_is_freed_at_the_next_tick_and_everything_is_as_bef
 
 
 async def test_a_cycle_frozen_before_it_was_dropped_is_freed_once_the_frozen_heap_has_grown(
-    pacing: Callable[..., Any], generations: list[int]
+    pacing: Callable[..., Any], generations: list[int], caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="atu.collector")
     # Given a pace counting the frozen heap every 4th tick, collecting the whole heap
     # once it has grown by a tenth, and a cycle kept alive through a tick (so frozen)
     await pacing(seconds=0.01, check_every=4, thaw_at=1.1)
@@ -142,3 +145,10 @@ async def test_a_cycle_frozen_before_it_was_dropped_is_freed_once_the_frozen_hea
     # Then the cycle is freed, and what is alive is frozen again
     assert old() is None
     assert grown and not in_a_generation(grown)
+    # And each count was logged, and then the whole collection with what it freed
+    said = [r.getMessage() for r in caplog.records if r.name == "atu.collector"]
+    assert re.fullmatch(r"\d+ objects frozen, \d+ after the last whole collection", said[0])
+    whole = re.fullmatch(
+        r"collected the whole heap: \d+ objects frozen, (\d+) freed, in \d+ ms", said[-1]
+    )
+    assert whole is not None and int(whole[1]) >= 1
