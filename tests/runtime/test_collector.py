@@ -1,5 +1,7 @@
 import asyncio
 import gc
+import logging
+import re
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -52,19 +54,42 @@ async def pacing(generations: list[int]) -> AsyncIterator[Callable[..., Any]]:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def test_the_collector_runs_on_the_clock_the_younger_generations_then_the_whole_heap(
+async def test_the_collector_runs_on_the_clock_the_younger_generations_only(
     pacing: Callable[..., Any], generations: list[int]
 ) -> None:
-    # Given a pace of a tick every 10 ms, the whole heap every 4th
-    await pacing(seconds=0.01, full_every=4)
+    # Given a pace of a tick every 10 ms, counting the frozen heap every 4th
+    await pacing(seconds=0.01, check_every=4)
 
-    # When 8 ticks have passed
+    # When 8 ticks have passed, the frozen heap not grown
     while len(generations) < 8:
         await asyncio.sleep(0.01)
 
-    # Then the collections were of these generations, and none started on its own
-    assert generations[:8] == [1, 1, 1, 2, 1, 1, 1, 2]
+    # Then only the younger generations were collected, and none on its own
+    assert generations[:8] == [1] * 8
     assert not gc.isenabled()
+
+
+def in_a_generation(kept: object) -> bool:
+    """Whether a collection of the old generation would scan ``kept`` (frozen: no)."""
+    return any(found is kept for found in gc.get_objects())
+
+
+async def test_what_survives_a_tick_is_frozen_so_no_collection_scans_it_again(
+    pacing: Callable[..., Any], generations: list[int]
+) -> None:
+    # Given a running pace, and a long-lived object made once it runs
+    await pacing(seconds=0.01)
+    kept = Node()
+    assert gc.is_tracked(kept) and in_a_generation(kept)
+
+    # When a tick passes
+    while not generations:
+        await asyncio.sleep(0.005)
+
+    # Then it is in no generation: frozen, out of every collection's scan
+    assert gc.is_tracked(kept) and not in_a_generation(kept)
+    # And the old generation was left empty
+    assert gc.get_objects(generation=2) == []
 
 
 async def test_cyclic_garbage_is_freed_at_the_next_tick_and_everything_is_as_before_once_stopped(
@@ -90,23 +115,40 @@ async def test_cyclic_garbage_is_freed_at_the_next_tick_and_everything_is_as_bef
     assert gc.get_freeze_count() == 0
 
 
-async def test_a_cycle_that_grew_old_before_it_was_dropped_waits_for_the_full_collection(
-    pacing: Callable[..., Any], generations: list[int]
+async def test_a_cycle_frozen_before_it_was_dropped_is_freed_once_the_frozen_heap_has_grown(
+    pacing: Callable[..., Any], generations: list[int], caplog: pytest.LogCaptureFixture
 ) -> None:
-    # Given a pace whose full collection comes every 8th tick, and a cycle kept alive
-    # through a collection of the younger generations (so into the old one)
-    await pacing(seconds=0.01, full_every=8)
+    caplog.set_level(logging.INFO, logger="atu.collector")
+    # Given a pace counting the frozen heap every 4th tick, collecting the whole heap
+    # once it has grown by a tenth, and a cycle kept alive through a tick (so frozen)
+    await pacing(seconds=0.01, check_every=4, thaw_at=1.1)
     kept: Node | None = Node()
     old = weakref.ref(kept)
-    while not generations:
+    while len(generations) < 4:  # the first count
         await asyncio.sleep(0.005)
 
-    # When it is dropped, it outlives the collections of the younger generations
+    # When it is dropped, the count after a tick finds the frozen heap as it was
     kept = None
     seen = len(generations)
-    while 2 not in generations[seen:]:
-        assert old() is not None
+    while len(generations) < seen + 4:
         await asyncio.sleep(0.005)
 
-    # Then the full collection frees it
+    # Then nothing collected it: only a collection of the whole heap would
+    assert 2 not in generations
+    assert old() is not None
+
+    # When the frozen heap grows by a fifth, the next count thaws it and collects it whole
+    grown = [[] for _ in range(gc.get_freeze_count() // 5)]
+    while 2 not in generations:
+        await asyncio.sleep(0.005)
+
+    # Then the cycle is freed, and what is alive is frozen again
     assert old() is None
+    assert grown and not in_a_generation(grown)
+    # And each count was logged, and then the whole collection with what it freed
+    said = [r.getMessage() for r in caplog.records if r.name == "atu.collector"]
+    assert re.fullmatch(r"\d+ objects frozen, \d+ after the last whole collection", said[0])
+    whole = re.fullmatch(
+        r"collected the whole heap: \d+ objects frozen, (\d+) freed, in \d+ ms", said[-1]
+    )
+    assert whole is not None and int(whole[1]) >= 1
