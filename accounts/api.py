@@ -42,7 +42,8 @@ def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
 class RegisterView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = REGISTER_THROTTLES
-    # No session is involved: an anonymous request needs no CSRF token.
+    # Not authenticated, so no CSRF token is asked (the guest's session is read as the
+    # login's is): a body is JSON only, which no other site's page may send.
     authentication_classes: list[type[Any]] = []
 
     @extend_schema(
@@ -50,12 +51,15 @@ class RegisterView(APIView):
         operation_id="auth_register",
         summary="Create an account",
         description="Checks the password with the site's password rules; "
-        "returns the new user and an API token.",
+        "returns the new user and an API token, and starts its session. From a guest's "
+        "session (a visitor who played without an account), that guest becomes the "
+        "account, the same user: its games and entries stay its own, as on the register "
+        "page (decision 3501).",
         request=RegisterSerializer,
         responses={201: UserTokenSerializer, **errors(400, 429)},
     )
     def post(self, request: Request) -> Response:
-        user = services.user_register(**_valid(RegisterSerializer, request))
+        user = services.user_sign_up(request=request, **_valid(RegisterSerializer, request))
         body = {"user": UserSerializer(user).data, "token": services.user_token(user=user)}
         return Response(body, status=status.HTTP_201_CREATED)
 

@@ -16,12 +16,16 @@ from accounts.models import GuestAbsorbed
 
 # Why a game stays with the guest: the account already sits at that table.
 SEATED_THERE = "seated_there"
+# Why an entry in an event stays with the guest: the account is entered there already,
+# or the event's rounds have begun (decision 3508).
+ENTERED_THERE = "entered_there"
+EVENT_BEGUN = "event_begun"
 
 
 @dataclass(frozen=True)
 class Kept:
-    """A game of the guest's that stays the guest's: its code, and why (a stable code,
-    as :data:`SEATED_THERE`)."""
+    """A game or an entry of the guest's that stays the guest's: the game's or the
+    event's code, and why (a stable code, as :data:`SEATED_THERE`)."""
 
     code: str
     reason: str

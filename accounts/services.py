@@ -146,6 +146,24 @@ def user_register(
     return user
 
 
+def user_sign_up(
+    *, request: HttpRequest | Request, username: str, password: str, display_name: str = ""
+) -> User:
+    """Register (:func:`user_register`) and start the account's session, on the register
+    page and the API alike: from a guest's session, that guest becomes the account, the
+    same user, their games and entries theirs as they were (decision 3501); from any
+    other, a new account."""
+    before = get_user(request)
+    user = user_register(
+        username=username,
+        password=password,
+        display_name=display_name,
+        guest=before if isinstance(before, User) and before.is_guest else None,
+    )
+    login(request, user)
+    return user
+
+
 def user_create_guest(*, display_name: str = "") -> User:
     """An account for a visitor who plays without one: no password anyone can use,
     named ``display_name`` (the alias a visitor sat down under) or else like "Guest

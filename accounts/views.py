@@ -18,7 +18,6 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
@@ -34,14 +33,15 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.errors import InvalidCredentials
 from accounts.forms import DeleteAccountForm, EmailForm, RegisterForm, SignInForm
+from accounts.guests import ENTERED_THERE, EVENT_BEGUN, SEATED_THERE
 from accounts.http import AuthenticatedHttpRequest, safe_next
 from accounts.models import User
 from accounts.services import (
     user_delete,
     user_export,
-    user_register,
     user_set_email,
     user_sign_in,
+    user_sign_up,
 )
 from runtime.errors import TooManyAttempts
 from runtime.throttling import login_wait
@@ -107,17 +107,16 @@ def register(request: HttpRequest) -> HttpResponse:
     form = RegisterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            user = user_register(
+            user_sign_up(
+                request=request,
                 username=form.cleaned_data["username"],
                 password=form.cleaned_data["password"],
                 display_name=form.cleaned_data["display_name"],
-                guest=guest,
             )
         except ValidationError as error:
             for field, messages in error.message_dict.items():
                 form.add_error(field if field in form.fields else None, messages)
         else:
-            login(request, user)
             return redirect(safe_next(request) or settings.LOGIN_REDIRECT_URL)
     context = {"form": form, "next": safe_next(request), "guest": guest}
     return render(request, "accounts/register.html", context)
@@ -139,12 +138,21 @@ class LoginView(auth_views.LoginView):
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         absorbed = user_sign_in(request=self.request, user=form.get_user())
         for kept in absorbed.kept if absorbed is not None else ():
-            messages.warning(
-                self.request,
-                _("Your game %(code)s stays with the guest: you already sit at that table.")
-                % {"code": kept.code},
-            )
+            messages.warning(self.request, _kept_words()[kept.reason] % {"code": kept.code})
         return HttpResponseRedirect(self.get_success_url())
+
+
+def _kept_words() -> dict[str, str]:
+    """What the player is told of a game or an entry that stays the guest's, by why."""
+    return {
+        SEATED_THERE: _("Your game %(code)s stays with the guest: you already sit at that table."),
+        ENTERED_THERE: _(
+            "Your entry in the event %(code)s stays with the guest: you are entered there already."
+        ),
+        EVENT_BEGUN: _(
+            "Your entry in the event %(code)s stays with the guest: its rounds have begun."
+        ),
+    }
 
 
 def registered_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:

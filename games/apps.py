@@ -13,6 +13,7 @@ class GamesConfig(AppConfig):
         # The tasks are imported with the receivers: Celery finds them by name.
         from games import receivers
         from games.commands.actions import game_hand_over_seats
+        from games.commands.chat import game_hand_over_words
         from games.errors import VersionConflict
         from games.live import fanout
         from games.read.selectors import player_games_export
@@ -45,6 +46,8 @@ class GamesConfig(AppConfig):
         on_export("games", player_games_export)
         # A guest who signs in to their account: their seats at the tables in play.
         on_absorb("games", game_hand_over_seats)
+        # and the words they said there, once the seats are handed over.
+        on_absorb("table words", game_hand_over_words)
 
         on_startup(automatic.resume_at_startup)
         on_startup(fanout.watch_over)

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from cachetools import LRUCache
 from django.db.models import Q
 
+from accounts.guests import guests_of
 from eventlog import store
 from eventlog.store import Recorded
 from games import rules
@@ -106,9 +107,52 @@ def add_audience(audience: Audience) -> None:
         _AUDIENCES.append(audience)
 
 
+# --- Whose seat a viewer plays -------------------------------------------------------
+
+
+def person_seat(
+    holders: Sequence[int | None], user_id: int | None, *, finished: bool
+) -> int | None:
+    """The seat the person signed in as ``user_id`` plays at a table whose seats are
+    held by ``holders`` (user ids by seat, None: empty), if any: their own; at a
+    finished table, else the seat of a guest who signed in to their account (decision
+    3507: no event is appended to a finished game, so its log still names the guest).
+    A table where the account sits itself keeps the guest's seat the guest's, as the
+    read models of persons do (:func:`accounts.guests.people_at`). Every route asks
+    here: what the seat shows (its hidden cards, the play live) is only ever its
+    player's."""
+    if user_id is None:
+        return None
+    if user_id in holders:
+        return holders.index(user_id)
+    if not finished:
+        return None
+    for guest in guests_of(user_id):
+        if guest in holders:
+            return holders.index(guest)
+    return None
+
+
+def table_seat(table: Table, user_id: int | None) -> int | None:
+    """:func:`person_seat` at the table the log makes."""
+    holders = [None if seat is None else seat.user_id for seat in table.seats]
+    return person_seat(holders, user_id, finished=table.status == "finished")
+
+
+def game_seat(game: Game, user_id: int | None) -> int | None:
+    """:func:`person_seat` at a game's read model (its row as written, not as a delay
+    shows it)."""
+    from games.models import Game
+
+    holders: list[int | None] = [None] * game.player_count
+    for taken in game.seats:
+        holders[taken["seat"]] = taken.get("user_id")
+    return person_seat(holders, user_id, finished=game.status == Game.Status.FINISHED)
+
+
 def may_see_game(game: Game, user_id: int | None) -> bool:
     """Whether the viewer ``user_id`` (None: anonymous) may see ``game`` at all."""
-    if _seated(game, user_id):
+    if game_seat(game, user_id) is not None:
         return True
     return all(audience.allows(game.id, user_id) for audience in _AUDIENCES)
 
@@ -156,13 +200,12 @@ def held_back(game_id: uuid.UUID, delay: int, *, seated: bool, user_id: int | No
     return 0 if sees_live(game_id, user_id) else delay
 
 
-def _seated(game: Game, user_id: int | None) -> bool:
-    return user_id is not None and any(seat.get("user_id") == user_id for seat in game.seats)
-
-
 def game_lag(game: Game, user_id: int | None) -> int:
     """:func:`held_back` for a game's read model."""
-    return held_back(game.id, game.spectator_delay, seated=_seated(game, user_id), user_id=user_id)
+    if not game.spectator_delay:
+        return 0
+    seated = game_seat(game, user_id) is not None
+    return held_back(game.id, game.spectator_delay, seated=seated, user_id=user_id)
 
 
 def same_record(a: Recorded, b: Recorded) -> bool:
@@ -366,7 +409,7 @@ def viewer_of(
     """Who ``user_id`` (None: anonymous) is at the game ``game_id``, whose log says
     ``table``. ``scorer``: the seat a scorer who gave the PIN of a table in the room
     chose (:mod:`games.read.pins`); they sit there, and no card is here to hide."""
-    seat = table.seat_of(user_id) if user_id is not None else None
+    seat = table_seat(table, user_id)
     if seat is None and scorer is not None and table.in_room and 0 <= scorer < table.player_count:
         seat = scorer
     screened = seat is None and bool(table.deal_set) and not deal_set_over(str(table.deal_set))

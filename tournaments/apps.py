@@ -44,6 +44,8 @@ class TournamentsConfig(AppConfig):
         on_export("championships", player_championships)
         # A guest who signs in to their account: their finished games' rows, the account's.
         on_absorb("championships", absorb_guest)
+        # and their entries in events whose rounds have not begun.
+        on_absorb("entries", services.event_hand_over_entries)
         # The receiver asks which event a game is in, once per game and process.
         game_recorded.listen(
             receivers.game_recorded,

@@ -151,6 +151,16 @@ class PlayerWithdrew:
 
 
 @dataclass(frozen=True, slots=True)
+class EntryHandedOver:
+    """The guest ``from_player``, entered before any round, signed in to their account
+    ``to_player`` (decision 3508): the entry is the account's, under the name it was
+    entered with, checked in or withdrawn as it was."""
+
+    from_player: int
+    to_player: int
+
+
+@dataclass(frozen=True, slots=True)
 class CheckInClosed:
     """A scheduled event's start: the entrants not checked in by then (the no-shows)
     are withdrawn, or seated with a bot playing for them, as the organizer chose."""
@@ -323,6 +333,7 @@ ChampionshipEvent = (
     | PlayerRegistered
     | PlayerCheckedIn
     | PlayerWithdrew
+    | EntryHandedOver
     | CheckInClosed
     | RoundStarted
     | RoundTimeUp
@@ -559,6 +570,16 @@ def fold(
             )
         elif isinstance(event, PlayerWithdrew):
             _entry(championship, event.player_id, withdrawn=True)
+        elif isinstance(event, EntryHandedOver):
+            # In its place: the entries' order is the order they were made.
+            championship.entries = {
+                event.to_player if player == event.from_player else player: (
+                    replace(entry, player_id=event.to_player)
+                    if player == event.from_player
+                    else entry
+                )
+                for player, entry in championship.entries.items()
+            }
         elif isinstance(event, CheckInClosed):
             championship.check_in_closed = True
             for player in event.withdrawn:

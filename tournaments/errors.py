@@ -139,6 +139,18 @@ class AlreadyEntered(EventError):
         super().__init__(f"player {player_id} is already entered in this event")
 
 
+class EntryPlayed(EventError):
+    """A guest's entry in an event whose rounds have begun: it is a line of the rounds'
+    seating and of the standings under the guest, and stays theirs (decision 3508)."""
+
+    code = "entry_played"
+    text = gettext_noop("This event's rounds have begun: the entry stays whose it is.")
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("the event's rounds have begun: the entry stays whose it is")
+
+
 class GuestEntry(EventError):
     """A guest's entry: an entry is a line of the standings and the season's
     leaderboard under an account, which a guest who later signs in to their account

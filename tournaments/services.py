@@ -23,6 +23,7 @@ from django.conf import settings as django_settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.guests import ENTERED_THERE, EVENT_BEGUN, Kept
 from accounts.models import User
 from accounts.services import (
     user_bot_name,
@@ -64,6 +65,7 @@ from tournaments.championship import (
     DeputyNamed,
     DeputyRemoved,
     DirectorCalled,
+    EntryHandedOver,
     EventCreated,
     EventFinished,
     PlayerCheckedIn,
@@ -94,6 +96,7 @@ from tournaments.errors import (
     CheckInNotOpen,
     Disqualified,
     EntryDeadlinePassed,
+    EntryPlayed,
     EventError,
     EventFull,
     EventNotFound,
@@ -451,6 +454,44 @@ def event_register(
         return [PlayerRegistered(player.pk, _name(name or player.display)[:64])]
 
     return _execute(event_id, actor, None, decide)
+
+
+def event_hand_over_entry(*, event_id: uuid.UUID, guest_id: int, account: User) -> EventResult:
+    """The entry of the guest ``guest_id``, who signed in to ``account``, becomes the
+    account's (``EntryHandedOver``, decision 3508); nothing to write if the guest has
+    none there. :class:`AlreadyEntered` when the account is entered there itself (one
+    person, two entries), :class:`EntryPlayed` once a round has started: the entry is
+    then a line of the seating and the standings under the guest."""
+
+    def decide(championship: Championship) -> list[ChampionshipEvent]:
+        if guest_id not in championship.entries:
+            return []
+        if account.pk in championship.entries:
+            raise AlreadyEntered(account.pk)
+        if championship.rounds or championship.finished:
+            raise EntryPlayed()
+        return [EntryHandedOver(guest_id, account.pk)]
+
+    return _execute(event_id, account, None, decide)
+
+
+def event_hand_over_entries(guest_id: int, account_id: int) -> list[Kept]:
+    """Every entry of the guest ``guest_id`` handed to the account ``account_id`` they
+    signed in to (:func:`event_hand_over_entry`), one event at a time; the entries that
+    stay the guest's are returned, with why."""
+    account = User.objects.get(pk=account_id)
+    entered = Entry.objects.filter(player_id=guest_id).values("event_id")
+    kept = []
+    for event_id, code in (
+        Event.objects.filter(pk__in=entered).order_by("code").values_list("pk", "code")
+    ):
+        try:
+            event_hand_over_entry(event_id=event_id, guest_id=guest_id, account=account)
+        except AlreadyEntered:
+            kept.append(Kept(code, ENTERED_THERE))
+        except EntryPlayed:
+            kept.append(Kept(code, EVENT_BEGUN))
+    return kept
 
 
 def event_add_bots(*, event_id: uuid.UUID, actor: User, count: int) -> EventResult:
@@ -1170,8 +1211,13 @@ def player_erase(user_id: int) -> None:
     entry in an event not over is withdrawn first, by the player: nobody would play
     their seat in the rounds to come."""
     player = User.objects.get(pk=user_id)
-    for stream in store.personal_streams(user_id, CHAMPIONSHIP_STREAM_PREFIX):
-        event_id = uuid.UUID(stream.removeprefix(CHAMPIONSHIP_STREAM_PREFIX))
+    named = {
+        uuid.UUID(stream.removeprefix(CHAMPIONSHIP_STREAM_PREFIX))
+        for stream in store.personal_streams(user_id, CHAMPIONSHIP_STREAM_PREFIX)
+    }
+    # An entry handed over from a guest names the guest, not the account, beside the log.
+    entered = set(Entry.objects.filter(player_id=user_id).values_list("event_id", flat=True))
+    for event_id in sorted(named | entered):
         championship = load_championship(event_id)
         entry = championship.entries.get(user_id)
         if entry is not None and not entry.withdrawn and not championship.finished:

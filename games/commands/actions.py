@@ -88,7 +88,7 @@ from games.table import (
 )
 from games.table.deciders import acting_seat, fold_all, ruled, start
 from games.visibility import MAX_SPECTATOR_DELAY as MAX_SPECTATOR_DELAY
-from games.visibility import directs_game
+from games.visibility import directs_game, table_seat
 from games.write.automatic import automatic_bot, automatic_move_delay, stands_in
 from games.write.path import CommandResult, Move, execute, server_moves_of
 from games.write.tables import load_table
@@ -456,7 +456,7 @@ def game_rematch(*, game_id: uuid.UUID, actor: User) -> Game:
     it. An event's table has none (its organizer seats the rounds). The finished
     game's log is not touched."""
     old = load_table(game_id)
-    seat = old.seat_of(actor.pk)
+    seat = table_seat(old, actor.pk)
     if seat is None:
         raise NotAPlayer()
     if old.status != "finished":

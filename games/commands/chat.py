@@ -18,6 +18,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.guests import Kept
 from accounts.models import User
 from games.errors import (
     ChatOff,
@@ -32,7 +33,7 @@ from games.errors import (
 from games.models import Game, MessageReport, TableMessage
 from games.read.chat import chat_mode, readable_message
 from games.read.selectors import CHAT_FREE, CHAT_OFF
-from games.visibility import message_view
+from games.visibility import game_seat, message_view
 from runtime import outbox
 from runtime.errors import TooManyAttempts
 from runtime.throttling import AttemptKey, take_attempt
@@ -74,7 +75,7 @@ def game_say(
         raise ChatOff()
     if text is not None and mode != CHAT_FREE:
         raise PhrasesOnly()
-    seat = next((taken for taken in game.seats if taken.get("user_id") == actor.pk), None)
+    seat = game_seat(game, actor.pk)
     if seat is None:
         raise PlayersOnly()
     if game.status == Game.Status.CANCELLED:
@@ -88,8 +89,8 @@ def game_say(
             message = TableMessage.objects.create(
                 game_id=game_id,
                 author=actor,
-                seat=seat["seat"],
-                name=seat["alias"],
+                seat=seat,
+                name=next(taken["alias"] for taken in game.seats if taken["seat"] == seat),
                 phrase=phrase or "",
                 text=text or "",
                 key=key,
@@ -124,6 +125,24 @@ def publish_words(game_id: uuid.UUID, words: list[dict[str, Any]]) -> None:
 
 def _more_words(waiting: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
     return {**newer, "words": [*waiting["words"], *newer["words"]]}
+
+
+def game_hand_over_words(guest_id: int, account_id: int) -> list[Kept]:
+    """The words the guest ``guest_id`` said at the tables, the account's
+    ``account_id`` they signed in to (decision 3508): the same person's, as their seats
+    are, so the account's from now on (its deletion, the staff's reports). Where the
+    account sits at the same table too, the guest's seat stayed the guest's, and so do
+    its words. Their idempotency keys go: the guest sends no word again, and one could
+    be a key the account used there. Called after the games' part has handed the seats
+    over; the tables kept are named by it."""
+    said = TableMessage.objects.filter(author_id=guest_id)
+    shared = [
+        game.id
+        for game in Game.objects.filter(pk__in=said.values("game_id")).only("id", "seats")
+        if {guest_id, account_id} <= {taken.get("user_id") for taken in game.seats}
+    ]
+    said.exclude(game_id__in=shared).update(author_id=account_id, key="")
+    return []
 
 
 def game_report_message(*, game_id: uuid.UUID, reporter: User, message: int) -> MessageReport:

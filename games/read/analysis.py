@@ -30,7 +30,7 @@ from games.bots.analysis import review_game
 from games.errors import AnalysisNotKept, DealSetInPlay, GameNotFound, RecordNotReady
 from games.models import Game, GameAnalysis
 from games.table import Table, fold, stream_of
-from games.visibility import require_public_record
+from games.visibility import require_public_record, table_seat
 
 READY, PENDING = "ready", "pending"
 ANALYSE_TASK = "games.tasks.analyse_game"
@@ -183,7 +183,7 @@ def analysis_view(game: Game, table: Table, user_id: int | None) -> dict[str, An
         raise AnalysisNotKept()
     if game.status != Game.Status.FINISHED:
         raise RecordNotReady()
-    seat = table.seat_of(user_id) if user_id is not None else None
+    seat = table_seat(table, user_id)
     try:
         require_public_record(game, user_id)
         seats = list(range(table.player_count))

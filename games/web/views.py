@@ -59,7 +59,13 @@ from games.read.selectors import (
 )
 from games.rules import classic, options_from_dict
 from games.table import CLASSIC, ROMANIAN, ROOM
-from games.visibility import deal_set_over, directs_game, may_see_game, require_public_record
+from games.visibility import (
+    deal_set_over,
+    directs_game,
+    game_seat,
+    may_see_game,
+    require_public_record,
+)
 from games.web.forms import (
     KIND_LABELS,
     TABLE_FORMS,
@@ -451,9 +457,7 @@ def _table_page(
         page["chat"] = {
             "mode": chat,
             "api": reverse("api-game-chat", args=[game.code]),
-            "seat": next(
-                (taken["seat"] for taken in game.seats if taken.get("user_id") == user_id), None
-            ),
+            "seat": game_seat(game, user_id),
             "signed_in": user_id is not None,
         }
     options = (
@@ -494,7 +498,7 @@ def _table_page(
 
 
 def _seated(game: Game, user_id: int | None) -> bool:
-    return user_id is not None and any(seat.get("user_id") == user_id for seat in game.seats)
+    return game_seat(game, user_id) is not None
 
 
 @require_http_methods(["POST"])

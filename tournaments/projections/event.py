@@ -66,6 +66,9 @@ def project_event(
     if not Event.objects.filter(pk=event_id).update(**values):
         Event.objects.create(pk=event_id, created_at=created_at or updated_at, **values)
     known = {entry.player_id: entry for entry in Entry.objects.filter(event_id=event_id)}
+    # An entry handed over to an account (EntryHandedOver) is no longer its guest's.
+    if gone := set(known) - set(championship.entries):
+        Entry.objects.filter(event_id=event_id, player_id__in=gone).delete()
     for entry in championship.entries.values():
         row = known.get(entry.player_id)
         fields = {
