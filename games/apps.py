@@ -13,7 +13,8 @@ class GamesConfig(AppConfig):
         # The tasks are imported with the receivers: Celery finds them by name.
         from games import receivers
         from games.commands.actions import game_hand_over_seats
-        from games.commands.chat import game_hand_over_words
+        from games.commands.chat import game_hand_over_words, player_erase_words
+        from games.read.chat import player_words_export
         from games.errors import VersionConflict
         from games.live import fanout
         from games.read.selectors import player_games_export
@@ -44,6 +45,9 @@ class GamesConfig(AppConfig):
         # A deleted account's aliases, and what its data export says of its games.
         on_erasure("games", erasure.player_erase)
         on_export("games", player_games_export)
+        # and their words at the tables, kept beside the log.
+        on_erasure("table words", player_erase_words)
+        on_export("table words", player_words_export)
         # A guest who signs in to their account: their seats at the tables in play.
         on_absorb("games", game_hand_over_seats)
         # and the words they said there, once the seats are handed over.

@@ -145,6 +145,13 @@ def game_hand_over_words(guest_id: int, account_id: int) -> list[Kept]:
     return []
 
 
+def player_erase_words(user_id: int) -> None:
+    """A deleted account's words at the tables go with it (decision 3506), reported ones
+    too: what they said is theirs, and the account row that stays is emptied, not
+    deleted, so no CASCADE takes them."""
+    TableMessage.objects.filter(author_id=user_id).delete()
+
+
 def game_report_message(*, game_id: uuid.UUID, reporter: User, message: int) -> MessageReport:
     """``reporter`` reports the message ``message`` said at the game, for the site's
     staff to read (the admin's message reports). Only a message they may read

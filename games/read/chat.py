@@ -68,3 +68,21 @@ def readable_message(
 ) -> TableMessage | None:
     """The message ``number`` said at ``game``, if the viewer may read it at ``now``."""
     return _readable(game, viewer_id, now).filter(pk=number).first()
+
+
+def player_words_export(user_id: int) -> list[dict[str, Any]]:
+    """The words the user ``user_id`` said at the tables, for their data export: where,
+    when, under which seat and name, and what."""
+    said = TableMessage.objects.filter(author_id=user_id).order_by("said_at", "id")
+    codes = dict(Game.objects.filter(pk__in=said.values("game_id")).values_list("id", "code"))
+    return [
+        {
+            "game": codes.get(word.game_id, ""),
+            "said_at": word.said_at.isoformat(),
+            "seat": word.seat,
+            "name": word.name,
+            "phrase": word.phrase,
+            "text": word.text,
+        }
+        for word in said
+    ]

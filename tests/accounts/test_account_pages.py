@@ -14,6 +14,7 @@ from django.test import Client
 
 from accounts.models import User
 from games.commands import actions
+from games.commands.chat import game_say
 from tests.accounts.factories import DEFAULT_PASSWORD, UserFactory
 from tests.games.drivers import play_to_end
 from tests.tournaments.drivers import SHORT_RULES, organizer, round_games
@@ -165,6 +166,8 @@ def test_the_data_export_holds_the_account_its_games_championships_and_seasons()
     )
     for number, user in enumerate([player, *others]):
         actions.game_join(game_id=game.id, user=user, alias=f"Ana{number}")
+    said = game_say(game_id=game.id, actor=player, text="Noroc la toți")
+    game_say(game_id=game.id, actor=others[0], phrase="thanks")
     play_to_end(game.id, [player, *others])
     creator = organizer()
     season = services.season_create(organizer=creator, name="Sezonul 2026")
@@ -225,3 +228,13 @@ def test_the_data_export_holds_the_account_its_games_championships_and_seasons()
         1,
     )
     assert [change["round"] for change in exported["championships"]["ratings"]] == [1]
+    assert exported["table words"] == [
+        {
+            "game": game.code,
+            "said_at": said.said_at.isoformat(),
+            "seat": 0,
+            "name": "Ana0",
+            "phrase": "",
+            "text": "Noroc la toți",
+        }
+    ]

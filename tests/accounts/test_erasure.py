@@ -22,6 +22,7 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.services import user_token
 from games.commands import actions
+from games.commands.chat import game_say
 from games.models import CommandReceipt, Game
 from games.read.verification import verify_game
 from games.write.projection import rebuild_game_projections
@@ -142,6 +143,8 @@ def player_with_a_history() -> dict[str, Any]:
     actions.game_join(game_id=game.id, user=player, alias=ALIAS, idempotency_key="sit-1")
     for number, other in enumerate(others):
         actions.game_join(game_id=game.id, user=other, alias=f"Player {number + 2}")
+    game_say(game_id=game.id, actor=player, text=f"Noroc de la {NAME}")
+    game_say(game_id=game.id, actor=others[0], text="Mulțumesc")
     play_to_end(game.id, [player, *others])
 
     creator = organizer()
@@ -288,6 +291,7 @@ def test_a_deleted_player_is_named_nowhere_and_their_games_and_standings_still_v
         "tournaments_event",
         "tournaments_deputy",
         "django_admin_log",
+        "games_tablemessage",
     }
     assert answers_naming(viewers["anonymous"], urls["anonymous"], NEEDLES)
     assert answers_naming(viewers["organizer"], urls["organizer"], NEEDLES)
