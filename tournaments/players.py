@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import connection
+from django.db import connections
 from django.db.models import (
     Avg,
     Case,
@@ -142,7 +142,8 @@ def win_streak(games: QuerySet[PlayerGame]) -> int:
         - Window(RowNumber(), partition_by=[won], order_by=order),
     )
     inner, params = numbered.values("won", "island").query.sql_with_params()
-    with connection.cursor() as cursor:
+    # On the database the games are read from: the replica, for a page that allows it.
+    with connections[games.db].cursor() as cursor:
         cursor.execute(
             f"SELECT MAX(run_length) FROM (SELECT COUNT(*) AS run_length FROM ({inner}) numbered "
             "WHERE won = 1 GROUP BY island) runs",

@@ -91,6 +91,9 @@ class Environment:
     # The role that owns the tables (DATABASE_OWNER_URL): only migrations and their
     # grants to DATABASE_URL's role connect as it, never the running application.
     database_owner: Mapping[str, Any] | None = None
+    # A streaming replica of DATABASE_URL's database (DATABASE_REPLICA_URL): the reads
+    # that tolerate a little staleness go there (runtime.replica, decision 3702).
+    database_replica: Mapping[str, Any] | None = None
     # Deployment: where the site is published, and what runs beside it.
     production: bool = False
     csrf_trusted_origins: tuple[str, ...] = ()
@@ -127,6 +130,7 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
         database_owner=_database_owner(
             environ.get("DATABASE_OWNER_URL"), environ.get("DATABASE_URL")
         ),
+        database_replica=_database_replica(environ),
         production=production,
         csrf_trusted_origins=origins,
         https=_https(environ.get("ATU_HTTPS"), origins),
@@ -235,6 +239,27 @@ def _database(environ: Mapping[str, str], var_dir: Path) -> Mapping[str, Any]:
     if url is None:
         var_dir.mkdir(parents=True, exist_ok=True)
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(var_dir / "db.sqlite3")}
+    return _server_database(url, environ)
+
+
+def _database_replica(environ: Mapping[str, str]) -> Mapping[str, Any] | None:
+    """``DATABASE_REPLICA_URL``: a PostgreSQL standby of ``DATABASE_URL``'s database,
+    reached as the same role (roles are replicated), with a pool and timeouts of its
+    own as ``DATABASE_POOL_*`` and ``DATABASE_*_TIMEOUT`` say."""
+    url = environ.get("DATABASE_REPLICA_URL")
+    if not url:
+        return None
+    if not environ.get("DATABASE_URL"):
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL is set without DATABASE_URL.")
+    replica = _server_database(url, environ)
+    if replica["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured(
+            "DATABASE_REPLICA_URL is a PostgreSQL URL (postgres://...) of a streaming replica."
+        )
+    return replica
+
+
+def _server_database(url: str, environ: Mapping[str, str]) -> Mapping[str, Any]:
     scheme = urlsplit(url).scheme
     if scheme not in DATABASE_SCHEMES:
         raise ImproperlyConfigured(

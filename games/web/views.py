@@ -75,6 +75,7 @@ from games.web.script_texts import rules_summary, score_text, table_text
 from games.write.tables import load_table
 from runtime.error_text import refusal
 from runtime.throttling import login_wait
+from runtime.replica import tolerates_staleness
 
 LOBBY_LIST_LENGTH = 20
 # My games: the most shown in play (a player has a few at once), and finished per page.
@@ -142,6 +143,7 @@ def _label(game: Game) -> None:
     game.rules_label = preset_label(game.kind, game.preset, game.options)  # type: ignore[attr-defined]
 
 
+@tolerates_staleness
 def lobby(request: HttpRequest) -> HttpResponse:
     return _lobby(request)
 

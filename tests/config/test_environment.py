@@ -253,6 +253,52 @@ def test_a_database_owner_without_a_postgres_database_is_rejected(
         read_environment(variables, base_dir=tmp_path)
 
 
+def test_a_replica_is_read_from_its_own_url_with_the_primarys_pool_and_timeouts(
+    tmp_path: Path,
+) -> None:
+    # Given a primary and a streaming replica of it, and the pool's variables
+    primary = {
+        "DATABASE_URL": "postgres://atu_app:a@10.0.0.1:5432/atu",
+        "SECRET_KEY": "k" * 50,
+        "DATABASE_POOL_MAX_SIZE": "6",
+    }
+    replica = "postgres://atu_app:a@10.0.0.2:5433/atu"
+
+    # When the environment is read
+    env = read_environment({**primary, "DATABASE_REPLICA_URL": replica}, base_dir=tmp_path)
+
+    # Then the replica is a PostgreSQL connection of its own, pooled and timed as the
+    # primary's, and there is none unless it is named
+    assert env.database_replica is not None
+    assert (env.database_replica["HOST"], env.database_replica["PORT"]) == ("10.0.0.2", 5433)
+    assert env.database_replica["USER"] == "atu_app"
+    assert env.database_replica["OPTIONS"] == env.database["OPTIONS"]
+    assert env.database_replica["OPTIONS"]["pool"]["max_size"] == 6
+    assert env.database_replica["CONN_MAX_AGE"] == 0
+    assert read_environment(primary, base_dir=tmp_path).database_replica is None
+
+
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        ({"DATABASE_REPLICA_URL": "postgres://atu_app@127.0.0.1/atu"}, "without DATABASE_URL"),
+        (
+            {
+                "DATABASE_URL": "postgres://atu_app@127.0.0.1/atu",
+                "DATABASE_REPLICA_URL": "sqlite:///replica.sqlite3",
+                "SECRET_KEY": "k" * 50,
+            },
+            "a PostgreSQL URL",
+        ),
+    ],
+)
+def test_a_replica_that_is_no_postgresql_standby_of_a_primary_is_rejected(
+    tmp_path: Path, variables: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match=message):
+        read_environment(variables, base_dir=tmp_path)
+
+
 def test_production_mode_without_a_secret_key_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ImproperlyConfigured, match="SECRET_KEY must be set in production mode"):
         read_environment({"DATABASE_URL": "postgres://postgres@127.0.0.1/atu"}, base_dir=tmp_path)
