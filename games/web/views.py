@@ -74,8 +74,8 @@ from games.web.forms import (
 from games.web.script_texts import rules_summary, score_text, table_text
 from games.write.tables import load_table
 from runtime.error_text import refusal
-from runtime.throttling import login_wait
 from runtime.replica import tolerates_staleness
+from runtime.throttling import login_wait
 
 LOBBY_LIST_LENGTH = 20
 # My games: the most shown in play (a player has a few at once), and finished per page.
