@@ -268,11 +268,11 @@ def _server_database(url: str, environ: Mapping[str, str]) -> Mapping[str, Any]:
         )
     # No persistent connections: under ASGI every request runs in a thread of its own,
     # and a connection kept past its request is never closed (one more per few requests
-    # until PostgreSQL refuses clients). No health checks: they cost a "SELECT 1" round
-    # trip before the first query of every request and every socket command; a
-    # connection that died (a database restart) fails one query, and the pool drops it.
+    # until PostgreSQL refuses clients). Health checks: the pool checks each connection
+    # as it lends it (an empty query's round trip), so that none a database restart
+    # closed while it waited fails the request that borrows it (decision 3702).
     database: dict[str, Any] = dict(
-        dj_database_url.parse(url, conn_max_age=0, conn_health_checks=False)
+        dj_database_url.parse(url, conn_max_age=0, conn_health_checks=True)
     )
     if database["ENGINE"] == "django.db.backends.postgresql":
         # Requests and socket commands borrow a connection from a bounded pool per

@@ -80,7 +80,9 @@ from games.visibility import word_due
 from games.write.path import execute_on_loop
 from runtime import eager
 from runtime import logging as log_context
+from runtime.errors import DatabaseUnavailable
 from runtime.limits import BudgetedJsonConsumer, Refusal
+from runtime.outage import DATABASE_DOWN
 
 logger = logging.getLogger("atu.websocket")
 
@@ -295,6 +297,10 @@ class GameConsumer(BudgetedJsonConsumer):
                 raise InvalidMessage(f"unknown message type {kind!r}; the types are {known}")
         except CodedError as error:
             await self._error(error, command)
+        except DATABASE_DOWN:
+            # As the API answers 503: nothing was written, the client may send it again.
+            logger.exception("websocket message %r: database unavailable", command)
+            await self._error(DatabaseUnavailable(), command)
         except Exception:  # A bug must not cost the player their socket.
             logger.exception("websocket message %r failed", command)
             await self._error(ServerError("something went wrong on our side"), command)

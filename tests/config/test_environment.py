@@ -23,7 +23,7 @@ def test_defaults_run_embedded_with_sqlite_under_var(tmp_path: Path) -> None:
     assert env.allowed_hosts == ("127.0.0.1", "localhost")
 
 
-def test_postgres_database_url_is_parsed_with_a_bounded_pool_and_no_persistent_connections(
+def test_postgres_database_url_is_parsed_with_a_bounded_checked_pool_and_no_persistent_connections(
     tmp_path: Path,
 ) -> None:
     env = read_environment(
@@ -38,7 +38,7 @@ def test_postgres_database_url_is_parsed_with_a_bounded_pool_and_no_persistent_c
     assert env.database["HOST"] == "127.0.0.1"
     assert env.database["PORT"] == 5432
     assert env.database["CONN_MAX_AGE"] == 0
-    assert env.database["CONN_HEALTH_CHECKS"] is False
+    assert env.database["CONN_HEALTH_CHECKS"] is True
     assert env.database["OPTIONS"] == {
         "pool": {"min_size": 2, "max_size": 10, "timeout": 10.0, "max_idle": 60.0},
         "connect_timeout": 5,
