@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
@@ -172,6 +173,15 @@ class Player:
         cookie = "; ".join(cookies)
         return cls(address, registered.body["token"], cookie)
 
+    def another_socket(self, *, signed_in: bool = True) -> ClientConnection:
+        """One more socket on the table: this player's, or an anonymous spectator's."""
+        return connect(
+            f"ws://{self.address}/ws/games/{self.code}/",
+            origin=Origin(f"http://{self.address}"),
+            additional_headers={"Cookie": self.cookie} if signed_in else None,
+            open_timeout=TIMEOUT,
+        )
+
     @contextmanager
     def at_a_table_of_bots(self) -> Iterator[None]:
         """Sit down with bots, and follow the table on a socket."""
@@ -184,12 +194,7 @@ class Player:
         )
         assert answer.status == 201, answer.body
         self.code = answer.body["code"]
-        with connect(
-            f"ws://{self.address}/ws/games/{self.code}/",
-            origin=Origin(f"http://{self.address}"),
-            additional_headers={"Cookie": self.cookie},
-            open_timeout=TIMEOUT,
-        ) as self.socket:
+        with self.another_socket() as self.socket:
             state = self.receive()
             assert state["type"] == "state", state
             yield
@@ -323,6 +328,17 @@ def test_a_database_restarted_mid_game_refuses_moves_with_503_then_play_resumes_
                     "database_unavailable",
                     command,
                 )
+
+                # And a socket opened meanwhile, the player's or a spectator's, is told
+                # so, then closed to be opened again later
+                for signed_in in (True, False):
+                    with player.another_socket(signed_in=signed_in) as late:
+                        said = json.loads(late.recv(timeout=TIMEOUT))
+                        assert (said["type"], said["code"]) == ("error", "database_unavailable")
+                        with pytest.raises(ConnectionClosed) as closed:
+                            late.recv(timeout=TIMEOUT)
+                        assert closed.value.rcvd is not None
+                        assert closed.value.rcvd.code == 1013
 
                 # When it starts again, no process of the site restarted
                 primary.start()
