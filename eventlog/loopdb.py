@@ -88,11 +88,10 @@ async def serve(alias: str = "default") -> None:
         timeout=timeout,
         max_idle=float(options.get("max_idle", DEFAULT_MAX_IDLE)),
         # A database that restarted (decision 3702): no connection it closed while
-        # idle is lent, and an attempt to connect that keeps failing gives up once the
-        # move that asked for it has (the next move tries at once, rather than after
-        # the attempt's ever longer pauses).
+        # idle is lent, and an attempt to connect that keeps failing gives up as
+        # Django's pool's does (config/settings/environment.py).
         check=closed_by_the_server,
-        reconnect_timeout=timeout,
+        reconnect_timeout=float(options.get("reconnect_timeout", timeout)),
         open=False,
     )
     await pool.open(wait=False)

@@ -327,17 +327,23 @@ def _pool(environ: Mapping[str, str]) -> dict[str, int | float]:
             f"DATABASE_POOL_MAX_SIZE ({max_size}) must be at least 1 and at least "
             f"DATABASE_POOL_MIN_SIZE ({min_size})."
         )
+    # How long a request waits for a free connection before it fails.
+    timeout = _seconds(
+        "DATABASE_POOL_TIMEOUT", environ.get("DATABASE_POOL_TIMEOUT", "10"), zero=False
+    )
     return {
         "min_size": min_size,
         "max_size": max_size,
-        # How long a request waits for a free connection before it fails.
-        "timeout": _seconds(
-            "DATABASE_POOL_TIMEOUT", environ.get("DATABASE_POOL_TIMEOUT", "10"), zero=False
-        ),
+        "timeout": timeout,
         # A connection above min_size is closed once one was left unused this long.
         "max_idle": _seconds(
             "DATABASE_POOL_MAX_IDLE", environ.get("DATABASE_POOL_MAX_IDLE", "60"), zero=False
         ),
+        # While the database is down the pool's attempts to connect pause longer each
+        # time (1, 2, 4 … s); one gives up after as long as a request waits, so that
+        # once the database is back the next request's attempt starts at once rather
+        # than after a pause as long as the outage (decision 3702).
+        "reconnect_timeout": timeout,
     }
 
 

@@ -40,7 +40,13 @@ def test_postgres_database_url_is_parsed_with_a_bounded_checked_pool_and_no_pers
     assert env.database["CONN_MAX_AGE"] == 0
     assert env.database["CONN_HEALTH_CHECKS"] is True
     assert env.database["OPTIONS"] == {
-        "pool": {"min_size": 2, "max_size": 10, "timeout": 10.0, "max_idle": 60.0},
+        "pool": {
+            "min_size": 2,
+            "max_size": 10,
+            "timeout": 10.0,
+            "max_idle": 60.0,
+            "reconnect_timeout": 10.0,
+        },
         "connect_timeout": 5,
         "options": "-c statement_timeout=30000",
     }
@@ -62,7 +68,13 @@ def test_the_pool_is_sized_and_timed_from_the_environment(tmp_path: Path) -> Non
     assert env.database["CONN_MAX_AGE"] == 0
     assert env.database["OPTIONS"] == {
         "application_name": "atu-web",
-        "pool": {"min_size": 0, "max_size": 25, "timeout": 2.5, "max_idle": 300.0},
+        "pool": {
+            "min_size": 0,
+            "max_size": 25,
+            "timeout": 2.5,
+            "max_idle": 300.0,
+            "reconnect_timeout": 2.5,
+        },
         "connect_timeout": 5,
         "options": "-c statement_timeout=30000",
     }
