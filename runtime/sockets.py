@@ -78,7 +78,7 @@ class SocketAuthMiddleware(AuthMiddleware):
             await send({"type": "websocket.send", "bytes": None, "text": database_down_message()})
             await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN, "reason": ""})
             return None
-        return await self.inner(scope, receive, send)
+        return await self.inner(scope, receive, send)  # type: ignore[call-arg,misc]
 
 
 def socket_auth_stack(inner: Any) -> CookieMiddleware:
