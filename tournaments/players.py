@@ -82,9 +82,7 @@ def shown_games(player_id: int, viewer_id: int | None, now: datetime) -> QuerySe
     # NOT EXISTS, not NOT IN: PostgreSQL turns only the first into an anti-join, and a
     # NOT IN nested in the frequent opponents' IN took 1.6 s over 10,000 games.
     hidden = hidden_tables(viewer_id).filter(game_id=OuterRef("game_id"))
-    return PlayerGame.objects.filter(player_id=player_id, shown_at__lte=now).exclude(
-        Exists(hidden)
-    )
+    return PlayerGame.objects.filter(player_id=player_id, shown_at__lte=now).exclude(Exists(hidden))
 
 
 # --- Figures -----------------------------------------------------------------------
