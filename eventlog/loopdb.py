@@ -27,6 +27,7 @@ from django.db import connections
 from psycopg_pool import AsyncConnectionPool
 
 from runtime.batching import Batcher
+from runtime.outage import closed_by_the_server
 
 # What the loop's pool takes when Django's settings name no pool (they name one in
 # production: DATABASE_POOL_*, docs/decisions/0101).
@@ -79,12 +80,18 @@ async def serve(alias: str = "default") -> None:
     params, options = _connection_kwargs(alias)
     # As large as the threads' pool, and as quick to give back what a burst opened;
     # none kept open while no move is made (decision 0101).
+    timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
     pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
         kwargs=params,
         min_size=0,
         max_size=max(1, int(options.get("max_size", DEFAULT_MAX_SIZE))),
-        timeout=float(options.get("timeout", DEFAULT_TIMEOUT)),
+        timeout=timeout,
         max_idle=float(options.get("max_idle", DEFAULT_MAX_IDLE)),
+        # A database that restarted (decision 3702): no connection it closed while
+        # idle is lent, and an attempt to connect that keeps failing gives up as
+        # Django's pool's does (config/settings/environment.py).
+        check=closed_by_the_server,
+        reconnect_timeout=float(options.get("reconnect_timeout", timeout)),
         open=False,
     )
     await pool.open(wait=False)

@@ -25,7 +25,6 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views import defaults
@@ -34,15 +33,14 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
 from coded import CodedError
-from runtime.errors import TooManyAttempts
+from runtime.errors import DatabaseUnavailable, TooManyAttempts
+from runtime.outage import DATABASE_DOWN
 
 logger = logging.getLogger("atu.api")
 
 INVALID_INPUT = "invalid_input"
 NON_FIELD_ERRORS = "non_field_errors"
 REQUEST_TOO_LARGE = "request_too_large"
-DATABASE_UNAVAILABLE = "database_unavailable"
-RETRY_AFTER_SECONDS = 5
 
 
 def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
@@ -56,13 +54,12 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
         response = _invalid(exc.detail)
     elif isinstance(exc, RequestDataTooBig):
         response = _error(413, REQUEST_TOO_LARGE, _too_large_message())
-    elif isinstance(exc, OperationalError | InterfaceError):
+    elif isinstance(exc, DATABASE_DOWN):
         # Not the client's fault, and the operator's to see: logged as an error.
         logger.error("database unavailable in %s", context.get("view"), exc_info=exc)
-        response = _error(
-            503, DATABASE_UNAVAILABLE, "the database is not answering; try again shortly"
-        )
-        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        down = DatabaseUnavailable()
+        response = _error(down.status, down.code, down.message)
+        response.headers["Retry-After"] = str(down.retry_after)
     else:
         response = _drf_error(exc, context)
     set_rollback()

@@ -20,3 +20,17 @@ class TooManyAttempts(DomainError):
     def __init__(self, retry_after: int) -> None:
         super().__init__(f"too many attempts; try again in {retry_after} seconds")
         self.retry_after = retry_after
+
+
+class DatabaseUnavailable(DomainError):
+    """The database is down, restarting, out of connections or not answering in time:
+    nothing was written, and the same request may be sent again after
+    ``retry_after`` seconds (decision 3702)."""
+
+    code = "database_unavailable"
+    text = gettext_noop("The site cannot reach its database just now. Try again in a few seconds.")
+    status = 503
+    retry_after = 5
+
+    def __init__(self) -> None:
+        super().__init__("the database is not answering; try again shortly")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.decorators import method_decorator
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -17,6 +18,7 @@ from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
 from runtime.api_docs import errors
+from runtime.replica import tolerates_staleness
 from tournaments import players, selectors, services
 from tournaments.championship import CALL_REASONS, MAX_CALL_NOTE_LENGTH, MAX_CALL_TEXT_LENGTH
 from tournaments.forms import MAX_PAGE
@@ -342,6 +344,7 @@ class PlayerView(APIView):
             **errors(400, 404, codes={404: ["player_not_found", "page_not_found"]}),
         },
     )
+    @method_decorator(tolerates_staleness)
     def get(self, request: Request, player_id: int) -> Response:
         query = _valid(PlayerQuerySerializer, request.query_params.dict())
         player = players.find_player(player_id)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import connection
+from django.db import connections
 from django.db.models import (
     Avg,
     Case,
@@ -82,9 +82,7 @@ def shown_games(player_id: int, viewer_id: int | None, now: datetime) -> QuerySe
     # NOT EXISTS, not NOT IN: PostgreSQL turns only the first into an anti-join, and a
     # NOT IN nested in the frequent opponents' IN took 1.6 s over 10,000 games.
     hidden = hidden_tables(viewer_id).filter(game_id=OuterRef("game_id"))
-    return PlayerGame.objects.filter(player_id=player_id, shown_at__lte=now).exclude(
-        Exists(hidden)
-    )
+    return PlayerGame.objects.filter(player_id=player_id, shown_at__lte=now).exclude(Exists(hidden))
 
 
 # --- Figures -----------------------------------------------------------------------
@@ -142,7 +140,8 @@ def win_streak(games: QuerySet[PlayerGame]) -> int:
         - Window(RowNumber(), partition_by=[won], order_by=order),
     )
     inner, params = numbered.values("won", "island").query.sql_with_params()
-    with connection.cursor() as cursor:
+    # On the database the games are read from: the replica, for a page that allows it.
+    with connections[games.db].cursor() as cursor:
         cursor.execute(
             f"SELECT MAX(run_length) FROM (SELECT COUNT(*) AS run_length FROM ({inner}) numbered "
             "WHERE won = 1 GROUP BY island) runs",

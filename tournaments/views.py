@@ -38,6 +38,7 @@ from games.commands import actions as games
 from games.visibility import seen_games
 from games.web.forms import KIND_LABELS, PRESET_LABELS, preset_label
 from runtime.error_text import refusal
+from runtime.replica import tolerates_staleness
 from tournaments import comparison, desk, paper, players, selectors, services
 from tournaments.championship import MAX_CALL_NOTE_LENGTH
 from tournaments.errors import (
@@ -276,6 +277,7 @@ def _upcoming_order(event: Event) -> tuple[bool, Any]:
 
 
 @require_GET
+@tolerates_staleness
 def events_list(request: HttpRequest) -> HttpResponse:
     events = [_as_seen(request, event) for event in selectors.events_list(_user_id(request))]
     names = selectors.season_names(event.season_id for event in events)
@@ -952,6 +954,7 @@ def _csv_text(value: str) -> str:
 
 
 @require_GET
+@tolerates_staleness
 def standings_csv(request: HttpRequest, code: str) -> HttpResponse:
     event = _viewable(request, code)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -1061,6 +1064,7 @@ def deals(request: HttpRequest, code: str, number: int) -> HttpResponse:
 
 
 @require_GET
+@tolerates_staleness
 def season_page(request: HttpRequest, season_id: uuid.UUID) -> HttpResponse:
     try:
         season = selectors.find_season(season_id)
@@ -1088,6 +1092,7 @@ def season_page(request: HttpRequest, season_id: uuid.UUID) -> HttpResponse:
 
 
 @require_GET
+@tolerates_staleness
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     """A person's public page (tournaments.players.player_picture). An address asking
     for what the page cannot show is answered 400, with the page as it is without it

@@ -76,6 +76,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL;",
     }
+if ENV.database_replica is not None:
+    # The reads that tolerate a little staleness (runtime.replica.stale_reads); the
+    # test run's mirrors the test database, a real replica's test starts its own.
+    DATABASES["replica"] = {**ENV.database_replica, "TEST": {"MIRROR": "default"}}
+# Writes and migrations on the primary, whatever a row was read from (decision 3702).
+DATABASE_ROUTERS = ["runtime.replica.PrimaryRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Without Redis everything runs in one process, so the in-memory layer is enough.

@@ -91,6 +91,9 @@ class Environment:
     # The role that owns the tables (DATABASE_OWNER_URL): only migrations and their
     # grants to DATABASE_URL's role connect as it, never the running application.
     database_owner: Mapping[str, Any] | None = None
+    # A streaming replica of DATABASE_URL's database (DATABASE_REPLICA_URL): the reads
+    # that tolerate a little staleness go there (runtime.replica, decision 3702).
+    database_replica: Mapping[str, Any] | None = None
     # Deployment: where the site is published, and what runs beside it.
     production: bool = False
     csrf_trusted_origins: tuple[str, ...] = ()
@@ -127,6 +130,7 @@ def read_environment(environ: Mapping[str, str], *, base_dir: Path = BASE_DIR) -
         database_owner=_database_owner(
             environ.get("DATABASE_OWNER_URL"), environ.get("DATABASE_URL")
         ),
+        database_replica=_database_replica(environ),
         production=production,
         csrf_trusted_origins=origins,
         https=_https(environ.get("ATU_HTTPS"), origins),
@@ -235,6 +239,27 @@ def _database(environ: Mapping[str, str], var_dir: Path) -> Mapping[str, Any]:
     if url is None:
         var_dir.mkdir(parents=True, exist_ok=True)
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(var_dir / "db.sqlite3")}
+    return _server_database(url, environ)
+
+
+def _database_replica(environ: Mapping[str, str]) -> Mapping[str, Any] | None:
+    """``DATABASE_REPLICA_URL``: a PostgreSQL standby of ``DATABASE_URL``'s database,
+    reached as the same role (roles are replicated), with a pool and timeouts of its
+    own as ``DATABASE_POOL_*`` and ``DATABASE_*_TIMEOUT`` say."""
+    url = environ.get("DATABASE_REPLICA_URL")
+    if not url:
+        return None
+    if not environ.get("DATABASE_URL"):
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL is set without DATABASE_URL.")
+    replica = _server_database(url, environ)
+    if replica["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured(
+            "DATABASE_REPLICA_URL is a PostgreSQL URL (postgres://...) of a streaming replica."
+        )
+    return replica
+
+
+def _server_database(url: str, environ: Mapping[str, str]) -> Mapping[str, Any]:
     scheme = urlsplit(url).scheme
     if scheme not in DATABASE_SCHEMES:
         raise ImproperlyConfigured(
@@ -243,11 +268,11 @@ def _database(environ: Mapping[str, str], var_dir: Path) -> Mapping[str, Any]:
         )
     # No persistent connections: under ASGI every request runs in a thread of its own,
     # and a connection kept past its request is never closed (one more per few requests
-    # until PostgreSQL refuses clients). No health checks: they cost a "SELECT 1" round
-    # trip before the first query of every request and every socket command; a
-    # connection that died (a database restart) fails one query, and the pool drops it.
+    # until PostgreSQL refuses clients). Health checks: the pool checks each connection
+    # as it lends it (an empty query's round trip), so that none a database restart
+    # closed while it waited fails the request that borrows it (decision 3702).
     database: dict[str, Any] = dict(
-        dj_database_url.parse(url, conn_max_age=0, conn_health_checks=False)
+        dj_database_url.parse(url, conn_max_age=0, conn_health_checks=True)
     )
     if database["ENGINE"] == "django.db.backends.postgresql":
         # Requests and socket commands borrow a connection from a bounded pool per
@@ -302,17 +327,23 @@ def _pool(environ: Mapping[str, str]) -> dict[str, int | float]:
             f"DATABASE_POOL_MAX_SIZE ({max_size}) must be at least 1 and at least "
             f"DATABASE_POOL_MIN_SIZE ({min_size})."
         )
+    # How long a request waits for a free connection before it fails.
+    timeout = _seconds(
+        "DATABASE_POOL_TIMEOUT", environ.get("DATABASE_POOL_TIMEOUT", "10"), zero=False
+    )
     return {
         "min_size": min_size,
         "max_size": max_size,
-        # How long a request waits for a free connection before it fails.
-        "timeout": _seconds(
-            "DATABASE_POOL_TIMEOUT", environ.get("DATABASE_POOL_TIMEOUT", "10"), zero=False
-        ),
+        "timeout": timeout,
         # A connection above min_size is closed once one was left unused this long.
         "max_idle": _seconds(
             "DATABASE_POOL_MAX_IDLE", environ.get("DATABASE_POOL_MAX_IDLE", "60"), zero=False
         ),
+        # While the database is down the pool's attempts to connect pause longer each
+        # time (1, 2, 4 … s); one gives up after as long as a request waits, so that
+        # once the database is back the next request's attempt starts at once rather
+        # than after a pause as long as the outage (decision 3702).
+        "reconnect_timeout": timeout,
     }
 
 

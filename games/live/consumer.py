@@ -80,7 +80,10 @@ from games.visibility import word_due
 from games.write.path import execute_on_loop
 from runtime import eager
 from runtime import logging as log_context
+from runtime.errors import DatabaseUnavailable
 from runtime.limits import BudgetedJsonConsumer, Refusal
+from runtime.outage import DATABASE_DOWN
+from runtime.sockets import CLOSE_TRY_AGAIN
 
 logger = logging.getLogger("atu.websocket")
 
@@ -182,30 +185,37 @@ class GameConsumer(BudgetedJsonConsumer):
         # This socket's task, and the threads it hands work to, log with its game.
         log_context.game.set(reference)
         query = _query(self.scope.get("query_string", b""))
-        with_state = _state_mode(query)
         async with self.turn:
             try:
-                watch = await database_sync_to_async(Watch.open)(
-                    reference, user_id, with_state=with_state, session=self.scope.get("session")
-                )
+                await self._open(reference, user_id, query)
             except GameNotFound as error:
                 await self._error(error, None)
                 await self.close(code=CLOSE_NOT_FOUND)
-                return
-            # Follow before reading anything: a broadcast handed over from here on
-            # waits for the turn, and one for events already sent is ignored.
-            self.watch = watch
-            await fanout.follow(watch.game_id, self)
-            try:
-                after = _after(query)
-            except InvalidMessage as error:
-                await self._error(error, None)
-                after = None
-            if after is None:
-                await self.send(text_data=await database_sync_to_async(watch.resync)())
-            else:
-                await self.send(text_data=await database_sync_to_async(watch.resume)(after))
-            self._wake_when_due()
+            except DATABASE_DOWN:
+                # Said, then closed: the page connects again after a pause.
+                logger.exception("websocket of game %s: database unavailable", reference)
+                await self._error(DatabaseUnavailable(), None)
+                await self.close(code=CLOSE_TRY_AGAIN)
+
+    async def _open(self, reference: str, user_id: int | None, query: dict[str, list[str]]) -> None:
+        """Follow the game, and send the state (or what came after ``?after=``)."""
+        watch = await database_sync_to_async(Watch.open)(
+            reference, user_id, with_state=_state_mode(query), session=self.scope.get("session")
+        )
+        # Follow before reading anything: a broadcast handed over from here on
+        # waits for the turn, and one for events already sent is ignored.
+        self.watch = watch
+        await fanout.follow(watch.game_id, self)
+        try:
+            after = _after(query)
+        except InvalidMessage as error:
+            await self._error(error, None)
+            after = None
+        if after is None:
+            await self.send(text_data=await database_sync_to_async(watch.resync)())
+        else:
+            await self.send(text_data=await database_sync_to_async(watch.resume)(after))
+        self._wake_when_due()
 
     async def disconnect(self, code: int) -> None:
         if self.wake is not None:
@@ -295,6 +305,10 @@ class GameConsumer(BudgetedJsonConsumer):
                 raise InvalidMessage(f"unknown message type {kind!r}; the types are {known}")
         except CodedError as error:
             await self._error(error, command)
+        except DATABASE_DOWN:
+            # As the API answers 503: nothing was written, the client may send it again.
+            logger.exception("websocket message %r: database unavailable", command)
+            await self._error(DatabaseUnavailable(), command)
         except Exception:  # A bug must not cost the player their socket.
             logger.exception("websocket message %r failed", command)
             await self._error(ServerError("something went wrong on our side"), command)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -75,6 +76,7 @@ from games.web.serializers import (
 from games.write import path as writepath
 from games.write.tables import load_table
 from runtime.api_docs import errors
+from runtime.replica import tolerates_staleness
 
 TAGS = ["games"]
 REF_PARAMETER = OpenApiParameter(
@@ -154,6 +156,7 @@ class GamePagination(PageNumberPagination):
         },
     ),
 )
+@method_decorator(tolerates_staleness, name="get")
 class GamesView(generics.ListAPIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
     serializer_class = GameSummarySerializer

@@ -80,6 +80,7 @@ from games.web.forms import (
 from games.web.script_texts import rules_summary, score_text, table_text
 from games.write.tables import load_table
 from runtime.error_text import refusal
+from runtime.replica import tolerates_staleness
 from runtime.throttling import login_wait
 
 LOBBY_LIST_LENGTH = 20
@@ -148,6 +149,7 @@ def _label(game: Game) -> None:
     game.rules_label = preset_label(game.kind, game.preset, game.options)  # type: ignore[attr-defined]
 
 
+@tolerates_staleness
 def lobby(request: HttpRequest) -> HttpResponse:
     return _lobby(request)
 

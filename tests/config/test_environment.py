@@ -23,7 +23,7 @@ def test_defaults_run_embedded_with_sqlite_under_var(tmp_path: Path) -> None:
     assert env.allowed_hosts == ("127.0.0.1", "localhost")
 
 
-def test_postgres_database_url_is_parsed_with_a_bounded_pool_and_no_persistent_connections(
+def test_postgres_database_url_is_parsed_with_a_bounded_checked_pool_and_no_persistent_connections(
     tmp_path: Path,
 ) -> None:
     env = read_environment(
@@ -38,9 +38,15 @@ def test_postgres_database_url_is_parsed_with_a_bounded_pool_and_no_persistent_c
     assert env.database["HOST"] == "127.0.0.1"
     assert env.database["PORT"] == 5432
     assert env.database["CONN_MAX_AGE"] == 0
-    assert env.database["CONN_HEALTH_CHECKS"] is False
+    assert env.database["CONN_HEALTH_CHECKS"] is True
     assert env.database["OPTIONS"] == {
-        "pool": {"min_size": 2, "max_size": 10, "timeout": 10.0, "max_idle": 60.0},
+        "pool": {
+            "min_size": 2,
+            "max_size": 10,
+            "timeout": 10.0,
+            "max_idle": 60.0,
+            "reconnect_timeout": 10.0,
+        },
         "connect_timeout": 5,
         "options": "-c statement_timeout=30000",
     }
@@ -62,7 +68,13 @@ def test_the_pool_is_sized_and_timed_from_the_environment(tmp_path: Path) -> Non
     assert env.database["CONN_MAX_AGE"] == 0
     assert env.database["OPTIONS"] == {
         "application_name": "atu-web",
-        "pool": {"min_size": 0, "max_size": 25, "timeout": 2.5, "max_idle": 300.0},
+        "pool": {
+            "min_size": 0,
+            "max_size": 25,
+            "timeout": 2.5,
+            "max_idle": 300.0,
+            "reconnect_timeout": 2.5,
+        },
         "connect_timeout": 5,
         "options": "-c statement_timeout=30000",
     }
@@ -247,6 +259,52 @@ def test_the_database_owner_is_read_from_its_own_url_and_is_none_unless_set(
     ],
 )
 def test_a_database_owner_without_a_postgres_database_is_rejected(
+    tmp_path: Path, variables: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match=message):
+        read_environment(variables, base_dir=tmp_path)
+
+
+def test_a_replica_is_read_from_its_own_url_with_the_primarys_pool_and_timeouts(
+    tmp_path: Path,
+) -> None:
+    # Given a primary and a streaming replica of it, and the pool's variables
+    primary = {
+        "DATABASE_URL": "postgres://atu_app:a@10.0.0.1:5432/atu",
+        "SECRET_KEY": "k" * 50,
+        "DATABASE_POOL_MAX_SIZE": "6",
+    }
+    replica = "postgres://atu_app:a@10.0.0.2:5433/atu"
+
+    # When the environment is read
+    env = read_environment({**primary, "DATABASE_REPLICA_URL": replica}, base_dir=tmp_path)
+
+    # Then the replica is a PostgreSQL connection of its own, pooled and timed as the
+    # primary's, and there is none unless it is named
+    assert env.database_replica is not None
+    assert (env.database_replica["HOST"], env.database_replica["PORT"]) == ("10.0.0.2", 5433)
+    assert env.database_replica["USER"] == "atu_app"
+    assert env.database_replica["OPTIONS"] == env.database["OPTIONS"]
+    assert env.database_replica["OPTIONS"]["pool"]["max_size"] == 6
+    assert env.database_replica["CONN_MAX_AGE"] == 0
+    assert read_environment(primary, base_dir=tmp_path).database_replica is None
+
+
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        ({"DATABASE_REPLICA_URL": "postgres://atu_app@127.0.0.1/atu"}, "without DATABASE_URL"),
+        (
+            {
+                "DATABASE_URL": "postgres://atu_app@127.0.0.1/atu",
+                "DATABASE_REPLICA_URL": "sqlite:///replica.sqlite3",
+                "SECRET_KEY": "k" * 50,
+            },
+            "a PostgreSQL URL",
+        ),
+    ],
+)
+def test_a_replica_that_is_no_postgresql_standby_of_a_primary_is_rejected(
     tmp_path: Path, variables: dict[str, str], message: str
 ) -> None:
     with pytest.raises(ImproperlyConfigured, match=message):

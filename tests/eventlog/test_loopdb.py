@@ -1,5 +1,8 @@
 import pytest
+from asgiref.sync import sync_to_async
+from django.db import connection
 
+from eventlog import loopdb
 from eventlog.loopdb import numbered
 
 
@@ -22,3 +25,36 @@ def test_numbered_leaves_a_statement_without_parameters_as_it_is() -> None:
 def test_numbered_refuses_a_statement_with_any_other_percent_sign(sql: str) -> None:
     with pytest.raises(ValueError, match="only %s placeholders can be numbered"):
         numbered(sql, 0)
+
+
+loop_pool_only = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="a server's loop has a pool of its own on PostgreSQL only (production mode)",
+)
+
+
+@loop_pool_only
+@pytest.mark.django_db(transaction=True)
+async def test_the_loops_pool_lends_no_connection_the_server_closed_while_it_was_idle() -> None:
+    async with loopdb.serving():
+        # Given a connection of the loop's pool, given back and waiting in it
+        async with loopdb.connection() as borrowed:
+            cursor = await borrowed.execute("SELECT pg_backend_pid()")
+            (pid,) = await cursor.fetchone() or (None,)
+
+        # When the server ends its session, as a restart ends every one
+        await sync_to_async(_terminate)(pid)
+
+        # Then the next connection lent is a live one
+        async with loopdb.connection() as borrowed:
+            cursor = await borrowed.execute("SELECT pg_backend_pid()")
+            (lent,) = await cursor.fetchone() or (None,)
+        assert lent != pid
+
+
+def _terminate(pid: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s, 5000)", [pid])
+        (ended,) = cursor.fetchone()
+    connection.close()
+    assert ended is True
