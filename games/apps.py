@@ -14,9 +14,9 @@ class GamesConfig(AppConfig):
         from games import receivers
         from games.commands.actions import game_hand_over_seats
         from games.commands.chat import game_hand_over_words, player_erase_words
-        from games.read.chat import player_words_export
         from games.errors import VersionConflict
         from games.live import fanout
+        from games.read.chat import player_words_export
         from games.read.selectors import player_games_export
         from games.signals import game_recorded
         from games.table import (
