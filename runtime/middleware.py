@@ -1,7 +1,9 @@
-"""Each request's id and game, for the logs (runtime.logging)."""
+"""Each request's id and game, for the logs (runtime.logging); and a page asked while
+the database is down, answered as the API answers it."""
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 from collections.abc import Awaitable, Callable
@@ -10,9 +12,14 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.core.signals import request_finished
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.template import loader
 
 from runtime import logging as log_context
+from runtime.errors import DatabaseUnavailable
+from runtime.outage import DATABASE_DOWN
+
+logger = logging.getLogger("atu.pages")
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # A front's id is kept when it looks like one (nginx's $request_id, a UUID); anything
@@ -66,9 +73,11 @@ class RequestContextMiddleware:
         self.get_response = get_response
         self.is_async = iscoroutinefunction(get_response)
         self.process_view: _ViewHook = self._process_view_sync
+        self.process_exception: Callable[..., Any] = _unavailable_page
         if self.is_async:
             markcoroutinefunction(self)
             self.process_view = self._process_view_async
+            self.process_exception = _unavailable_page_async
 
     def __call__(self, request: HttpRequest) -> Any:
         if self.is_async:
@@ -104,3 +113,24 @@ class RequestContextMiddleware:
     def _stamp(response: HttpResponseBase, request_id: str) -> HttpResponseBase:
         response[REQUEST_ID_HEADER] = request_id
         return response
+
+
+def _unavailable_page(request: HttpRequest, exception: Exception) -> HttpResponse | None:
+    """A page whose view found the database down (a restart, a failover): 503 with
+    ``Retry-After`` and a page that says to come back, rather than "Something went
+    wrong" and a 500; like that one, the page needs neither the database nor the static
+    files. The API's views answer in JSON themselves (runtime.api_errors)."""
+    if not isinstance(exception, DATABASE_DOWN):
+        return None
+    logger.error("database unavailable for %s", request.path, exc_info=exception)
+    down = DatabaseUnavailable()
+    response = HttpResponse(loader.get_template("503.html").render(), status=down.status)
+    response["Retry-After"] = str(down.retry_after)
+    return response
+
+
+async def _unavailable_page_async(
+    request: HttpRequest, exception: Exception
+) -> HttpResponse | None:
+    # Django would run a sync process_exception in a thread.
+    return _unavailable_page(request, exception)

@@ -5,7 +5,8 @@ uvicorn processes and Celery workers on PostgreSQL and Redis).
   table finishes, though no beat runs to make up a lost move.
 - A database that accepts connections and never answers: an API request is
   answered, within a bounded time, with 503 ``database_unavailable`` and
-  ``Retry-After``, and ``/readyz`` with 503 in JSON.
+  ``Retry-After``, a page with a 503 page and ``Retry-After``, and ``/readyz`` with
+  503 in JSON.
 """
 
 from __future__ import annotations
@@ -128,12 +129,18 @@ def silent_database() -> Iterator[str]:
 
 def request(url: str) -> tuple[int, dict[str, str], Any]:
     """Status, headers (by lower-case name) and JSON body of a GET, whatever the status."""
+    status, headers, body = request_page(url)
+    return status, headers, json.loads(body)
+
+
+def request_page(url: str) -> tuple[int, dict[str, str], str]:
+    """Status, headers (by lower-case name) and text of a GET, whatever the status."""
     try:
         with urllib.request.urlopen(url, timeout=30) as response:
             status, headers, body = response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
         status, headers, body = error.code, error.headers, error.read()
-    return status, {name.lower(): value for name, value in headers.items()}, json.loads(body)
+    return status, {name.lower(): value for name, value in headers.items()}, body.decode()
 
 
 def test_a_database_that_never_answers_gets_api_requests_a_503_in_bounded_time(
@@ -166,6 +173,13 @@ def test_a_database_that_never_answers_gets_api_requests_a_503_in_bounded_time(
             assert (status, body["code"]) == (503, "database_unavailable"), log.read_text()
             assert headers["retry-after"] == "5"
             assert took < ANSWER_SECONDS, took
+
+            # And a page (the lobby, the events) says to come back, with Retry-After,
+            # rather than that something went wrong
+            for page in ("/", "/events/"):
+                status, headers, text = request_page(f"http://{address}{page}")
+                assert (status, headers["retry-after"]) == (503, "5"), (page, text)
+                assert "<h1>Back in a moment</h1>" in text
 
             # And readiness says so in JSON
             status, headers, body = request(f"http://{address}/readyz")
