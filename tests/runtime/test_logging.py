@@ -43,7 +43,8 @@ def test_a_served_process_logs_json_with_request_ids_games_and_tracebacks(
     # Given a server whose database refuses
     log = tmp_path / "server.log"
     with served(production_refusing_env(), log) as address:
-        # When a request is answered, one about a game fails, and a page fails
+        # When a request is answered, one about a game fails, and a page fails (both
+        # told the database is unavailable)
         answered = get(f"http://{address}/healthz", "req-ok")
         game_failed = get(f"http://{address}/api/games/ab12cd/", "req-game")
         page_failed = get(f"http://{address}/", "req-page")
@@ -52,7 +53,7 @@ def test_a_served_process_logs_json_with_request_ids_games_and_tracebacks(
     # Then each answer returns its request id
     assert answered == (200, "req-ok")
     assert game_failed == (503, "req-game")
-    assert page_failed == (500, "req-page")
+    assert page_failed == (503, "req-page")
     # And the API's error is logged with the request id, the game and the traceback
     [api_error] = [line for line in lines if line["logger"] == "atu.api"]
     assert api_error["level"] == "ERROR"
@@ -61,13 +62,10 @@ def test_a_served_process_logs_json_with_request_ids_games_and_tracebacks(
     assert api_error["traceback"].startswith("Traceback (most recent call last):")
     assert "OperationalError" in api_error["traceback"]
     # And the page's error likewise, with no game
-    [page_error] = [
-        line
-        for line in lines
-        if line["logger"] == "django.request" and line.get("request_id") == "req-page"
-    ]
+    [page_error] = [line for line in lines if line["logger"] == "atu.pages"]
     assert page_error["level"] == "ERROR"
-    assert page_error["message"] == "Internal Server Error: /"
+    assert page_error["request_id"] == "req-page"
+    assert page_error["message"] == "database unavailable for /"
     assert "OperationalError" in page_error["traceback"]
     assert "game" not in page_error
     # And the server's access lines carry the request id too
