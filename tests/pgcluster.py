@@ -9,16 +9,20 @@ the ``postgres`` user, as PostgreSQL requires.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -286,3 +290,38 @@ def site(env: dict[str, str], log: Path) -> Iterator[str]:
         yield f"127.0.0.1:{port}"
     finally:
         stop(process)
+
+
+@dataclass
+class Answer:
+    status: int
+    # JSON, or the page's text.
+    body: Any
+    headers: dict[str, str]
+
+
+def call(
+    address: str, method: str, path: str, body: Any = None, token: str = "", timeout: float = 10
+) -> Answer:
+    """An HTTP request to a served site, answered whatever its status."""
+    request = urllib.request.Request(
+        f"http://{address}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={
+            "Content-Type": "application/json",
+            **({"Authorization": f"Token {token}"} if token else {}),
+        },
+        method=method,
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            status, raw, headers = response.status, response.read(), response.headers
+    except urllib.error.HTTPError as error:
+        status, raw, headers = error.code, error.read(), error.headers
+    if not raw:
+        content = None
+    elif headers.get_content_type() == "application/json":
+        content = json.loads(raw)
+    else:
+        content = raw.decode()
+    return Answer(status, content, {name.lower(): value for name, value in headers.items()})

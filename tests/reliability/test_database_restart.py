@@ -33,7 +33,7 @@ from websockets.typing import Origin
 
 from config.settings.environment import BASE_DIR
 from tests.games.live.test_two_processes import free_port
-from tests.pgcluster import clusters, needs_postgresql, production_env, site
+from tests.pgcluster import Answer, call, clusters, needs_postgresql, production_env, site
 from tests.reliability.conftest import stop
 
 pytestmark = [
@@ -110,35 +110,6 @@ def worker(env: dict[str, str], log: Path) -> Iterator[None]:
         yield
     finally:
         stop(process)
-
-
-@dataclass
-class Answer:
-    status: int
-    body: Any
-    headers: dict[str, str]
-
-
-def call(address: str, method: str, path: str, body: Any = None, token: str = "") -> Answer:
-    request = urllib.request.Request(
-        f"http://{address}{path}",
-        data=None if body is None else json.dumps(body).encode(),
-        headers={
-            "Content-Type": "application/json",
-            **({"Authorization": f"Token {token}"} if token else {}),
-        },
-        method=method,
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-            status, raw, headers = response.status, response.read(), response.headers
-    except urllib.error.HTTPError as error:
-        status, raw, headers = error.code, error.read(), error.headers
-    return Answer(
-        status,
-        json.loads(raw) if raw else None,
-        {name.lower(): value for name, value in headers.items()},
-    )
 
 
 @dataclass

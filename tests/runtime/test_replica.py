@@ -11,16 +11,14 @@ and in production mode alike.
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS
 
 from runtime.replica import REPLICA, PrimaryRouter, reads_tolerating_staleness
+from tests.pgcluster import call as http_call
 from tests.pgcluster import (
     caught_up,
     clusters,
@@ -36,24 +34,9 @@ TIMEOUT = 10
 def call(
     address: str, method: str, path: str, body: dict[str, Any] | None = None, token: str = ""
 ) -> tuple[int, Any]:
-    """Status and body of an API request (JSON, or the page's text)."""
-    request = urllib.request.Request(
-        f"http://{address}{path}",
-        data=None if body is None else json.dumps(body).encode(),
-        headers={
-            "Content-Type": "application/json",
-            **({"Authorization": f"Token {token}"} if token else {}),
-        },
-        method=method,
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-            status, raw, kind = response.status, response.read(), response.headers
-    except urllib.error.HTTPError as error:
-        status, raw, kind = error.code, error.read(), error.headers
-    if kind.get_content_type() == "application/json":
-        return status, json.loads(raw)
-    return status, raw.decode()
+    """Status and body of a request (JSON, or the page's text)."""
+    answer = http_call(address, method, path, body, token, timeout=TIMEOUT)
+    return answer.status, answer.body
 
 
 def register(address: str, name: str) -> str:
