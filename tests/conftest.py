@@ -14,6 +14,7 @@ from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.test import Client
+from django.utils import translation
 
 from accounts.models import User
 from config import celery_app
@@ -151,6 +152,14 @@ def _embedded_analyses_done() -> Iterator[None]:
     a database wiped, or the next test's."""
     yield
     wait_for_embedded_analyses()
+
+
+@pytest.fixture(autouse=True)
+def _no_language_left_over() -> Iterator[None]:
+    """A request through the test client leaves its language active in the test's
+    thread (a server's next request chooses its own): the next test starts with none."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

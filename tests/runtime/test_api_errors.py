@@ -7,7 +7,9 @@ import json
 import pytest
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
+from django.template import loader
 from django.test import RequestFactory
+from django.utils import translation
 from rest_framework import exceptions
 
 from accounts.errors import InvalidCredentials
@@ -120,3 +122,26 @@ def test_unknown_api_addresses_and_crashes_answer_json_and_pages_answer_html() -
     assert page_404["Content-Type"].startswith("text/html")
     assert page_500.status_code == 500
     assert page_500["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize(
+    ("template", "title", "heading"),
+    [
+        ("500.html", "Ceva nu a mers bine — Atu", "<h1>Ceva nu a mers bine</h1>"),
+        ("503.html", "Revenim imediat — Atu", "<h1>Revenim imediat</h1>"),
+    ],
+)
+def test_the_error_pages_stand_alone_in_the_visitors_language(
+    template: str, title: str, heading: str
+) -> None:
+    # Given a Romanian visitor, when a page for a failing server or database is drawn
+    # with no request, database or static files
+    with translation.override("ro"):
+        page = loader.get_template(template).render()
+
+    # Then it is whole, in Romanian
+    assert page.startswith("<!doctype html>")
+    assert '<html lang="ro">' in page
+    assert f"<title>{title}</title>" in page
+    assert heading in page
+    assert "{%" not in page and "static" not in page
