@@ -28,7 +28,10 @@ up within seconds by :mod:`tournaments.watchdog`, which sends the picture again 
 the event's stamp moved (decision 3101).
 A missing or hidden event is answered with an ``error`` and closed with 4404; a
 message that is not JSON, with ``invalid_input``; one over the socket's budgets, with
-an error and a close (:mod:`runtime.limits`).
+an error and a close (:mod:`runtime.limits`). While the database is down (decision
+3702) a socket opening is told ``database_unavailable`` and closed with 1013 (the page
+connects again after a pause); an open one is told so, and stays: the next change, or
+the watchdog, sends the picture again.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ from django.utils import timezone
 from coded import CodedError
 from runtime.lifespan import in_background
 from runtime.limits import INVALID_INPUT, BudgetedJsonConsumer, Refusal
+from runtime.outage import DATABASE_DOWN
+from runtime.sockets import CLOSE_TRY_AGAIN, database_down_message
 from tournaments import pictures, selectors, services, watchdog
 from tournaments.errors import EventNotFound
 from tournaments.models import Event
@@ -106,6 +111,31 @@ class _EventSocket(BudgetedJsonConsumer):
     async def _error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})
 
+    async def connect(self) -> None:
+        await self.accept()
+        user = self.scope["user"]
+        self.viewer_id = user.pk if user is not None and user.is_authenticated else None
+        try:
+            await self._open()
+        except DATABASE_DOWN:
+            logger.exception("event socket: database unavailable")
+            await self.send(text_data=database_down_message())
+            await self.close(code=CLOSE_TRY_AGAIN)
+
+    async def _open(self) -> None:
+        """Follow the event the URL names, and send what this socket shows of it."""
+        raise NotImplementedError
+
+    async def _send_failed(self, error: Exception, what: str) -> None:
+        """What this socket shows could not be read: the viewer is told, and keeps the
+        socket (a bug must not cost them it); the next change sends it again."""
+        if isinstance(error, DATABASE_DOWN):
+            logger.exception("event %s: %s: database unavailable", self.event_id, what)
+            await self.send(text_data=database_down_message())
+        else:
+            logger.exception("event %s: %s could not be read", self.event_id, what)
+            await self._error("server_error", "something went wrong on our side")
+
 
 class EventConsumer(_EventSocket):
     # Whether the viewer directs the event: sees it live, and whose turn it is.
@@ -123,10 +153,7 @@ class EventConsumer(_EventSocket):
         self.version = 0
         self.digest: str | None = None
 
-    async def connect(self) -> None:
-        await self.accept()
-        user = self.scope["user"]
-        self.viewer_id = user.pk if user is not None and user.is_authenticated else None
+    async def _open(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
             event = await database_sync_to_async(selectors.viewable_event)(code, self.viewer_id)
@@ -180,9 +207,8 @@ class EventConsumer(_EventSocket):
             try:
                 shown = await pictures.picture(self.event_id, directs=self.directs)
                 text = shown.seen_by(self.viewer_id, holding=self.digest)
-            except Exception:  # A bug must not cost the spectator their socket.
-                logger.exception("event %s could not be read", self.event_id)
-                await self._error("server_error", "something went wrong on our side")
+            except Exception as error:
+                await self._send_failed(error, "the picture")
                 return 0
             self.version = shown.version
             self.digest = shown.digest
@@ -216,10 +242,7 @@ class TableDeskConsumer(_EventSocket):
         self._players: list[int] = []
         self._last = ""
 
-    async def connect(self) -> None:
-        await self.accept()
-        user = self.scope["user"]
-        self.viewer_id = user.pk if user is not None and user.is_authenticated else None
+    async def _open(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
         try:
             event, self.game_id, self._players = await database_sync_to_async(_desk_of)(
@@ -250,9 +273,8 @@ class TableDeskConsumer(_EventSocket):
         async with self._sending:
             try:
                 source = await pictures.desk(self.event_id)
-            except Exception:  # A bug must not cost the player their socket.
-                logger.exception("event %s: the desk could not be read", self.event_id)
-                await self._error("server_error", "something went wrong on our side")
+            except Exception as error:
+                await self._send_failed(error, "the desk")
                 return
             seen = selectors.desk_seen_by(source, self.game_id, self._players, self.viewer_id)
             text = orjson.dumps(seen).decode()

@@ -5,8 +5,8 @@ uvicorn processes and Celery workers on PostgreSQL and Redis).
   table finishes, though no beat runs to make up a lost move.
 - A database that accepts connections and never answers: an API request is
   answered, within a bounded time, with 503 ``database_unavailable`` and
-  ``Retry-After``, a page with a 503 page and ``Retry-After``, and ``/readyz`` with
-  503 in JSON.
+  ``Retry-After``, a page with a 503 page and ``Retry-After``, an event's socket with
+  ``database_unavailable`` and a close (1013), and ``/readyz`` with 503 in JSON.
 """
 
 from __future__ import annotations
@@ -25,10 +25,14 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.db import connection
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from eventlog import store
 from games.models import Game
 from games.table import stream_of
+from runtime.sockets import CLOSE_TRY_AGAIN
 from tests.games.live.test_two_processes import (
     free_port,
     production_only,
@@ -180,6 +184,20 @@ def test_a_database_that_never_answers_gets_api_requests_a_503_in_bounded_time(
                 status, headers, text = request_page(f"http://{address}{page}")
                 assert (status, headers["retry-after"]) == (503, "5"), (page, text)
                 assert "<h1>Back in a moment</h1>" in text
+
+            # And an event's socket, and a table's desk, are told so as they open, and
+            # closed with "try again later"
+            for path in ("/ws/events/ABC123/", "/ws/events/ABC123/tables/DEF456/"):
+                with connect(
+                    f"ws://{address}{path}",
+                    origin=Origin(f"http://{address}"),
+                    open_timeout=ANSWER_SECONDS,
+                ) as socket_:
+                    told = json.loads(socket_.recv(timeout=ANSWER_SECONDS))
+                    with pytest.raises(ConnectionClosed):
+                        socket_.recv(timeout=ANSWER_SECONDS)
+                assert (told["type"], told["code"]) == ("error", "database_unavailable"), path
+                assert socket_.close_code == CLOSE_TRY_AGAIN, path
 
             # And readiness says so in JSON
             status, headers, body = request(f"http://{address}/readyz")
