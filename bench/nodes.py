@@ -36,7 +36,8 @@ p99 under 100 ms at 500 tables with 1 and 3 nodes.
 ``--fault node-kill``: three nodes, ``--tables`` tables of two players and two
 bots (a spectator's socket too), the players moving ``--think`` seconds after their
 turn comes, bots after ``ATU_BOT_DELAY_SECONDS`` (``--bot-delay``). After
-``--before`` seconds every process of node 2 is killed (SIGKILL); the sockets it held
+``--before`` seconds every process of the node holding the most sockets is killed
+(SIGKILL); the sockets it held
 reconnect through the front, resuming from the last version they had (``?after=N``);
 once every table has moved on after the kill (its bots' moves made by the other
 nodes' workers), the node is started again and play goes on ``--after`` seconds.
@@ -108,8 +109,6 @@ DATABASE = "atu_nodes"
 # Each namespace's host number on the bridge's /24.
 HOSTS = {"db": 10, "n1": 11, "n2": 12, "n3": 13, "front": 20, "load": 30}
 CPU_RATIO_TARGET = 1.2
-# The node whose processes the fault kills: neither the first nor the last.
-KILLED = 2
 CLONE_NEWNET = 0x40000000
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -261,24 +260,54 @@ class Site:
         shutil.chown(self.directory, "postgres")
         shutil.chown(data, "postgres")
         as_postgres = ["runuser", "-u", "postgres", "--"]
-        sh(*as_postgres, str(PG_BIN / "initdb"), "-D", str(data), "-U", "postgres",
-           "--auth=trust", "--no-instructions")  # fmt: skip
+        sh(
+            *as_postgres,
+            str(PG_BIN / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "--no-instructions",
+        )
         with (data / "pg_hba.conf").open("a") as hba:
             hba.write(f"host all all {self.network.subnet}.0/24 trust\n")
         db = self.database_host
         self._start(
             "db",
-            [*as_postgres, str(PG_BIN / "postgres"), "-D", str(data),
-             "-c", f"listen_addresses={db}", "-c", f"port={PG_PORT}",
-             "-c", f"unix_socket_directories={data}", "-c", "max_connections=400"],
+            [
+                *as_postgres,
+                str(PG_BIN / "postgres"),
+                "-D",
+                str(data),
+                "-c",
+                f"listen_addresses={db}",
+                "-c",
+                f"port={PG_PORT}",
+                "-c",
+                f"unix_socket_directories={data}",
+                "-c",
+                "max_connections=400",
+            ],
             "postgres.log",
-        )  # fmt: skip
+        )
         self._start(
             "db",
-            ["redis-server", "--bind", db, "--port", str(REDIS_PORT), "--save", "",
-             "--appendonly", "no", "--protected-mode", "no"],
+            [
+                "redis-server",
+                "--bind",
+                db,
+                "--port",
+                str(REDIS_PORT),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--protected-mode",
+                "no",
+            ],
             "redis.log",
-        )  # fmt: skip
+        )
         deadline = time.monotonic() + 60
         while subprocess.run(
             [str(PG_BIN / "pg_isready"), "-q", "-h", db, "-p", str(PG_PORT)]
@@ -286,8 +315,22 @@ class Site:
             if time.monotonic() > deadline:
                 raise SystemExit(f"PostgreSQL did not start:\n{self._log('postgres.log')}")
             time.sleep(0.2)
-        sh("psql", "-q", "-h", db, "-U", "postgres", "-v", "owner=atu", "-v", "app=atu_app",
-           "-v", f"database={DATABASE}", "-f", str(ROOT / "runtime" / "database_roles.sql"))  # fmt: skip
+        sh(
+            "psql",
+            "-q",
+            "-h",
+            db,
+            "-U",
+            "postgres",
+            "-v",
+            "owner=atu",
+            "-v",
+            "app=atu_app",
+            "-v",
+            f"database={DATABASE}",
+            "-f",
+            str(ROOT / "runtime" / "database_roles.sql"),
+        )
         setup_django(self.environ(), migrate="migrate_as_owner")
 
     def _log(self, name: str) -> str:
@@ -297,10 +340,18 @@ class Site:
         """Celery beat, one per site: beside the database, on no application node."""
         self._start(
             "db",
-            [str(ROOT / ".venv" / "bin" / "celery"), "-A", "config", "beat",
-             "--loglevel", "INFO", "--schedule", str(self.directory / "celerybeat-schedule")],
+            [
+                str(ROOT / ".venv" / "bin" / "celery"),
+                "-A",
+                "config",
+                "beat",
+                "--loglevel",
+                "INFO",
+                "--schedule",
+                str(self.directory / "celerybeat-schedule"),
+            ],
             "beat.log",
-        )  # fmt: skip
+        )
 
     def start_node(self, number: int) -> Node:
         role = f"n{number}"
@@ -309,9 +360,15 @@ class Site:
         environ = self.environ()
         servers = [
             start_server(
-                "config.asgi:application", environ, "on", "off", self.directory,
-                host=address, port=port, prefix=prefix,
-            )  # fmt: skip
+                "config.asgi:application",
+                environ,
+                "on",
+                "off",
+                self.directory,
+                host=address,
+                port=port,
+                prefix=prefix,
+            )
             for port in SERVER_PORTS
         ]
         worker = start_worker(
@@ -338,10 +395,17 @@ class Site:
         self.front_log = self.directory / f"{directory.name}.log"
         self.front = self._start(
             "front",
-            [sys.executable, "-m", "config.front", "--directory", str(directory),
-             f"{front}:{FRONT_PORT}", *self.upstreams(numbers)],
+            [
+                sys.executable,
+                "-m",
+                "config.front",
+                "--directory",
+                str(directory),
+                f"{front}:{FRONT_PORT}",
+                *self.upstreams(numbers),
+            ],
             self.front_log.name,
-        )  # fmt: skip
+        )
         self.wait_ready([f"{front}:{FRONT_PORT}", *self.upstreams(numbers)])
 
     def wait_ready(self, addresses: Sequence[str], timeout: float = 90.0) -> None:
@@ -365,6 +429,23 @@ class Site:
             self.front.terminate()
             self.front.wait(timeout=20)
         self.front = None
+
+    def busiest_node(self) -> int:
+        """The node holding the most connections from the front (its sockets)."""
+        ports = " or ".join(f"sport = :{port}" for port in SERVER_PORTS)
+
+        def held(number: int) -> int:
+            listed = sh(
+                *self.network.prefix(f"n{number}"),
+                "ss",
+                "-Htn",
+                "state",
+                "established",
+                f"( {ports} )",
+            )
+            return len(listed.splitlines())
+
+        return max(self.nodes, key=held)
 
     def kill_node(self, number: int) -> None:
         """Every process of the node, at once, as a machine lost."""
@@ -466,9 +547,13 @@ def measure_spread(args: argparse.Namespace) -> int:
 
             async def measured(tables: Sequence[Any] = tables, count: int = count) -> Figures:
                 load = await open_load(
-                    tables, site.server_pids(), [FRONT_PORT], live_args, f"{count} node(s)",
+                    tables,
+                    site.server_pids(),
+                    [FRONT_PORT],
+                    live_args,
+                    f"{count} node(s)",
                     host=front,
-                )  # fmt: skip
+                )
                 figures = await paced(load, args.interval, "Paced")
                 await close_load(load)
                 return figures
@@ -557,6 +642,8 @@ class Watcher:
     in_flight: Sent | None = None
     acted: int = -1
     ws: Any = None
+    # Sends under way (the loop keeps only weak references to its tasks).
+    sending: set[asyncio.Future[None]] = field(default_factory=set)
 
     async def run(self, host: str, stop: asyncio.Event) -> None:
         from websockets.asyncio.client import connect
@@ -638,7 +725,9 @@ class Watcher:
         sent = Sent(self.table.game_id, self.player[0], state["version"], command)
         self.sent.append(sent)
         self.in_flight = sent
-        asyncio.ensure_future(self.ws.send(orjson.dumps(command).decode()))
+        sending = asyncio.ensure_future(self.ws.send(orjson.dumps(command).decode()))
+        self.sending.add(sending)
+        sending.add_done_callback(self.sending.discard)
 
 
 def log_of(game_id: str) -> list[Any]:
@@ -669,11 +758,14 @@ def check_logs(tables: Sequence[FaultTable], sent: Sequence[Sent]) -> list[str]:
         if repeated:
             problems.append(f"{table.game_id}: moves applied twice: {repeated[:3]}")
         for record in moves:
-            if record.actor_id in humans and (
-                table.game_id, record.sequence - 1, record.actor_id
-            ) not in by_version:
+            if (
+                record.actor_id in humans
+                and (table.game_id, record.sequence - 1, record.actor_id) not in by_version
+            ):
                 problems.append(f"{table.game_id}: move {record.sequence} was never sent")
-        for s in (s for s in sent if s.game_id == table.game_id and s.acked is not None):
+        for s in sent:
+            if s.game_id != table.game_id or s.acked is None:
+                continue
             first = records[s.expected] if len(records) > s.expected else None
             if first is None or first.type not in MOVES or first.actor_id != s.actor:
                 problems.append(f"{table.game_id}: acknowledged move at {s.expected} lost")
@@ -722,9 +814,12 @@ async def node_kill(site: Site, tables: Sequence[FaultTable], args: argparse.Nam
     ]
     tasks = [asyncio.create_task(w.run(front, stop)) for w in watchers]
     await asyncio.sleep(args.before)
-    print(f"Playing: {len(sent)} moves sent in {args.before:g} s; killing node {KILLED}", flush=True)
+    killed = await asyncio.to_thread(site.busiest_node)
+    print(
+        f"Playing: {len(sent)} moves sent in {args.before:g} s; killing node {killed}", flush=True
+    )
     killed_at = time.time()
-    await asyncio.to_thread(site.kill_node, KILLED)
+    await asyncio.to_thread(site.kill_node, killed)
     # The tables the dead node served: those whose sockets it held.
     await asyncio.sleep(1.0)
     dead = {w.table.game_id for w in watchers if w.reconnects}
@@ -742,9 +837,9 @@ async def node_kill(site: Site, tables: Sequence[FaultTable], args: argparse.Nam
         f"s, last {max(firsts, default=0):.1f} s",
         flush=True,
     )
-    await asyncio.to_thread(site.start_node, KILLED)
-    await asyncio.to_thread(site.wait_ready, site.upstreams([KILLED]))
-    print(f"Node {KILLED} back; playing on {args.after:g} s", flush=True)
+    await asyncio.to_thread(site.start_node, killed)
+    await asyncio.to_thread(site.wait_ready, site.upstreams([killed]))
+    print(f"Node {killed} back; playing on {args.after:g} s", flush=True)
     await asyncio.sleep(args.after)
     stop.set()
     # Let the last answers in, then the last broadcasts of the logs' ends.
@@ -771,9 +866,11 @@ async def node_kill(site: Site, tables: Sequence[FaultTable], args: argparse.Nam
             )
     stalled = [g for g in dead if g not in moved or not moved[g].going]
     if stalled:
-        problems.append(f"{len(stalled)} tables of the dead node had no bot move after it: {stalled[:3]}")
+        problems.append(
+            f"{len(stalled)} tables of the dead node had no bot move after it: {stalled[:3]}"
+        )
     if not dead:
-        problems.append(f"node {KILLED} held no socket: nothing was tested")
+        problems.append(f"node {killed} held no socket: nothing was tested")
     acked = sum(1 for s in sent if s.acked is not None)
     unanswered = sum(1 for s in sent if s.acked is None and s.refused is None)
     refused = Counter(s.refused for s in sent if s.refused is not None)
