@@ -667,9 +667,11 @@ class Watcher:
             except Exception as error:  # Lost with its node: reconnect.
                 self.errors[f"socket: {type(error).__name__}"] += 1
             self.ws = None
-            if self.in_flight is not None:
-                # Its outcome is in the log, and the events after the reconnect show it.
-                self.in_flight = None
+            # A command lost with the socket, or a move it had no socket left to send:
+            # the state after the reconnect says whether it is still this seat's turn
+            # (a command sent again names the same version: it cannot apply twice).
+            self.in_flight = None
+            self.acted = -1
             if stop.is_set():
                 return
             if self.lost_at is None:
@@ -881,6 +883,10 @@ async def node_kill(site: Site, tables: Sequence[FaultTable], args: argparse.Nam
         f"reconnects, resumed after median {statistics.median(waits) if waits else 0:.2f} s, "
         f"worst {max(waits, default=0):.2f} s"
     )
+    # What the front decided, then what went wrong (nginx's own lines are many).
+    for line in site.front_log_text().splitlines():
+        if line.startswith("front:"):
+            print(f"  {line}")
     for problem in problems[:20]:
         print(f"  PROBLEM: {problem}")
     print(f"node-kill fault: {'passed' if not problems else f'FAILED ({len(problems)} problems)'}")
@@ -899,8 +905,6 @@ def fault(args: argparse.Namespace) -> int:
         )
         with site.network.inside("load"):
             code = run_async(lambda: node_kill(site, tables, args))
-        if code:
-            print(f"front's log:\n{site.front_log_text()[-2000:]}")
         return code
 
 

@@ -74,8 +74,11 @@ def nginx_command(config: Path) -> list[str]:
 
 # How often each server's readiness is asked, how long it has to answer (its own
 # checks take up to 2 s each, runtime.health), and how many answers in a row move it
-# out of the list or back in: one slow answer must not move a server's games.
-PROBE_SECONDS = 1.0
+# out of the list or back in: one slow answer must not move a server's games. An
+# answer costs its server about 10 ms of CPU (mostly the Celery ping), which every
+# server pays every PROBE_SECONDS; nginx's own passive check covers the seconds
+# between two probes.
+PROBE_SECONDS = 2.0
 PROBE_TIMEOUT = 3.0
 STEADY = 2
 
