@@ -46,6 +46,13 @@ every move in the log was sent once (none applied twice: each seat's move is
 unique in its stream); every socket's versions ran on without a gap or a fresh state
 (an exact resume), up to the log's end; every table of the dead node moved on, bots
 included, after the kill.
+
+``--fault redis-restart``: the same tables on three nodes; after ``--before`` seconds
+redis-server is stopped (SIGTERM) and started again, empty (it keeps nothing on
+disk: the broker's queues and held tasks, the channel layer's groups and the clients'
+budgets are gone). Passes on the same checks, no socket lost, and every table moving
+on after the restart (a bot's turn whose task was lost, at beat's next
+``resume_automatic_moves``).
 """
 
 from __future__ import annotations
@@ -219,6 +226,7 @@ class Site:
     nodes: dict[int, Node] = field(default_factory=dict)
     front: subprocess.Popen[bytes] | None = None
     front_log: Path | None = None
+    redis: subprocess.Popen[bytes] | None = None
 
     @property
     def database_host(self) -> str:
@@ -291,23 +299,7 @@ class Site:
             ],
             "postgres.log",
         )
-        self._start(
-            "db",
-            [
-                "redis-server",
-                "--bind",
-                db,
-                "--port",
-                str(REDIS_PORT),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--protected-mode",
-                "no",
-            ],
-            "redis.log",
-        )
+        self.start_redis()
         deadline = time.monotonic() + 60
         while subprocess.run(
             [str(PG_BIN / "pg_isready"), "-q", "-h", db, "-p", str(PG_PORT)]
@@ -332,6 +324,31 @@ class Site:
             str(ROOT / "runtime" / "database_roles.sql"),
         )
         setup_django(self.environ(), migrate="migrate_as_owner")
+
+    def start_redis(self) -> None:
+        """redis-server in ``db``, keeping nothing on disk: restarted, it is empty (its
+        queues, its held tasks and the clients' budgets gone), the harder case."""
+        db = self.database_host
+        words = ["--bind", db, "--port", str(REDIS_PORT), "--save", "", "--appendonly", "no"]
+        self.redis = self._start(
+            "db",
+            ["redis-server", *words, "--protected-mode", "no"],
+            f"redis-{len(self.processes)}.log",
+        )
+        deadline = time.monotonic() + 30
+        while subprocess.run(
+            ["redis-cli", "-h", db, "-p", str(REDIS_PORT), "ping"], capture_output=True
+        ).returncode:
+            if time.monotonic() > deadline:
+                raise SystemExit("redis-server did not start")
+            time.sleep(0.1)
+
+    def restart_redis(self) -> None:
+        """Stop Redis (as a restart does: SIGTERM) and start it again on its address."""
+        if self.redis is not None:
+            self.redis.terminate()
+            self.redis.wait(timeout=20)
+        self.start_redis()
 
     def _log(self, name: str) -> str:
         return (self.directory / name).read_text(errors="replace")[-3000:]
@@ -805,7 +822,8 @@ def since(tables: Sequence[FaultTable], when: float) -> dict[str, Since]:
     return found
 
 
-async def node_kill(site: Site, tables: Sequence[FaultTable], args: argparse.Namespace) -> int:
+async def rehearse_fault(site: Site, tables: Sequence[FaultTable], args: argparse.Namespace) -> int:
+    """Play, break the site as ``args.fault`` says, check that nothing was lost."""
     front = site.network.address("front")
     sent: list[Sent] = []
     stop = asyncio.Event()
@@ -817,14 +835,19 @@ async def node_kill(site: Site, tables: Sequence[FaultTable], args: argparse.Nam
     tasks = [asyncio.create_task(w.run(front, stop)) for w in watchers]
     await asyncio.sleep(args.before)
     killed = await asyncio.to_thread(site.busiest_node)
-    print(
-        f"Playing: {len(sent)} moves sent in {args.before:g} s; killing node {killed}", flush=True
-    )
+    broken = f"killing node {killed}" if args.fault == "node-kill" else "restarting Redis"
+    print(f"Playing: {len(sent)} moves sent in {args.before:g} s; {broken}", flush=True)
     killed_at = time.time()
-    await asyncio.to_thread(site.kill_node, killed)
-    # The tables the dead node served: those whose sockets it held.
-    await asyncio.sleep(1.0)
-    dead = {w.table.game_id for w in watchers if w.reconnects}
+    if args.fault == "node-kill":
+        await asyncio.to_thread(site.kill_node, killed)
+        # The tables the dead node served: those whose sockets it held.
+        await asyncio.sleep(1.0)
+        dead = {w.table.game_id for w in watchers if w.reconnects}
+    else:
+        await asyncio.to_thread(site.restart_redis)
+        print(f"  Redis back after {time.time() - killed_at:.1f} s", flush=True)
+        # Every table's news and tasks went through it.
+        dead = {table.game_id for table in tables}
     deadline = time.perf_counter() + args.recover
     moved: dict[str, Since] = {}
     while time.perf_counter() < deadline:
@@ -833,15 +856,17 @@ async def node_kill(site: Site, tables: Sequence[FaultTable], args: argparse.Nam
             break
         await asyncio.sleep(1.0)
     firsts = sorted(moved[g].bot_move or 0.0 for g in dead if moved[g].bot_move is not None)
+    first = statistics.median(firsts or [0])
     print(
-        f"  {sum(1 for w in watchers if w.reconnects)} sockets of {len(dead)} tables lost; "
-        f"their bots' first moves after the kill: median {statistics.median(firsts or [0]):.1f} "
-        f"s, last {max(firsts, default=0):.1f} s",
+        f"  {sum(1 for w in watchers if w.reconnects)} sockets lost, {len(dead)} tables "
+        f"to move on; their bots' first moves after it: median {first:.1f} s, last "
+        f"{max(firsts, default=0):.1f} s",
         flush=True,
     )
-    await asyncio.to_thread(site.start_node, killed)
-    await asyncio.to_thread(site.wait_ready, site.upstreams([killed]))
-    print(f"Node {killed} back; playing on {args.after:g} s", flush=True)
+    if args.fault == "node-kill":
+        await asyncio.to_thread(site.start_node, killed)
+        await asyncio.to_thread(site.wait_ready, site.upstreams([killed]))
+        print(f"Node {killed} back; playing on {args.after:g} s", flush=True)
     await asyncio.sleep(args.after)
     stop.set()
     # Let the last answers in, then the last broadcasts of the logs' ends.
@@ -873,6 +898,9 @@ async def node_kill(site: Site, tables: Sequence[FaultTable], args: argparse.Nam
         )
     if not dead:
         problems.append(f"node {killed} held no socket: nothing was tested")
+    if args.fault == "redis-restart" and any(w.reconnects for w in watchers):
+        # The sockets' server processes lived: a socket lost is the fault's doing.
+        problems.append(f"{sum(w.reconnects for w in watchers)} sockets lost with Redis")
     acked = sum(1 for s in sent if s.acked is not None)
     unanswered = sum(1 for s in sent if s.acked is None and s.refused is None)
     refused = Counter(s.refused for s in sent if s.refused is not None)
@@ -889,7 +917,8 @@ async def node_kill(site: Site, tables: Sequence[FaultTable], args: argparse.Nam
             print(f"  {line}")
     for problem in problems[:20]:
         print(f"  PROBLEM: {problem}")
-    print(f"node-kill fault: {'passed' if not problems else f'FAILED ({len(problems)} problems)'}")
+    outcome = "passed" if not problems else f"FAILED ({len(problems)} problems)"
+    print(f"{args.fault} fault: {outcome}")
     return 1 if problems else 0
 
 
@@ -900,11 +929,11 @@ def fault(args: argparse.Namespace) -> int:
             site.start_node(number)
         site.start_front(list(range(1, NODES + 1)))
         print(
-            f"node-kill: {len(tables)} tables (2 players, 2 bots, a spectator) on {NODES} nodes",
+            f"{args.fault}: {len(tables)} tables (2 players, 2 bots, a spectator) on {NODES} nodes",
             flush=True,
         )
         with site.network.inside("load"):
-            code = run_async(lambda: node_kill(site, tables, args))
+            code = run_async(lambda: rehearse_fault(site, tables, args))
         return code
 
 
@@ -916,7 +945,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds per window")
     parser.add_argument("--repeat", type=int, default=3, help="windows per measurement")
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--fault", choices=("node-kill",), help="rehearse a fault instead")
+    parser.add_argument(
+        "--fault", choices=("node-kill", "redis-restart"), help="rehearse a fault instead"
+    )
     parser.add_argument("--think", type=float, default=0.3, help="fault: a player's delay")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="ATU_BOT_DELAY_SECONDS")
     parser.add_argument("--before", type=float, default=5.0, help="fault: play before the kill")
