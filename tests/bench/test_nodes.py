@@ -2,9 +2,10 @@
 namespaces, a few tables of two players and two bots, one node killed during play
 (python -m bench.nodes --fault node-kill). Nothing acknowledged is lost, nothing is
 applied twice, every socket resumes exactly through the front, the dead node's
-tables move on, and nothing of the rehearsal is left behind. About two minutes: a
-task the killed worker held waits out the broker's visibility timeout (30 s), and a
-move whose next the dead server had not yet scheduled, beat's minute."""
+tables move on, and nothing of the rehearsal is left behind. About 40 s; up to two
+minutes when a task the killed worker held waits out the broker's visibility timeout
+(30 s), or a move whose next the dead server had not yet scheduled waits for beat's
+minute."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def test_a_node_killed_during_play_loses_nothing_and_its_tables_go_on_through_th
     # Then the fault passed: every check of the log and of the sockets held
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     assert "node-kill fault: passed" in done.stdout
-    lost = re.search(r"(\d+) sockets of (\d+) tables lost", done.stdout)
+    lost = re.search(r"(\d+) sockets lost", done.stdout)
     assert lost is not None and int(lost[1]) >= 3, done.stdout
     # And nothing named for the run is left: no namespace, no bridge, no veth
     tag = re.search(r"on bridge (atu-\d+)-br", done.stdout)
