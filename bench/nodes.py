@@ -3,7 +3,7 @@ application nodes, one for PostgreSQL and Redis, one for the front and one for t
 load generator, joined by a bridge; and the loss of a node during live play.
 
 Run (as root, which ``ip netns`` needs; PostgreSQL 15's binaries, redis-server and
-nginx installed; about 6 minutes)::
+nginx installed; about 12 minutes, the fault 1 to 3)::
 
     .venv/bin/python -m bench.nodes --tables 500 --seconds 20
     .venv/bin/python -m bench.nodes --fault node-kill --tables 30
@@ -497,7 +497,7 @@ class Site:
                     os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
 
-    def server_pids(self) -> list[Server]:
+    def servers(self) -> list[Server]:
         return [server for node in self.nodes.values() for server in node.servers]
 
 
@@ -565,7 +565,7 @@ def measure_spread(args: argparse.Namespace) -> int:
             async def measured(tables: Sequence[Any] = tables, count: int = count) -> Figures:
                 load = await open_load(
                     tables,
-                    site.server_pids(),
+                    site.servers(),
                     [FRONT_PORT],
                     live_args,
                     f"{count} node(s)",
