@@ -185,14 +185,19 @@ def run_worker_setting(
 
 
 def start_worker(
-    environ: dict[str, str], log: Path, *, loglevel: str, options: Sequence[str] = ()
+    environ: dict[str, str],
+    log: Path,
+    *,
+    loglevel: str,
+    options: Sequence[str] = (),
+    prefix: Sequence[str] = (),
 ) -> subprocess.Popen[bytes]:
     """One Celery worker as production runs it (``celery -A config worker``), with
-    ``options``, in a session of its own (its pool's processes stop with it), logging
-    to ``log``."""
+    ``options``, its command after ``prefix`` (``ip netns exec``: on another node), in
+    a session of its own (its pool's processes stop with it), logging to ``log``."""
     with log.open("wb") as output:
         return subprocess.Popen(
-            [str(CELERY), "-A", "config", "worker", "--loglevel", loglevel, *options],
+            [*prefix, str(CELERY), "-A", "config", "worker", "--loglevel", loglevel, *options],
             cwd=ROOT,
             env={**os.environ, **environ},
             stdout=output,

@@ -209,7 +209,9 @@ def prepare_redis(url: str) -> None:
         client.close()
 
 
-def setup_django(environ: dict[str, str]) -> None:
+def setup_django(environ: dict[str, str], migrate: str = "migrate") -> None:
+    """Django on ``environ``'s database, migrated by the ``migrate`` command (as the
+    owner: ``migrate_as_owner``)."""
     os.environ.update(environ)
     import django
 
@@ -217,7 +219,8 @@ def setup_django(environ: dict[str, str]) -> None:
     from django.conf import settings
     from django.core.management import call_command
 
-    call_command("migrate", verbosity=0, interactive=False)
+    # migrate_as_owner asks nothing; migrate must not either.
+    call_command(migrate, verbosity=0, **({"interactive": False} if migrate == "migrate" else {}))
     # Seeding publishes each join; no socket listens yet, so an in-memory layer
     # saves a Redis connection (and an event loop) per service call.
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -351,21 +354,32 @@ class Server:
     log: Path
     # Where an Atu server records its event loop's largest hold each second.
     lag_log: Path | None = None
+    host: str = "127.0.0.1"
 
 
 def start_server(
-    app: str, environ: dict[str, str], lifespan: str, deflate: str, logs: Path
+    app: str,
+    environ: dict[str, str],
+    lifespan: str,
+    deflate: str,
+    logs: Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int | None = None,
+    prefix: Sequence[str] = (),
 ) -> Server:
-    """A uvicorn process serving ``app``; ``deflate``: whether it accepts
-    permessage-deflate (``make run`` does not)."""
-    port = free_port()
-    log = logs / f"uvicorn-{port}.log"
-    lag_log = logs / f"loop-lag-{port}.log"
+    """A uvicorn process serving ``app`` on ``host`` and ``port`` (a free one by
+    default), its command after ``prefix`` (``ip netns exec``: on another node);
+    ``deflate``: whether it accepts permessage-deflate (``make run`` does not)."""
+    port = free_port() if port is None else port
+    log = logs / f"uvicorn-{host}-{port}.log"
+    lag_log = logs / f"loop-lag-{host}-{port}.log"
     command = [
+        *prefix,
         str(ROOT / ".venv" / "bin" / "uvicorn"),
         app,
         "--host",
-        "127.0.0.1",
+        host,
         "--port",
         str(port),
         "--lifespan",
@@ -385,7 +399,7 @@ def start_server(
             stdout=output,
             stderr=output,
         )
-    return Server(app, port, process, log, lag_log)
+    return Server(app, port, process, log, lag_log, host)
 
 
 def start_front(servers: Sequence[Server], logs: Path) -> Server:
@@ -412,7 +426,7 @@ def wait_until_listening(servers: Sequence[Server], timeout: float = 60.0) -> No
             if server.process.poll() is not None:
                 raise SystemExit(f"{server.app} on {server.port} exited:\n{server.log.read_text()}")
             with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", server.port)) == 0:
+                if probe.connect_ex((server.host, server.port)) == 0:
                     break
             if time.monotonic() > deadline:
                 raise SystemExit(f"{server.app} on {server.port} did not start in {timeout:g} s")
@@ -777,6 +791,23 @@ class Run:
             window.completed += 1
 
 
+def chosen_command(rng: random.Random, state: dict[str, Any]) -> dict[str, Any] | None:
+    """A player's move at random from ``state.legal``, at ``state``'s version (None:
+    nothing to do)."""
+    legal = state["legal"]
+    version = state["version"]
+    if legal["cards"]:
+        return {"type": "play", "card": rng.choice(legal["cards"]), "expected_version": version}
+    if legal["hidden_card"]:
+        return {"type": "play", "card": None, "expected_version": version}
+    if legal["bids"]:
+        return {"type": "bid", "bid": rng.choice(legal["bids"]), "expected_version": version}
+    if legal["modes"]:
+        mode = rng.choice(legal["modes"])
+        return {"type": "one_card_mode", "mode": mode, "expected_version": version}
+    return None
+
+
 class Table:
     def __init__(self, number: int, seeded: SeededTable, run: Run, rng: random.Random) -> None:
         self.number = number
@@ -816,26 +847,7 @@ class Table:
         self.ready.set()
 
     def choose(self, state: dict[str, Any]) -> dict[str, Any] | None:
-        legal = state["legal"]
-        version = state["version"]
-        if legal["cards"]:
-            return {
-                "type": "play",
-                "card": self.rng.choice(legal["cards"]),
-                "expected_version": version,
-            }
-        if legal["hidden_card"]:
-            return {"type": "play", "card": None, "expected_version": version}
-        if legal["bids"]:
-            return {
-                "type": "bid",
-                "bid": self.rng.choice(legal["bids"]),
-                "expected_version": version,
-            }
-        if legal["modes"]:
-            mode = self.rng.choice(legal["modes"])
-            return {"type": "one_card_mode", "mode": mode, "expected_version": version}
-        return None
+        return chosen_command(self.rng, state)
 
     async def drive(self) -> None:
         """Make the table's moves, one at a time, as the run says."""
@@ -921,8 +933,9 @@ async def connect_tables(
     deflate: bool,
     with_state: str,
     concurrency: int = 50,
+    host: str = "127.0.0.1",
 ) -> tuple[list[Table], list[asyncio.Task[None]]]:
-    """Open every table's 5 sockets, ``concurrency`` handshakes at a time."""
+    """Open every table's 5 sockets to ``host``, ``concurrency`` handshakes at a time."""
     from websockets.asyncio.client import connect
 
     tables = [Table(n, s, run, random.Random(n)) for n, s in enumerate(seeded)]
@@ -936,11 +949,11 @@ async def connect_tables(
             port = ports[(table.number * SOCKETS + index) % len(ports)]
         player = index < SEATS
         headers = {"Cookie": f"sessionid={table.seeded.sessions[index]}"} if player else {}
-        uri = f"ws://127.0.0.1:{port}/ws/games/{table.seeded.game_id}/?with_state={with_state}"
+        uri = f"ws://{host}:{port}/ws/games/{table.seeded.game_id}/?with_state={with_state}"
         async with gate:
             ws = await connect(
                 uri,
-                origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
+                origin=f"http://{host}:{port}",  # type: ignore[arg-type]
                 additional_headers=headers,
                 # Browsers offer permessage-deflate; the servers accept it with --server-deflate on.
                 compression="deflate" if deflate else None,
@@ -1142,15 +1155,16 @@ async def open_load(
     args: argparse.Namespace,
     label: str,
     analysts: Analysts | None = None,
+    host: str = "127.0.0.1",
 ) -> Load:
-    """Connect every socket of ``seeded``'s tables to ``ports`` (the servers', or the
-    front's) and wait for each to have its state; the meter counts ``analysts`` in
-    while they run."""
+    """Connect every socket of ``seeded``'s tables to ``ports`` of ``host`` (the
+    servers', or the front's) and wait for each to have its state; the meter counts
+    ``analysts`` in while they run."""
     run = Run()
     meter = CpuMeter(servers, urlsplit(args.database_url).path.lstrip("/"), analysts)
     started = time.perf_counter()
     tables, tasks = await connect_tables(
-        seeded, ports, run, args.placement, args.deflate == "on", args.with_state
+        seeded, ports, run, args.placement, args.deflate == "on", args.with_state, host=host
     )
     deadline = time.perf_counter() + 120
     while run.started < len(tables) * SOCKETS:
