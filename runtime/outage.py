@@ -32,11 +32,30 @@ async def closed_by_the_server(connection: psycopg.AsyncConnection[Any]) -> None
     """A pool's check of a connection it is about to lend: it raises if the server
     closed it meanwhile. An idle connection hears nothing from a server that keeps it;
     one that goes away (a restart, an administrator) says goodbye first, so a socket
-    with something to read is a connection gone, found without a round trip."""
+    with something to read whose reading leaves the connection bad is a connection gone,
+    found without a round trip."""
     if connection.closed:
         raise psycopg.OperationalError("the connection is closed")
-    readable, _, _ = select.select([connection.pgconn.socket], [], [], 0)
-    if readable:
-        # Closed here too, so that the pool drops it rather than lend it again.
-        await connection.close()
-        raise psycopg.OperationalError("the server closed the connection while it was idle")
+    pgconn = connection.pgconn
+    # Something to read is not always a goodbye (under load, most often it was not, and
+    # every connection lent was thrown away until the pool timed out): reading it says.
+    # A goodbye is the server's last word, then the end of the stream: the second read
+    # finds the end, where a message of a live server leaves nothing more to read.
+    # poll, not select: a server holding a thousand sockets has descriptors past
+    # select's 1024, where it raises, and every connection failed this check.
+    waiting = select.poll()
+    waiting.register(pgconn.socket, select.POLLIN)
+    for _ in range(2):
+        if not waiting.poll(0):
+            return
+        try:
+            pgconn.consume_input()
+        except psycopg.OperationalError:
+            break
+        if pgconn.status != psycopg.pq.ConnStatus.OK:
+            break
+    else:
+        return
+    # Closed here too, so that the pool drops it rather than lend it again.
+    await connection.close()
+    raise psycopg.OperationalError("the server closed the connection while it was idle")

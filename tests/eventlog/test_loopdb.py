@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
@@ -58,3 +60,23 @@ def _terminate(pid: int) -> None:
         (ended,) = cursor.fetchone()
     connection.close()
     assert ended is True
+
+
+@loop_pool_only
+@pytest.mark.django_db(transaction=True)
+async def test_the_loops_pool_lends_connections_past_a_thousand_open_sockets() -> None:
+    # Given a server process holding over a thousand descriptors (its players' sockets)
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        async with loopdb.serving():
+            # When a move borrows a connection, whose socket is numbered past them
+            async with loopdb.connection() as borrowed:
+                assert borrowed.pgconn.socket > 1024
+                await borrowed.execute("SELECT 1")
+            # Then, given back and borrowed again, it passes the pool's check
+            async with loopdb.connection() as again:
+                cursor = await again.execute("SELECT 1")
+                assert await cursor.fetchone() == (1,)
+    finally:
+        for descriptor in held:
+            os.close(descriptor)
