@@ -750,7 +750,9 @@ class Window:
     def server_ms_per_play(self) -> float:
         """CPU the servers spent per play (ms): a figure that other processes
         competing for the cores change less than plays/s."""
-        return self.cpu.get("servers", 0.0) * 10 / max(self.rate(), 1e-9)
+        # No play carried: no cost per play (inf, never a target met).
+        rate = self.rate()
+        return self.cpu.get("servers", 0.0) * 10 / rate if rate > 0 else float("inf")
 
     def all_latencies(self) -> list[float]:
         return self.latencies + [float("inf")] * self.lost

@@ -587,7 +587,12 @@ def measure_spread(args: argparse.Namespace) -> int:
         print(f"  {count} node(s): {figures.text()}")
     if 1 in results and NODES in results:
         one, three = results[1], results[NODES]
-        ratio = three.server_ms_per_play / one.server_ms_per_play
+        # inf where either carried no play: a failed setting meets no target.
+        ratio = (
+            three.server_ms_per_play / one.server_ms_per_play
+            if one.server_ms_per_play < float("inf")
+            else float("inf")
+        )
         print(
             f"  servers' CPU per play, {NODES} nodes over 1: {ratio:.2f}x; target at most "
             f"{CPU_RATIO_TARGET:g}x -> {verdict(ratio <= CPU_RATIO_TARGET)}"

@@ -184,3 +184,12 @@ def test_a_game_seeded_for_the_analysts_is_a_finished_game_they_analyse_with_its
     assert len(table.romanian_game.results) == 32
     assert types.count("DealRevealed") == 32
     assert Game.objects.get(pk=game_id).status == Game.Status.FINISHED
+
+
+def test_a_window_that_carried_no_play_costs_no_finite_cpu_per_play() -> None:
+    # Given a window whose servers worked and whose moves were all refused
+    window = Window(0.0, 10.0, [], completed=0, cpu={"servers": 7.0})
+
+    # Then its CPU per play is infinite: no ratio of it can meet a target
+    assert window.server_ms_per_play() == float("inf")
+    assert Window(0.0, 10.0, [], completed=100, cpu={"servers": 7.0}).server_ms_per_play() == 7.0
